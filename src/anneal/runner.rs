@@ -1,0 +1,555 @@
+//! The Metropolis loop: schedule, best-so-far, stagnation handling and stop conditions.
+
+use std::time::{Duration, Instant};
+
+use rand::{RngExt, SeedableRng};
+
+use super::problem::{Problem, Rng};
+use super::schedule::{Clock, Schedule};
+
+/// Deltas that are small whole numbers (Sudoku, image swaps) read their acceptance
+/// probability from a table refreshed with the temperature instead of calling `exp`.
+const EXP_TABLE: usize = 32;
+/// The temperature and the stagnation check are refreshed this often (in steps).
+const CHUNK: u64 = 256;
+/// Energies closer than this are equal (they are sums of f64 deltas).
+const EPS: f64 = 1e-9;
+
+/// What to do when the energy has not improved for a while.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StallAction {
+    /// Raise the temperature to this value and cool again from there.
+    Reheat { temperature: f64 },
+    /// Start again from a fresh random state.
+    Restart,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stagnation {
+    /// Steps without a new best (of the current restart or reheat) before acting.
+    pub window: u64,
+    pub action: StallAction,
+}
+
+/// Everything that decides how a run goes, apart from the problem and the seed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunConfig {
+    pub schedule: Schedule,
+    /// Start temperature (Tmax for the exponential schedule).
+    pub t0: f64,
+    pub max_steps: Option<u64>,
+    pub time_limit: Option<Duration>,
+    /// Stop as soon as the energy is at or below this (0 for Sudoku).
+    pub target_energy: Option<f64>,
+    pub stagnation: Option<Stagnation>,
+}
+
+impl RunConfig {
+    pub fn new(schedule: Schedule, t0: f64) -> Self {
+        RunConfig {
+            schedule,
+            t0,
+            max_steps: None,
+            time_limit: None,
+            target_energy: None,
+            stagnation: None,
+        }
+    }
+}
+
+/// Why a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    Target,
+    MaxSteps,
+    TimeLimit,
+    Stopped,
+}
+
+/// One telemetry record: cheap to make, sent every batch.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Sample {
+    pub iteration: u64,
+    pub temperature: f64,
+    pub energy: f64,
+    pub best_energy: f64,
+    /// Accepted / proposed since the previous sample.
+    pub acceptance: f64,
+    pub restarts: u64,
+    pub reheats: u64,
+    /// Time spent annealing (pauses excluded).
+    pub elapsed: Duration,
+}
+
+/// The result of a finished run.
+#[derive(Debug, Clone)]
+pub struct Outcome<S> {
+    /// The best state found and its energy.
+    pub best: S,
+    pub energy: f64,
+    pub iterations: u64,
+    pub restarts: u64,
+    pub reheats: u64,
+    pub elapsed: Duration,
+    pub reason: StopReason,
+}
+
+/// Owns a problem and anneals it, one batch at a time.
+pub struct Runner<P: Problem> {
+    problem: P,
+    rng: Rng,
+    config: RunConfig,
+    target: f64,
+    energy: f64,
+    temperature: f64,
+    exp_table: [f64; EXP_TABLE],
+    /// The schedule restarts from `t_start` at `origin_*` after a reheat or restart.
+    t_start: f64,
+    origin_steps: u64,
+    origin_time: Duration,
+    iterations: u64,
+    epoch_best: f64,
+    last_improvement: u64,
+    best_energy: f64,
+    best: P::Snapshot,
+    best_saved_energy: f64,
+    best_pending: bool,
+    last_save: u64,
+    save_gap: u64,
+    restarts: u64,
+    reheats: u64,
+    accepted: u64,
+    proposed: u64,
+    elapsed: Duration,
+    stopped: Option<StopReason>,
+}
+
+impl<P: Problem> Runner<P> {
+    pub fn new(problem: P, config: RunConfig, seed: u64) -> Self {
+        let energy = problem.energy();
+        let best = problem.snapshot();
+        let save_gap = (problem.snapshot_cost() as u64 / 16).max(1);
+        let target = config.target_energy.unwrap_or(f64::NEG_INFINITY);
+        let mut runner = Runner {
+            problem,
+            rng: Rng::seed_from_u64(seed),
+            t_start: config.t0,
+            config,
+            target,
+            energy,
+            temperature: 0.0,
+            exp_table: [0.0; EXP_TABLE],
+            origin_steps: 0,
+            origin_time: Duration::ZERO,
+            iterations: 0,
+            epoch_best: energy,
+            last_improvement: 0,
+            best_energy: energy,
+            best,
+            best_saved_energy: energy,
+            best_pending: false,
+            last_save: 0,
+            save_gap,
+            restarts: 0,
+            reheats: 0,
+            accepted: 0,
+            proposed: 0,
+            elapsed: Duration::ZERO,
+            stopped: None,
+        };
+        runner.refresh_temperature();
+        if energy <= target + EPS {
+            runner.stopped = Some(StopReason::Target);
+        }
+        runner
+    }
+
+    pub fn problem(&self) -> &P {
+        &self.problem
+    }
+    pub fn energy(&self) -> f64 {
+        self.energy
+    }
+    pub fn temperature(&self) -> f64 {
+        self.temperature
+    }
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+    /// Why the run has ended, if it has.
+    pub fn stopped(&self) -> Option<StopReason> {
+        self.stopped
+    }
+
+    /// Fraction of the step or time budget used since the schedule's last reset.
+    fn progress(&self) -> Option<f64> {
+        let by_steps = self.config.max_steps.map(|max| {
+            let span = max.saturating_sub(self.origin_steps).max(1);
+            (self.iterations - self.origin_steps) as f64 / span as f64
+        });
+        let by_time = self.config.time_limit.map(|limit| {
+            let span = limit.saturating_sub(self.origin_time).as_secs_f64();
+            if span <= 0.0 {
+                1.0
+            } else {
+                (self.elapsed - self.origin_time).as_secs_f64() / span
+            }
+        });
+        match (by_steps, by_time) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn refresh_temperature(&mut self) {
+        let clock = Clock {
+            steps: self.iterations - self.origin_steps,
+            progress: self.progress(),
+        };
+        let t = self.config.schedule.temperature(self.t_start, clock);
+        if t != self.temperature {
+            self.temperature = t;
+            for (k, p) in self.exp_table.iter_mut().enumerate() {
+                *p = (-(k as f64) / t).exp();
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn accepts(&mut self, delta: f64) -> bool {
+        if delta <= 0.0 {
+            return true;
+        }
+        let k = delta as usize;
+        let p = if k < EXP_TABLE && k as f64 == delta {
+            self.exp_table[k]
+        } else {
+            (-delta / self.temperature).exp()
+        };
+        p > 0.0 && self.rng.random::<f64>() < p
+    }
+
+    fn save_best(&mut self) {
+        self.problem.snapshot_into(&mut self.best);
+        self.best_saved_energy = self.energy;
+        self.best_pending = false;
+        self.last_save = self.iterations;
+    }
+
+    /// Runs up to `n` steps (fewer if a stop condition is met). Returns the steps done.
+    pub fn step_batch(&mut self, n: u64) -> u64 {
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let started = Instant::now();
+        let first = self.iterations;
+        let end = self.iterations + n;
+        'outer: while self.iterations < end {
+            self.refresh_temperature();
+            let chunk_end = end.min(self.iterations + CHUNK);
+            while self.iterations < chunk_end {
+                let mv = self.problem.propose(&mut self.rng);
+                let delta = self.problem.delta(&mv);
+                self.iterations += 1;
+                if !self.accepts(delta) {
+                    continue;
+                }
+                // Leaving the best state uphill: keep a copy first (not too often).
+                if delta > 0.0
+                    && self.best_pending
+                    && self.energy <= self.best_energy + EPS
+                    && self.iterations - self.last_save >= self.save_gap
+                {
+                    self.save_best();
+                }
+                self.problem.apply(&mv);
+                self.energy += delta;
+                self.accepted += 1;
+                if self.energy < self.epoch_best - EPS {
+                    self.epoch_best = self.energy;
+                    self.last_improvement = self.iterations;
+                    if self.energy < self.best_energy - EPS {
+                        self.best_energy = self.energy;
+                        self.best_pending = true;
+                        if self.energy <= self.target + EPS {
+                            self.stopped = Some(StopReason::Target);
+                            break 'outer;
+                        }
+                    }
+                }
+            }
+            self.check_stagnation();
+        }
+        self.proposed += self.iterations - first;
+        self.elapsed += started.elapsed();
+        if self.energy < self.best_saved_energy - EPS {
+            self.save_best();
+        }
+        if self.stopped.is_none() {
+            self.check_budget();
+        }
+        self.iterations - first
+    }
+
+    fn check_budget(&mut self) {
+        if self.config.max_steps.is_some_and(|m| self.iterations >= m) {
+            self.stopped = Some(StopReason::MaxSteps);
+        } else if self.config.time_limit.is_some_and(|t| self.elapsed >= t) {
+            self.stopped = Some(StopReason::TimeLimit);
+        }
+    }
+
+    fn check_stagnation(&mut self) {
+        let Some(stagnation) = self.config.stagnation else {
+            return;
+        };
+        if self.iterations - self.last_improvement < stagnation.window {
+            return;
+        }
+        match stagnation.action {
+            StallAction::Reheat { temperature } => self.reheat(temperature),
+            StallAction::Restart => self.restart(),
+        }
+    }
+
+    fn reset_clock(&mut self, t_start: f64) {
+        self.t_start = t_start;
+        self.origin_steps = self.iterations;
+        self.origin_time = self.elapsed;
+        self.epoch_best = self.energy;
+        self.last_improvement = self.iterations;
+        self.refresh_temperature();
+    }
+
+    /// Raises the temperature to `temperature` and cools from there.
+    pub fn reheat(&mut self, temperature: f64) {
+        self.reheats += 1;
+        self.reset_clock(temperature);
+    }
+
+    /// Starts again from a fresh random state at the initial temperature.
+    pub fn restart(&mut self) {
+        if self.energy < self.best_saved_energy - EPS {
+            self.save_best();
+        }
+        self.restarts += 1;
+        self.problem.randomize(&mut self.rng);
+        self.energy = self.problem.energy();
+        self.reset_clock(self.config.t0);
+    }
+
+    /// Ends the run early (the UI's stop, or an observer's).
+    pub fn stop(&mut self) {
+        self.stopped.get_or_insert(StopReason::Stopped);
+    }
+
+    /// Telemetry since the previous sample.
+    pub fn sample(&mut self) -> Sample {
+        let acceptance = if self.proposed == 0 {
+            0.0
+        } else {
+            self.accepted as f64 / self.proposed as f64
+        };
+        self.accepted = 0;
+        self.proposed = 0;
+        Sample {
+            iteration: self.iterations,
+            temperature: self.temperature,
+            energy: self.energy,
+            best_energy: self.best_energy,
+            acceptance,
+            restarts: self.restarts,
+            reheats: self.reheats,
+            elapsed: self.elapsed,
+        }
+    }
+
+    /// Runs to a stop condition, calling `observe` after every batch; it may stop the run
+    /// by returning `false` (with no budget and no target, only the observer ends it).
+    pub fn run(&mut self, mut observe: impl FnMut(&Sample) -> bool) -> StopReason {
+        const BATCH: u64 = 1 << 14;
+        loop {
+            if let Some(reason) = self.stopped {
+                return reason;
+            }
+            self.step_batch(BATCH);
+            let sample = self.sample();
+            if !observe(&sample) {
+                self.stop();
+            }
+        }
+    }
+
+    /// The best state found so far and its energy.
+    pub fn best(&mut self) -> (&P::Snapshot, f64) {
+        if self.energy < self.best_saved_energy - EPS {
+            self.save_best();
+        }
+        (&self.best, self.best_saved_energy)
+    }
+
+    pub fn finish(mut self) -> Outcome<P::Snapshot> {
+        self.best();
+        Outcome {
+            best: self.best,
+            energy: self.best_saved_energy,
+            iterations: self.iterations,
+            restarts: self.restarts,
+            reheats: self.reheats,
+            elapsed: self.elapsed,
+            reason: self.stopped.unwrap_or(StopReason::Stopped),
+        }
+    }
+}
+
+/// A start temperature at which roughly `acceptance` of the uphill moves from the current
+/// state would be accepted: T0 = -mean(uphill delta) / ln(acceptance).
+pub fn auto_temperature<P: Problem>(
+    problem: &P,
+    seed: u64,
+    acceptance: f64,
+    samples: usize,
+) -> f64 {
+    let mut rng = Rng::seed_from_u64(seed ^ 0x7e57_7e57);
+    let (mut sum, mut count) = (0.0, 0usize);
+    for _ in 0..samples {
+        let mv = problem.propose(&mut rng);
+        let d = problem.delta(&mv);
+        if d > 0.0 {
+            sum += d;
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return 1.0;
+    }
+    let acceptance = acceptance.clamp(0.01, 0.99);
+    -(sum / count as f64) / acceptance.ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anneal::toy::Bits;
+
+    fn greedy() -> RunConfig {
+        RunConfig::new(Schedule::Constant, 0.0)
+    }
+
+    #[test]
+    fn reaches_the_target_and_stops_there() {
+        let mut config = greedy();
+        config.target_energy = Some(0.0);
+        let mut runner = Runner::new(Bits::ones(50), config, 1);
+        assert_eq!(runner.run(|_| true), StopReason::Target);
+        let outcome = runner.finish();
+        assert_eq!(outcome.energy, 0.0);
+        assert!(outcome.best.iter().all(|b| !b));
+        assert_eq!(outcome.reason, StopReason::Target);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_run() {
+        let run = |seed| {
+            let mut config = RunConfig::new(Schedule::Constant, 2.0);
+            config.max_steps = Some(10_000);
+            let mut runner = Runner::new(Bits::ones(64), config, seed);
+            runner.run(|_| true);
+            let o = runner.finish();
+            (o.best, o.energy, o.iterations)
+        };
+        assert_eq!(run(7), run(7));
+        assert_ne!(run(7).0, run(8).0);
+    }
+
+    #[test]
+    fn max_steps_is_respected_to_the_batch() {
+        let mut config = RunConfig::new(Schedule::Constant, 100.0);
+        config.max_steps = Some(1000);
+        let mut runner = Runner::new(Bits::ones(64), config, 3);
+        assert_eq!(runner.run(|_| true), StopReason::MaxSteps);
+        assert!(runner.iterations() >= 1000);
+    }
+
+    #[test]
+    fn time_limit_ends_a_run_without_target() {
+        let mut config = RunConfig::new(Schedule::Constant, 100.0);
+        config.time_limit = Some(Duration::from_millis(30));
+        let mut runner = Runner::new(Bits::ones(64), config, 3);
+        assert_eq!(runner.run(|_| true), StopReason::TimeLimit);
+    }
+
+    #[test]
+    fn best_survives_a_hot_walk_away_from_it() {
+        // Greedy to zero would stop at the target; without one, a hot phase wanders off
+        // and the best state (all zeros at some point) must still be what is returned.
+        let mut config = RunConfig::new(Schedule::Exponential { t_min: 1e-3 }, 0.5);
+        config.max_steps = Some(200_000);
+        let mut runner = Runner::new(Bits::ones(8), config, 11);
+        runner.run(|_| true);
+        runner.reheat(1000.0);
+        runner.step_batch(5_000);
+        let energy_now = runner.energy();
+        let (best, best_energy) = runner.best();
+        let best_recomputed = best.iter().filter(|b| **b).count() as f64;
+        assert_eq!(best_recomputed, best_energy);
+        assert!(best_energy <= energy_now);
+        assert_eq!(best_energy, 0.0);
+    }
+
+    #[test]
+    fn stagnation_restarts_are_counted() {
+        let mut config = RunConfig::new(Schedule::Constant, 0.0);
+        config.max_steps = Some(50_000);
+        config.stagnation = Some(Stagnation {
+            window: 1000,
+            action: StallAction::Restart,
+        });
+        let mut runner = Runner::new(Bits::ones(16), config, 5);
+        runner.run(|_| true);
+        let outcome = runner.finish();
+        // Greedy reaches 0 quickly, then every 1000 idle steps starts afresh.
+        assert!(outcome.restarts >= 20, "restarts = {}", outcome.restarts);
+        assert_eq!(outcome.energy, 0.0);
+    }
+
+    #[test]
+    fn reheat_raises_the_temperature_and_is_counted() {
+        let mut config = RunConfig::new(Schedule::Geometric { alpha: 0.99 }, 1.0);
+        config.max_steps = Some(100_000);
+        let mut runner = Runner::new(Bits::ones(16), config, 5);
+        runner.step_batch(10_000);
+        assert!(runner.temperature() < 1e-6);
+        runner.reheat(3.0);
+        assert_eq!(runner.temperature(), 3.0);
+        assert_eq!(runner.sample().reheats, 1);
+    }
+
+    #[test]
+    fn an_observer_can_stop_the_run() {
+        let mut runner = Runner::new(Bits::ones(16), RunConfig::new(Schedule::Constant, 5.0), 5);
+        let mut calls = 0;
+        assert_eq!(
+            runner.run(|_| {
+                calls += 1;
+                calls < 3
+            }),
+            StopReason::Stopped
+        );
+        assert_eq!(calls, 3);
+    }
+
+    #[test]
+    fn auto_temperature_matches_the_target_acceptance() {
+        let bits = Bits {
+            bits: vec![false; 32],
+        };
+        // Every move is +1, so exp(-1/T) = 0.5 gives T = 1/ln 2.
+        let t = auto_temperature(&bits, 1, 0.5, 100);
+        assert!((t - 1.0 / 2f64.ln()).abs() < 1e-12);
+    }
+}

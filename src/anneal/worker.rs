@@ -1,0 +1,1 @@
+//! Worker thread (soon).

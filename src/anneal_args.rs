@@ -1,0 +1,274 @@
+//! The annealing flags every problem shares, and how they become a `RunConfig`.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScheduleKind {
+    Constant,
+    Geometric,
+    Linear,
+    LundyMees,
+    Exponential,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StallKind {
+    Reheat,
+    Restart,
+    Nothing,
+}
+
+/// A start temperature: a number, or `auto` (from sampled uphill deltas).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StartTemperature {
+    Fixed(f64),
+    Auto,
+}
+
+impl FromStr for StartTemperature {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(StartTemperature::Auto);
+        }
+        match s.parse::<f64>() {
+            Ok(t) if t.is_finite() && t >= 0.0 => Ok(StartTemperature::Fixed(t)),
+            _ => Err(format!(
+                "'{s}' is not a temperature (a number >= 0, or 'auto')"
+            )),
+        }
+    }
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number")),
+    }
+}
+
+fn fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
+    }
+}
+
+/// Flags shared by every problem. Unset ones take the problem's defaults.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct AnnealArgs {
+    /// Seed for every random choice of the run (same seed, same run).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many seconds of annealing (per puzzle or instance).
+    #[arg(long, value_name = "SECS", value_parser = positive)]
+    pub time_limit: Option<f64>,
+    /// Stop after this many proposed moves.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// Cooling schedule.
+    #[arg(long, value_enum)]
+    pub schedule: Option<ScheduleKind>,
+    /// Start temperature (Tmax for exponential), or `auto`.
+    #[arg(long, value_name = "T|auto")]
+    pub t0: Option<StartTemperature>,
+    /// Final temperature for the linear and exponential schedules.
+    #[arg(long, value_name = "T", value_parser = positive)]
+    pub t_min: Option<f64>,
+    /// Geometric cooling factor per step: T <- alpha * T.
+    #[arg(long, value_parser = fraction)]
+    pub alpha: Option<f64>,
+    /// Lundy-Mees constant: T = T0 / (1 + k*i).
+    #[arg(long, value_parser = positive)]
+    pub k: Option<f64>,
+    /// Target acceptance rate of uphill moves for `--t0 auto`.
+    #[arg(long, value_name = "RATE", value_parser = fraction)]
+    pub auto_acceptance: Option<f64>,
+    /// Steps without improvement before --on-stall acts.
+    #[arg(long, value_name = "STEPS")]
+    pub stall: Option<u64>,
+    /// What to do when stalled.
+    #[arg(long, value_enum)]
+    pub on_stall: Option<StallKind>,
+    /// Temperature a reheat raises T to (default: the start temperature).
+    #[arg(long, value_name = "T", value_parser = positive)]
+    pub reheat_t: Option<f64>,
+}
+
+/// A problem's own choices, used where the user gave no flag.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Defaults {
+    pub schedule: ScheduleKind,
+    pub t0: StartTemperature,
+    pub t_min: f64,
+    pub alpha: f64,
+    pub k: f64,
+    pub auto_acceptance: f64,
+    pub stall: Option<u64>,
+    pub on_stall: StallKind,
+    pub time_limit: Option<f64>,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Defaults {
+            schedule: ScheduleKind::Exponential,
+            t0: StartTemperature::Auto,
+            t_min: 1e-3,
+            alpha: 0.999_99,
+            k: 1e-4,
+            auto_acceptance: 0.8,
+            stall: None,
+            on_stall: StallKind::Nothing,
+            time_limit: None,
+        }
+    }
+}
+
+impl AnnealArgs {
+    pub fn schedule(&self, d: &Defaults) -> Schedule {
+        match self.schedule.unwrap_or(d.schedule) {
+            ScheduleKind::Constant => Schedule::Constant,
+            ScheduleKind::Geometric => Schedule::Geometric {
+                alpha: self.alpha.unwrap_or(d.alpha),
+            },
+            ScheduleKind::Linear => Schedule::Linear {
+                t_min: self.t_min.unwrap_or(d.t_min),
+            },
+            ScheduleKind::LundyMees => Schedule::LundyMees {
+                k: self.k.unwrap_or(d.k),
+            },
+            ScheduleKind::Exponential => Schedule::Exponential {
+                t_min: self.t_min.unwrap_or(d.t_min),
+            },
+        }
+    }
+
+    /// Builds the run configuration; `auto_t0(acceptance)` is called only for `--t0 auto`.
+    /// Errors name the flag when the combination cannot work.
+    pub fn run_config(
+        &self,
+        d: &Defaults,
+        auto_t0: impl FnOnce(f64) -> f64,
+    ) -> Result<RunConfig, String> {
+        let schedule = self.schedule(d);
+        let t0 = match self.t0.unwrap_or(d.t0) {
+            StartTemperature::Fixed(t) => t,
+            StartTemperature::Auto => auto_t0(self.auto_acceptance.unwrap_or(d.auto_acceptance)),
+        };
+        let mut config = RunConfig::new(schedule, t0);
+        config.max_steps = self.max_steps;
+        config.time_limit = self
+            .time_limit
+            .or(d.time_limit)
+            .map(Duration::from_secs_f64);
+        if schedule.needs_budget() && config.max_steps.is_none() && config.time_limit.is_none() {
+            return Err(format!(
+                "--schedule {schedule} cools over a budget: give --max-steps or --time-limit"
+            ));
+        }
+        let window = self.stall.or(d.stall);
+        let action = match self.on_stall.unwrap_or(d.on_stall) {
+            StallKind::Nothing => None,
+            StallKind::Restart => Some(StallAction::Restart),
+            StallKind::Reheat => Some(StallAction::Reheat {
+                temperature: self.reheat_t.unwrap_or(t0),
+            }),
+        };
+        config.stagnation = match (window, action) {
+            (Some(window), Some(action)) => Some(Stagnation { window, action }),
+            (None, Some(_)) => return Err("--on-stall needs --stall STEPS".to_string()),
+            _ => None,
+        };
+        Ok(config)
+    }
+
+    /// The temperature the UI's reheat key raises T to.
+    pub fn reheat_temperature(&self, config: &RunConfig) -> f64 {
+        self.reheat_t.unwrap_or(config.t0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        a: AnnealArgs,
+    }
+
+    fn parse(args: &[&str]) -> AnnealArgs {
+        Wrap::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+            .unwrap()
+            .a
+    }
+
+    #[test]
+    fn flags_reach_the_config() {
+        let a = parse(&[
+            "--schedule",
+            "geometric",
+            "--alpha",
+            "0.5",
+            "--t0",
+            "2",
+            "--max-steps",
+            "9",
+            "--stall",
+            "100",
+            "--on-stall",
+            "reheat",
+            "--reheat-t",
+            "7",
+        ]);
+        let c = a
+            .run_config(&Defaults::default(), |_| unreachable!())
+            .unwrap();
+        assert_eq!(c.schedule, Schedule::Geometric { alpha: 0.5 });
+        assert_eq!(c.t0, 2.0);
+        assert_eq!(c.max_steps, Some(9));
+        assert_eq!(
+            c.stagnation,
+            Some(Stagnation {
+                window: 100,
+                action: StallAction::Reheat { temperature: 7.0 }
+            })
+        );
+    }
+
+    #[test]
+    fn auto_t0_uses_the_acceptance_flag() {
+        let a = parse(&[
+            "--t0",
+            "auto",
+            "--auto-acceptance",
+            "0.3",
+            "--time-limit",
+            "1",
+        ]);
+        let c = a.run_config(&Defaults::default(), |p| p * 10.0).unwrap();
+        assert_eq!(c.t0, 3.0);
+    }
+
+    #[test]
+    fn budgeted_schedule_without_budget_is_an_error() {
+        let a = parse(&["--schedule", "linear", "--t0", "1"]);
+        let e = a.run_config(&Defaults::default(), |_| 1.0).unwrap_err();
+        assert!(e.contains("--max-steps or --time-limit"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_rejected_by_the_parser() {
+        assert!(Wrap::try_parse_from(["x", "--alpha", "1.5"]).is_err());
+        assert!(Wrap::try_parse_from(["x", "--t0", "hot"]).is_err());
+        assert!(Wrap::try_parse_from(["x", "--time-limit", "-1"]).is_err());
+    }
+}

@@ -1,0 +1,35 @@
+//! The command line: `kiln [sudoku|tsp|image] ...`, headless or live.
+
+use clap::{Parser, Subcommand};
+
+use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kiln",
+    version,
+    about = "Simulated annealing, live in your terminal"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Print JSON results instead of opening the TUI (implied when stdout is not a terminal).
+    #[arg(long, global = true)]
+    pub headless: bool,
+    /// Frames per second of the TUI.
+    #[arg(long, global = true, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=120))]
+    pub fps: u32,
+    /// Draw with plain ASCII (no braille, no box-drawing), for terminals without UTF-8.
+    #[arg(long, global = true)]
+    pub ascii: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve Sudoku puzzles (4x4 to 25x25) by annealing.
+    Sudoku(SudokuArgs),
+    /// Anneal travelling-salesman tours (TSPLIB or random instances).
+    Tsp(TspArgs),
+    /// Pattern formation and denoising on binary images.
+    Image(ImageArgs),
+}

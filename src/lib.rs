@@ -1,0 +1,7 @@
+//! kiln: simulated annealing, live in your terminal.
+
+pub mod anneal;
+pub mod anneal_args;
+pub mod cli;
+pub mod input;
+pub mod problems;
