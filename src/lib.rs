@@ -5,3 +5,4 @@ pub mod anneal_args;
 pub mod cli;
 pub mod input;
 pub mod problems;
+pub mod ui;

@@ -331,8 +331,10 @@ impl<P: Problem> Runner<P> {
         self.reset_clock(temperature);
     }
 
-    /// Starts again from a fresh random state at the initial temperature.
+    /// Starts again from a fresh random state at the initial temperature (and goes on
+    /// running even if the run had ended).
     pub fn restart(&mut self) {
+        self.stopped = None;
         if self.energy < self.best_saved_energy - EPS {
             self.save_best();
         }

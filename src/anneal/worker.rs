@@ -1,1 +1,393 @@
-//! Worker thread (soon).
+//! Runs a `Runner` on its own thread, steered by commands, reporting telemetry.
+//!
+//! The worker never waits for the UI: samples go through an unbounded channel that the UI
+//! drains every frame (a few dozen a second), and the board goes through a one-slot mailbox
+//! where the newest snapshot replaces any the UI has not taken yet. Paused or finished, the
+//! worker blocks on its command channel instead of spinning.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use super::{Problem, Runner, Sample, StopReason};
+
+/// The name of the annealing thread; the TUI's panic hook recognises it.
+pub const WORKER_THREAD: &str = "kiln-annealer";
+
+/// How often a running worker publishes a sample.
+const PUBLISH_EVERY: Duration = Duration::from_millis(40);
+/// A rate-limited worker does its steps in ticks of this length.
+const TICK: Duration = Duration::from_millis(20);
+
+/// Steps per second: a watchable pace, or as fast as the machine goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speed {
+    Limited(u64),
+    Full,
+}
+
+impl Speed {
+    /// The speeds the `+`/`-` keys walk through, slowest first.
+    pub const LADDER: [Speed; 8] = [
+        Speed::Limited(10),
+        Speed::Limited(100),
+        Speed::Limited(1_000),
+        Speed::Limited(10_000),
+        Speed::Limited(100_000),
+        Speed::Limited(1_000_000),
+        Speed::Limited(10_000_000),
+        Speed::Full,
+    ];
+
+    pub fn faster(self) -> Speed {
+        let i = Self::LADDER.iter().position(|s| *s == self).unwrap_or(0);
+        Self::LADDER[(i + 1).min(Self::LADDER.len() - 1)]
+    }
+
+    pub fn slower(self) -> Speed {
+        let i = Self::LADDER.iter().position(|s| *s == self).unwrap_or(0);
+        Self::LADDER[i.saturating_sub(1)]
+    }
+
+    /// Steps in one tick (a single step at the slowest pace is still a step).
+    fn per_tick(self) -> u64 {
+        match self {
+            Speed::Limited(rate) => (rate as f64 * TICK.as_secs_f64()).ceil().max(1.0) as u64,
+            Speed::Full => 1 << 14,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Command {
+    TogglePause,
+    /// One tick's worth of steps while paused.
+    Step,
+    /// Raise the temperature to the reheat temperature.
+    Reheat,
+    /// Start again from a fresh random state.
+    Restart,
+    SetSpeed(Speed),
+    Quit,
+}
+
+/// What the worker tells the UI.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Report {
+    Sample(Sample),
+    Paused(bool),
+    Finished(StopReason),
+    /// The annealing thread panicked with this message.
+    Crashed(String),
+}
+
+/// Newest-wins mailbox for board snapshots.
+struct Mailbox<S> {
+    slot: Mutex<Option<S>>,
+    wanted: AtomicBool,
+}
+
+/// The UI's end of a worker.
+pub struct Worker<S> {
+    commands: Sender<Command>,
+    reports: Receiver<Report>,
+    mailbox: Arc<Mailbox<S>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl<S: Send + 'static> Worker<S> {
+    /// Starts annealing `runner` at `speed`; `reheat_to` is the temperature of a reheat.
+    pub fn spawn<P>(runner: Runner<P>, speed: Speed, reheat_to: f64) -> Self
+    where
+        P: Problem<Snapshot = S> + Send + 'static,
+    {
+        let (commands, command_rx) = mpsc::channel();
+        let (report_tx, reports) = mpsc::channel();
+        let mailbox = Arc::new(Mailbox {
+            slot: Mutex::new(None),
+            wanted: AtomicBool::new(true),
+        });
+        let shared = Arc::clone(&mailbox);
+        let thread = thread::Builder::new()
+            .name(WORKER_THREAD.to_string())
+            .spawn(move || {
+                let crash_tx = report_tx.clone();
+                let body = AssertUnwindSafe(move || {
+                    Loop {
+                        runner,
+                        commands: command_rx,
+                        reports: report_tx,
+                        mailbox: shared,
+                        speed,
+                        reheat_to,
+                        paused: false,
+                    }
+                    .run()
+                });
+                if let Err(payload) = panic::catch_unwind(body) {
+                    let _ = crash_tx.send(Report::Crashed(panic_message(&*payload)));
+                }
+            })
+            .expect("the OS refused to start the annealing thread");
+        Worker {
+            commands,
+            reports,
+            mailbox,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn send(&self, command: Command) {
+        // A worker that has gone away has nothing left to steer.
+        let _ = self.commands.send(command);
+    }
+
+    /// Everything reported since the last call.
+    pub fn drain(&self) -> impl Iterator<Item = Report> + '_ {
+        self.reports.try_iter()
+    }
+
+    /// The newest board, if one arrived since the last call; asks for the next one.
+    pub fn take_snapshot(&self) -> Option<S> {
+        let taken = self.mailbox.slot.lock().ok()?.take();
+        if taken.is_some() {
+            self.mailbox.wanted.store(true, Ordering::Release);
+        }
+        taken
+    }
+}
+
+impl<S> Drop for Worker<S> {
+    fn drop(&mut self) {
+        let _ = self.commands.send(Command::Quit);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+struct Loop<P: Problem> {
+    runner: Runner<P>,
+    commands: Receiver<Command>,
+    reports: Sender<Report>,
+    mailbox: Arc<Mailbox<P::Snapshot>>,
+    speed: Speed,
+    reheat_to: f64,
+    paused: bool,
+}
+
+impl<P: Problem> Loop<P> {
+    fn run(mut self) {
+        self.publish();
+        let mut last_publish = Instant::now();
+        let mut next_tick = Instant::now();
+        loop {
+            let idle = self.paused || self.runner.stopped().is_some();
+            let command = if idle {
+                match self.commands.recv() {
+                    Ok(c) => Some(c),
+                    Err(_) => return,
+                }
+            } else {
+                match self.commands.try_recv() {
+                    Ok(c) => Some(c),
+                    Err(mpsc::TryRecvError::Empty) => None,
+                    Err(mpsc::TryRecvError::Disconnected) => return,
+                }
+            };
+            if let Some(command) = command {
+                if !self.obey(command) {
+                    return;
+                }
+                continue;
+            }
+            self.runner.step_batch(self.speed.per_tick());
+            if let Some(reason) = self.runner.stopped() {
+                self.publish();
+                let _ = self.reports.send(Report::Finished(reason));
+                continue;
+            }
+            if last_publish.elapsed() >= PUBLISH_EVERY {
+                self.publish();
+                last_publish = Instant::now();
+            }
+            if let Speed::Limited(_) = self.speed {
+                next_tick += TICK;
+                let now = Instant::now();
+                if next_tick > now {
+                    // Sleep in the command channel so a key still gets through at once.
+                    match self.commands.recv_timeout(next_tick - now) {
+                        Ok(c) => {
+                            if !self.obey(c) {
+                                return;
+                            }
+                        }
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                } else {
+                    next_tick = now;
+                }
+            }
+        }
+    }
+
+    /// Carries out a command; `false` means quit.
+    fn obey(&mut self, command: Command) -> bool {
+        match command {
+            Command::Quit => return false,
+            Command::TogglePause => {
+                self.paused = !self.paused;
+                let _ = self.reports.send(Report::Paused(self.paused));
+            }
+            Command::Step => {
+                if self.paused {
+                    self.runner.step_batch(self.speed.per_tick());
+                }
+            }
+            Command::Reheat => self.runner.reheat(self.reheat_to),
+            Command::Restart => self.runner.restart(),
+            Command::SetSpeed(speed) => self.speed = speed,
+        }
+        self.publish();
+        true
+    }
+
+    fn publish(&mut self) {
+        let _ = self.reports.send(Report::Sample(self.runner.sample()));
+        if self.mailbox.wanted.swap(false, Ordering::AcqRel) {
+            let snapshot = self.runner.problem().snapshot();
+            if let Ok(mut slot) = self.mailbox.slot.lock() {
+                *slot = Some(snapshot);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anneal::toy::Bits;
+    use crate::anneal::{RunConfig, Schedule};
+
+    fn wait_for(worker: &Worker<Vec<bool>>, mut pred: impl FnMut(&Report) -> bool) -> Report {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            for r in worker.drain() {
+                if pred(&r) {
+                    return r;
+                }
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        panic!("the worker never reported what was expected");
+    }
+
+    fn hot_runner() -> Runner<Bits> {
+        Runner::new(Bits::ones(64), RunConfig::new(Schedule::Constant, 5.0), 1)
+    }
+
+    #[test]
+    fn finishes_at_the_target_and_hands_over_the_board() {
+        let mut config = RunConfig::new(Schedule::Constant, 0.0);
+        config.target_energy = Some(0.0);
+        let worker = Worker::spawn(Runner::new(Bits::ones(64), config, 1), Speed::Full, 1.0);
+        let finished = wait_for(&worker, |r| matches!(r, Report::Finished(_)));
+        assert_eq!(finished, Report::Finished(StopReason::Target));
+        let board = worker.take_snapshot().expect("a board after finishing");
+        assert!(board.len() == 64);
+    }
+
+    #[test]
+    fn pause_stops_the_iterations_and_step_advances_them() {
+        let worker = Worker::spawn(hot_runner(), Speed::Limited(1_000), 1.0);
+        worker.send(Command::TogglePause);
+        wait_for(&worker, |r| *r == Report::Paused(true));
+        thread::sleep(Duration::from_millis(60));
+        let mut last = 0;
+        for r in worker.drain() {
+            if let Report::Sample(s) = r {
+                last = s.iteration;
+            }
+        }
+        thread::sleep(Duration::from_millis(100));
+        assert!(
+            worker.drain().next().is_none(),
+            "a paused worker stays quiet"
+        );
+        worker.send(Command::Step);
+        let Report::Sample(s) = wait_for(&worker, |r| matches!(r, Report::Sample(_))) else {
+            unreachable!()
+        };
+        assert_eq!(s.iteration, last + 20);
+    }
+
+    #[test]
+    fn reheat_is_reported_in_the_next_sample() {
+        let worker = Worker::spawn(hot_runner(), Speed::Limited(100), 9.0);
+        worker.send(Command::Reheat);
+        let r = wait_for(
+            &worker,
+            |r| matches!(r, Report::Sample(s) if s.reheats == 1),
+        );
+        let Report::Sample(s) = r else { unreachable!() };
+        assert_eq!(s.temperature, 9.0);
+    }
+
+    #[test]
+    fn a_panic_in_the_problem_is_reported_not_lost() {
+        struct Boom;
+        impl Problem for Boom {
+            type Move = ();
+            type Snapshot = ();
+            fn energy(&self) -> f64 {
+                1.0
+            }
+            fn propose(&self, _: &mut crate::anneal::Rng) {}
+            fn delta(&self, _: &()) -> f64 {
+                panic!("boom in delta")
+            }
+            fn apply(&mut self, _: &()) {}
+            fn randomize(&mut self, _: &mut crate::anneal::Rng) {}
+            fn snapshot(&self) {}
+        }
+        let worker = Worker::spawn(
+            Runner::new(Boom, RunConfig::new(Schedule::Constant, 1.0), 1),
+            Speed::Full,
+            1.0,
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(Report::Crashed(m)) =
+                worker.drain().find(|r| matches!(r, Report::Crashed(_)))
+            {
+                assert_eq!(m, "boom in delta");
+                break;
+            }
+            assert!(Instant::now() < deadline);
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    #[test]
+    fn speed_ladder_ends_at_full_and_starts_at_ten() {
+        assert_eq!(Speed::Full.faster(), Speed::Full);
+        assert_eq!(Speed::Limited(10).slower(), Speed::Limited(10));
+        assert_eq!(Speed::Limited(1_000).faster(), Speed::Limited(10_000));
+        assert_eq!(Speed::Limited(10).per_tick(), 1);
+        assert_eq!(Speed::Limited(1_000).per_tick(), 20);
+    }
+}

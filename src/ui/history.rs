@@ -1,0 +1,135 @@
+//! What the UI remembers of a run's telemetry: recent samples for the sparklines, the first
+//! one for the progress gauge, and the temperature range seen for the log-scale gauge.
+
+use std::collections::VecDeque;
+
+use crate::anneal::Sample;
+
+/// Samples kept for the sparklines (wider than any panel).
+const KEEP: usize = 400;
+
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    recent: VecDeque<Sample>,
+    first: Option<Sample>,
+    t_low: f64,
+    t_high: f64,
+    /// Iterations per second over the last stretch of samples.
+    rate: f64,
+}
+
+impl History {
+    pub fn push(&mut self, sample: Sample) {
+        if self.first.is_none() {
+            self.first = Some(sample);
+            self.t_low = sample.temperature;
+            self.t_high = sample.temperature;
+        }
+        self.t_low = self.t_low.min(sample.temperature);
+        self.t_high = self.t_high.max(sample.temperature);
+        if let Some(prev) = self.recent.back() {
+            let dt = sample.elapsed.saturating_sub(prev.elapsed).as_secs_f64();
+            let di = sample.iteration.saturating_sub(prev.iteration) as f64;
+            if dt > 0.0 {
+                let now = di / dt;
+                self.rate = if self.rate == 0.0 {
+                    now
+                } else {
+                    0.7 * self.rate + 0.3 * now
+                };
+            }
+        }
+        if self.recent.len() == KEEP {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(sample);
+    }
+
+    pub fn latest(&self) -> Option<&Sample> {
+        self.recent.back()
+    }
+
+    pub fn first(&self) -> Option<&Sample> {
+        self.first.as_ref()
+    }
+
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// The last `n` values of `f`, oldest first.
+    pub fn tail(&self, n: usize, f: impl Fn(&Sample) -> f64) -> Vec<f64> {
+        let skip = self.recent.len().saturating_sub(n);
+        self.recent.iter().skip(skip).map(f).collect()
+    }
+
+    /// 1 - (E - floor) / (E0 - floor), clamped to 0..=1 (0 when nothing is known yet).
+    pub fn progress(&self, floor: f64) -> f64 {
+        match (self.first, self.latest()) {
+            (Some(first), Some(now)) if first.energy > floor => {
+                let done = 1.0 - (now.energy - floor) / (first.energy - floor);
+                if done.is_finite() {
+                    done.clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            }
+            (Some(_), Some(now)) if now.energy <= floor => 1.0,
+            _ => 0.0,
+        }
+    }
+
+    /// Where T sits between the lowest and highest temperature seen, on a log scale.
+    pub fn temperature_ratio(&self) -> f64 {
+        let Some(now) = self.latest() else { return 0.0 };
+        let (low, high, t) = (
+            self.t_low.max(1e-12),
+            self.t_high.max(1e-12),
+            now.temperature.max(1e-12),
+        );
+        if high / low <= 1.000_001 {
+            return 1.0;
+        }
+        ((t / low).ln() / (high / low).ln()).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn sample(iteration: u64, energy: f64, temperature: f64, ms: u64) -> Sample {
+        Sample {
+            iteration,
+            energy,
+            temperature,
+            elapsed: Duration::from_millis(ms),
+            ..Sample::default()
+        }
+    }
+
+    #[test]
+    fn progress_and_rate_follow_the_samples() {
+        let mut h = History::default();
+        h.push(sample(0, 40.0, 1.0, 0));
+        h.push(sample(1000, 10.0, 0.1, 100));
+        assert_eq!(h.progress(0.0), 0.75);
+        assert_eq!(h.rate(), 10_000.0);
+        assert_eq!(h.temperature_ratio(), 0.0);
+        h.push(sample(2000, 0.0, 1.0, 200));
+        assert_eq!(h.progress(0.0), 1.0);
+        assert_eq!(h.temperature_ratio(), 1.0);
+        assert_eq!(h.tail(2, |s| s.energy), vec![10.0, 0.0]);
+    }
+
+    #[test]
+    fn ratios_stay_in_range_whatever_comes() {
+        let mut h = History::default();
+        assert_eq!(h.progress(0.0), 0.0);
+        h.push(sample(0, 0.0, 0.0, 0));
+        h.push(sample(0, f64::NAN, f64::NAN, 0));
+        let (p, t) = (h.progress(0.0), h.temperature_ratio());
+        assert!((0.0..=1.0).contains(&p) && (0.0..=1.0).contains(&t));
+    }
+}

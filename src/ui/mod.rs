@@ -1,0 +1,89 @@
+//! The live terminal UI.
+
+mod app;
+mod format;
+mod help;
+mod history;
+mod keys;
+mod session;
+mod stats;
+mod terminal;
+mod theme;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use color_eyre::Result;
+use color_eyre::eyre::eyre;
+use crossterm::event::{self, Event, KeyEventKind};
+
+pub use app::{App, Flow};
+pub use history::History;
+pub use session::{BoardKey, BoardView, Demo, Live, RunState, Session};
+pub use theme::Theme;
+
+use crate::anneal::worker::Speed;
+
+/// How the UI was asked to look and behave.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub fps: u32,
+    pub ascii: bool,
+    /// Start at this speed instead of the demo's default.
+    pub speed: Option<Speed>,
+}
+
+/// Runs the TUI until the user quits; the terminal is restored on every way out.
+pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
+    let theme = Theme::from_env(options.ascii);
+    let mut app = App::new(demos, tab, index, options.speed, theme)?;
+    let mut screen = terminal::Screen::enter()?;
+    let frame = Duration::from_secs_f64(1.0 / options.fps.max(1) as f64);
+    let mut dirty = true;
+    let mut last_draw = Instant::now() - frame;
+    while !stop.load(Ordering::Relaxed) {
+        dirty |= app.poll();
+        if let RunState::Crashed(message) = app.session().state() {
+            return Err(eyre!("the annealing thread panicked: {message}"));
+        }
+        let since = last_draw.elapsed();
+        if dirty && since >= frame {
+            screen.draw(|f| f.render_widget(&app, f.area()))?;
+            dirty = false;
+            last_draw = Instant::now();
+        }
+        // Wait for a key until the next frame is due; nothing is drawn while nothing changes.
+        let wait = if dirty {
+            frame.saturating_sub(last_draw.elapsed())
+        } else {
+            frame
+        };
+        if event::poll(wait)? {
+            match event::read()? {
+                Event::Key(key) if key.kind == KeyEventKind::Press => {
+                    if let Some(action) = keys::action(key) {
+                        if app.on_action(action) == Flow::Quit {
+                            break;
+                        }
+                        dirty = true;
+                    }
+                }
+                Event::Resize(_, _) => {
+                    screen.terminal.autoresize()?;
+                    dirty = true;
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! The plug-in points of the UI. A `Demo` is a problem with its list of puzzles (a tab);
+//! a `Session` is one puzzle being annealed live. The event loop knows only these traits,
+//! so a new board needs a `BoardView` and a `Demo`, and no change to the loop.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::history::History;
+use super::theme::Theme;
+use crate::anneal::worker::{Command, Report, Speed, Worker};
+use crate::anneal::{Problem, Runner, StopReason};
+
+/// Where a session's run stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunState {
+    Running,
+    Paused,
+    Finished(StopReason),
+    Crashed(String),
+}
+
+/// A key a board handles itself (e.g. `b` for the best tour), for the hints and help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardKey {
+    pub key: char,
+    pub what: &'static str,
+}
+
+/// Draws one kind of snapshot.
+pub trait BoardView<S>: Send {
+    /// Smallest (width, height) the board can be drawn in.
+    fn min_size(&self, snapshot: Option<&S>) -> (u16, u16);
+    fn render(&self, snapshot: &S, area: Rect, buf: &mut Buffer, theme: &Theme);
+    /// Extra words for the title bar (e.g. tour length and gap), from the newest board.
+    fn headline(&self, _snapshot: &S) -> Option<String> {
+        None
+    }
+    /// The energy the progress gauge counts down to.
+    fn floor(&self) -> f64 {
+        0.0
+    }
+    fn keys(&self) -> &'static [BoardKey] {
+        &[]
+    }
+    /// Handles a board key; `true` if it changed what is shown.
+    fn key(&mut self, _key: char) -> bool {
+        false
+    }
+    /// What "finished at the target" means for this board (e.g. "SOLVED").
+    fn target_word(&self) -> &'static str {
+        "SOLVED"
+    }
+}
+
+/// One live run, seen from the event loop.
+pub trait Session {
+    /// e.g. "Sudoku 9x9 · hardest.txt:6".
+    fn title(&self) -> &str;
+    /// Takes what the worker reported; `true` if anything changed.
+    fn poll(&mut self) -> bool;
+    fn history(&self) -> &History;
+    fn state(&self) -> &RunState;
+    fn send(&mut self, command: Command);
+    fn min_board_size(&self) -> (u16, u16);
+    fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme);
+    fn headline(&self) -> Option<String>;
+    fn floor(&self) -> f64;
+    fn board_keys(&self) -> &'static [BoardKey];
+    fn board_key(&mut self, key: char) -> bool;
+    fn target_word(&self) -> &'static str;
+}
+
+/// A problem in the UI: its puzzles and how to start one.
+pub trait Demo {
+    /// Tab name, e.g. "Sudoku".
+    fn name(&self) -> &str;
+    /// How many puzzles `n`/`p` walk through.
+    fn count(&self) -> usize;
+    /// Starts annealing puzzle `index` (0-based) at `speed`.
+    fn start(&self, index: usize, speed: Speed) -> color_eyre::Result<Box<dyn Session>>;
+    /// The pace a fresh demo of this problem starts at.
+    fn default_speed(&self) -> Speed;
+}
+
+/// The one `Session` implementation: a worker annealing `P`, drawn by `V`.
+pub struct Live<P: Problem, V> {
+    title: String,
+    worker: Worker<P::Snapshot>,
+    view: V,
+    snapshot: Option<P::Snapshot>,
+    history: History,
+    state: RunState,
+}
+
+impl<P, V> Live<P, V>
+where
+    P: Problem + Send + 'static,
+    V: BoardView<P::Snapshot>,
+{
+    pub fn start(title: String, runner: Runner<P>, view: V, speed: Speed, reheat_to: f64) -> Self {
+        let snapshot = Some(runner.problem().snapshot());
+        Live {
+            title,
+            worker: Worker::spawn(runner, speed, reheat_to),
+            view,
+            snapshot,
+            history: History::default(),
+            state: RunState::Running,
+        }
+    }
+}
+
+impl<P, V> Session for Live<P, V>
+where
+    P: Problem + Send + 'static,
+    V: BoardView<P::Snapshot>,
+{
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn poll(&mut self) -> bool {
+        let mut changed = false;
+        for report in self.worker.drain() {
+            changed = true;
+            match report {
+                Report::Sample(sample) => self.history.push(sample),
+                Report::Paused(true) => self.state = RunState::Paused,
+                Report::Paused(false) => self.state = RunState::Running,
+                Report::Finished(reason) => self.state = RunState::Finished(reason),
+                Report::Crashed(message) => self.state = RunState::Crashed(message),
+            }
+        }
+        if let Some(snapshot) = self.worker.take_snapshot() {
+            self.snapshot = Some(snapshot);
+            changed = true;
+        }
+        changed
+    }
+
+    fn history(&self) -> &History {
+        &self.history
+    }
+
+    fn state(&self) -> &RunState {
+        &self.state
+    }
+
+    fn send(&mut self, command: Command) {
+        self.worker.send(command);
+        if command == Command::Restart && matches!(self.state, RunState::Finished(_)) {
+            self.state = RunState::Running;
+        }
+    }
+
+    fn min_board_size(&self) -> (u16, u16) {
+        self.view.min_size(self.snapshot.as_ref())
+    }
+
+    fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        if let Some(snapshot) = &self.snapshot {
+            self.view.render(snapshot, area, buf, theme);
+        }
+    }
+
+    fn headline(&self) -> Option<String> {
+        self.snapshot.as_ref().and_then(|s| self.view.headline(s))
+    }
+
+    fn floor(&self) -> f64 {
+        self.view.floor()
+    }
+
+    fn board_keys(&self) -> &'static [BoardKey] {
+        self.view.keys()
+    }
+
+    fn board_key(&mut self, key: char) -> bool {
+        self.view.key(key)
+    }
+
+    fn target_word(&self) -> &'static str {
+        self.view.target_word()
+    }
+}

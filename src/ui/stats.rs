@@ -1,0 +1,188 @@
+//! The stats panel: energy and temperature sparklines, gauges and counters.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
+
+use super::format;
+use super::history::History;
+use super::theme::Theme;
+use crate::anneal::worker::Speed;
+
+pub struct StatsPanel<'a> {
+    pub history: &'a History,
+    /// Energy the progress gauge counts down to.
+    pub floor: f64,
+    pub speed: Speed,
+    pub theme: &'a Theme,
+}
+
+/// Rows the panel needs at the least (inside its border): labels, two 1-row sparklines,
+/// three gauges and the counters.
+pub const MIN_HEIGHT: u16 = 17;
+pub const WIDTH: u16 = 32;
+
+/// A series scaled to the u64 a `Sparkline` takes, lowest value at the bottom.
+fn bars(values: &[f64], log: bool) -> Vec<u64> {
+    let map = |v: f64| if log { v.max(1e-12).ln() } else { v };
+    let finite: Vec<f64> = values
+        .iter()
+        .map(|v| map(*v))
+        .filter(|v| v.is_finite())
+        .collect();
+    let low = finite.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    values
+        .iter()
+        .map(|v| {
+            let v = map(*v);
+            if !v.is_finite() {
+                0
+            } else if high > low {
+                1 + ((v - low) / (high - low) * 99.0).round() as u64
+            } else {
+                50
+            }
+        })
+        .collect()
+}
+
+fn gauge_line<'a>(label: &'a str, ratio: f64, width: u16, theme: &Theme) -> Line<'a> {
+    let ratio = if ratio.is_finite() {
+        ratio.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let bar_width = (width as usize).saturating_sub(label.len() + 6);
+    let filled = (ratio * bar_width as f64).round() as usize;
+    let (full, empty) = theme.gauge_cells();
+    Line::from(vec![
+        Span::raw(label),
+        Span::styled(full.repeat(filled), theme.gauge),
+        Span::styled(empty.repeat(bar_width - filled), theme.dim),
+        Span::raw(format!(" {:>3.0}%", ratio * 100.0)),
+    ])
+}
+
+fn counter<'a>(label: &'a str, value: String, theme: &Theme) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(format!("{label:<11}"), theme.dim),
+        Span::raw(value),
+    ])
+}
+
+impl Widget for StatsPanel<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let block = Block::new()
+            .borders(Borders::LEFT)
+            .border_set(theme.border_set())
+            .border_style(theme.border);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let Some(now) = self.history.latest().copied() else {
+            Paragraph::new("starting...").render(inner, buf);
+            return;
+        };
+        // Spare rows go to the two sparklines.
+        let spare = inner.height.saturating_sub(MIN_HEIGHT);
+        let spark = 1 + spare / 2;
+        let [e_label, e_spark, t_label, t_spark, gauges, counters] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Length(spark),
+            Constraint::Length(1),
+            Constraint::Length(spark),
+            Constraint::Length(4),
+            Constraint::Min(0),
+        ])
+        .areas(inner);
+        let width = inner.width as usize;
+
+        Paragraph::new(Line::from(vec![
+            Span::styled("Energy ", theme.energy),
+            Span::raw(format::energy(now.energy)),
+            Span::styled("  best ", theme.dim),
+            Span::raw(format::energy(now.best_energy)),
+        ]))
+        .render(e_label, buf);
+        let energies = bars(&self.history.tail(width, |s| s.energy), false);
+        Sparkline::default()
+            .data(energies)
+            .max(100)
+            .bar_set(theme.bars())
+            .style(theme.energy)
+            .render(e_spark, buf);
+
+        Paragraph::new(Line::from(vec![
+            Span::styled("Temperature ", theme.temperature),
+            Span::raw(format::temperature(now.temperature)),
+        ]))
+        .render(t_label, buf);
+        let temperatures = bars(&self.history.tail(width, |s| s.temperature), true);
+        Sparkline::default()
+            .data(temperatures)
+            .max(100)
+            .bar_set(theme.bars())
+            .style(theme.temperature)
+            .render(t_spark, buf);
+
+        Paragraph::new(vec![
+            Line::raw(""),
+            gauge_line(
+                "Progress ",
+                self.history.progress(self.floor),
+                inner.width,
+                theme,
+            ),
+            gauge_line(
+                "T (log)  ",
+                self.history.temperature_ratio(),
+                inner.width,
+                theme,
+            ),
+            gauge_line("Accepted ", now.acceptance, inner.width, theme),
+        ])
+        .render(gauges, buf);
+
+        let speed = match self.speed {
+            Speed::Full => "full".to_string(),
+            Speed::Limited(rate) => format!("{}/s", format::si(rate as f64)),
+        };
+        Paragraph::new(vec![
+            Line::raw(""),
+            counter("iteration", format::count(now.iteration), theme),
+            counter("iter/s", format::si(self.history.rate()), theme),
+            counter("best E", format::energy(now.best_energy), theme),
+            counter("restarts", format::count(now.restarts), theme),
+            counter("reheats", format::count(now.reheats), theme),
+            counter("elapsed", format::elapsed(now.elapsed), theme),
+            counter("speed", speed, theme),
+        ])
+        .style(Style::new())
+        .render(counters, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_scale_into_1_to_100() {
+        assert_eq!(bars(&[0.0, 5.0, 10.0], false), vec![1, 51, 100]);
+        assert_eq!(bars(&[3.0, 3.0], false), vec![50, 50]);
+        assert_eq!(bars(&[f64::NAN, 1.0], false), vec![0, 50]);
+        assert_eq!(bars(&[0.01, 0.1, 1.0], true), vec![1, 51, 100]);
+    }
+
+    #[test]
+    fn gauge_never_overflows_its_width() {
+        let theme = Theme::monochrome(true);
+        for ratio in [f64::NAN, -1.0, 0.0, 0.5, 1.0, 2.0] {
+            let line = gauge_line("Progress ", ratio, 30, &theme);
+            assert_eq!(line.width(), 30, "ratio {ratio}");
+        }
+    }
+}
