@@ -55,7 +55,7 @@ fn gauge_line<'a>(label: &'a str, ratio: f64, width: u16, theme: &Theme) -> Line
     } else {
         0.0
     };
-    let bar_width = (width as usize).saturating_sub(label.len() + 6);
+    let bar_width = (width as usize).saturating_sub(label.len() + 5);
     let filled = (ratio * bar_width as f64).round() as usize;
     let (full, empty) = theme.gauge_cells();
     Line::from(vec![
