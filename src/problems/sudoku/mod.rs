@@ -1,4 +1,13 @@
-//! sudoku (being built).
+//! Sudoku, 4x4 to 25x25: parsing, propagation, an exact checker and the annealing model.
+
+mod anneal;
+mod check;
+mod exact;
+mod grid;
+mod headless;
+mod parse;
+mod prepare;
+mod propagate;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,19 +16,34 @@ use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
 
+pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
+pub use check::{first_clash, is_valid_solution, line_conflicts};
+pub use exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
+pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
+pub use headless::{Report, selected_puzzles, solve};
+pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
+pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, defaults};
+pub use propagate::{Contradiction, propagate};
+
 #[derive(Args, Debug, Clone)]
 pub struct SudokuArgs {
-    /// Input file.
+    /// Puzzle file: one puzzle per line, or grids of numbers (default: an embedded puzzle).
     pub file: Option<PathBuf>,
+    /// Solve only puzzle N of the file (1-based).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+    /// Do not fix the cells naked and hidden singles force before annealing.
+    #[arg(long)]
+    pub no_propagate: bool,
     #[command(flatten)]
     pub anneal: AnnealArgs,
 }
 
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
 pub fn headless(
-    _args: &SudokuArgs,
-    _out: &mut dyn Write,
-    _log: &mut dyn Write,
+    args: &SudokuArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
-    color_eyre::eyre::bail!("sudoku is not built yet")
+    headless::run(args, out, log)
 }

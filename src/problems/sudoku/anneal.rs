@@ -1,0 +1,235 @@
+//! The annealing model: every box holds a permutation of its missing values, a move swaps
+//! two free cells of one box, and the energy counts the values missing from rows and columns.
+
+use std::sync::Arc;
+
+use rand::Rng as _;
+use rand::seq::SliceRandom;
+
+use super::check::line_conflicts;
+use super::grid::Geometry;
+use crate::anneal::{Problem, Rng};
+
+/// Why a cell holds its value (for the UI).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellKind {
+    Given,
+    /// Forced by singles propagation before annealing.
+    Propagated,
+    /// Placed and moved by the annealer.
+    Annealed,
+}
+
+/// A swap of two free cells of one box, with everything `delta` and `apply` need, so the
+/// hot loop never divides or looks anything up twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Swap {
+    a: u16,
+    b: u16,
+    /// Offsets of the cells' rows and columns in the count table.
+    row_a: u16,
+    row_b: u16,
+    col_a: u16,
+    col_b: u16,
+}
+
+/// The state the annealer works on.
+#[derive(Debug, Clone)]
+pub struct SudokuAnneal {
+    geometry: Arc<Geometry>,
+    kinds: Arc<[CellKind]>,
+    /// 1..=side in every cell.
+    values: Vec<u8>,
+    /// counts[line * (side + 1) + v]: how often v occurs in the line (rows, then columns).
+    counts: Vec<u8>,
+    /// Every pair of free cells in one box; a move is one of them, drawn uniformly.
+    swaps: Vec<Swap>,
+    /// Free cells and missing values of each box, for fresh random fills.
+    boxes: Vec<(Vec<usize>, Vec<u8>)>,
+}
+
+/// What the UI draws and the report prints: the grid and why each cell holds its value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SudokuSnapshot {
+    pub geometry: Arc<Geometry>,
+    pub kinds: Arc<[CellKind]>,
+    /// Row by row, 1..=side.
+    pub values: Vec<u8>,
+}
+
+impl SudokuSnapshot {
+    /// Per cell: whether its value repeats in its row or column.
+    pub fn conflicts(&self) -> Vec<bool> {
+        line_conflicts(&self.geometry, &self.values)
+    }
+}
+
+impl SudokuAnneal {
+    /// `fixed` holds the givens and the propagated cells (0 = free); `givens` tells them
+    /// apart. The free cells start as a random fill from `rng`.
+    pub fn new(geometry: Arc<Geometry>, givens: &[u8], fixed: &[u8], rng: &mut Rng) -> Self {
+        let side = geometry.side;
+        let kinds: Arc<[CellKind]> = givens
+            .iter()
+            .zip(fixed)
+            .map(|(&g, &f)| match (g, f) {
+                (0, 0) => CellKind::Annealed,
+                (0, _) => CellKind::Propagated,
+                _ => CellKind::Given,
+            })
+            .collect();
+        let offset = |line: usize| (line * (side + 1)) as u16;
+        let mut swaps = Vec::new();
+        let mut boxes = Vec::with_capacity(side);
+        for b in 0..side {
+            let cells = geometry.box_cells(b);
+            let free: Vec<usize> = cells.iter().copied().filter(|&c| fixed[c] == 0).collect();
+            let missing: Vec<u8> = (1..=side as u8)
+                .filter(|v| !cells.iter().any(|&c| fixed[c] == *v))
+                .collect();
+            for (i, &a) in free.iter().enumerate() {
+                for &c in &free[i + 1..] {
+                    swaps.push(Swap {
+                        a: a as u16,
+                        b: c as u16,
+                        row_a: offset(geometry.row_of[a]),
+                        row_b: offset(geometry.row_of[c]),
+                        col_a: offset(side + geometry.col_of[a]),
+                        col_b: offset(side + geometry.col_of[c]),
+                    });
+                }
+            }
+            boxes.push((free, missing));
+        }
+        if swaps.is_empty() {
+            // Nothing is free: one do-nothing swap keeps `propose` total.
+            swaps.push(Swap {
+                a: 0,
+                b: 0,
+                row_a: 0,
+                row_b: 0,
+                col_a: offset(side),
+                col_b: offset(side),
+            });
+        }
+        let mut state = SudokuAnneal {
+            values: fixed.to_vec(),
+            counts: vec![0; 2 * side * (side + 1)],
+            kinds,
+            swaps,
+            boxes,
+            geometry,
+        };
+        state.randomize(rng);
+        state
+    }
+
+    pub fn geometry(&self) -> &Arc<Geometry> {
+        &self.geometry
+    }
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    fn recount(&mut self) {
+        let side = self.geometry.side;
+        self.counts.fill(0);
+        for (cell, &v) in self.values.iter().enumerate() {
+            self.counts[self.geometry.row_of[cell] * (side + 1) + v as usize] += 1;
+            self.counts[(side + self.geometry.col_of[cell]) * (side + 1) + v as usize] += 1;
+        }
+    }
+
+    /// Change in missing values of lines `la` and `lb` when `x` moves from `la` to `lb`
+    /// and `y` from `lb` to `la`.
+    #[inline(always)]
+    fn line_delta(&self, la: usize, lb: usize, x: usize, y: usize) -> i32 {
+        let c = &self.counts;
+        (c[la + x] == 1) as i32 - (c[la + y] == 0) as i32 + (c[lb + y] == 1) as i32
+            - (c[lb + x] == 0) as i32
+    }
+}
+
+impl Problem for SudokuAnneal {
+    type Move = Swap;
+    type Snapshot = SudokuSnapshot;
+
+    fn energy(&self) -> f64 {
+        let side = self.geometry.side;
+        let missing = self
+            .counts
+            .chunks(side + 1)
+            .map(|line| line[1..].iter().filter(|&&n| n == 0).count())
+            .sum::<usize>();
+        missing as f64
+    }
+
+    #[inline(always)]
+    fn propose(&self, rng: &mut Rng) -> Swap {
+        // One random word, scaled to the number of swaps (Lemire's multiply-shift; the bias
+        // is below 2^-50 for these list lengths).
+        let r = rng.next_u64();
+        let i = ((r as u128 * self.swaps.len() as u128) >> 64) as usize;
+        self.swaps[i]
+    }
+
+    #[inline(always)]
+    fn delta(&self, m: &Swap) -> f64 {
+        let x = self.values[m.a as usize] as usize;
+        let y = self.values[m.b as usize] as usize;
+        let mut d = 0;
+        if m.row_a != m.row_b {
+            d += self.line_delta(m.row_a as usize, m.row_b as usize, x, y);
+        }
+        if m.col_a != m.col_b {
+            d += self.line_delta(m.col_a as usize, m.col_b as usize, x, y);
+        }
+        d as f64
+    }
+
+    #[inline(always)]
+    fn apply(&mut self, m: &Swap) {
+        let (a, b) = (m.a as usize, m.b as usize);
+        let x = self.values[a] as usize;
+        let y = self.values[b] as usize;
+        self.values[a] = y as u8;
+        self.values[b] = x as u8;
+        for (la, lb) in [(m.row_a, m.row_b), (m.col_a, m.col_b)] {
+            let (la, lb) = (la as usize, lb as usize);
+            self.counts[la + x] -= 1;
+            self.counts[la + y] += 1;
+            self.counts[lb + y] -= 1;
+            self.counts[lb + x] += 1;
+        }
+    }
+
+    fn randomize(&mut self, rng: &mut Rng) {
+        for (free, missing) in &mut self.boxes {
+            missing.shuffle(rng);
+            for (&cell, &v) in free.iter().zip(missing.iter()) {
+                self.values[cell] = v;
+            }
+        }
+        self.recount();
+    }
+
+    fn snapshot(&self) -> SudokuSnapshot {
+        SudokuSnapshot {
+            geometry: Arc::clone(&self.geometry),
+            kinds: Arc::clone(&self.kinds),
+            values: self.values.clone(),
+        }
+    }
+
+    fn snapshot_into(&self, into: &mut SudokuSnapshot) {
+        into.values.clone_from(&self.values);
+        if !Arc::ptr_eq(&into.kinds, &self.kinds) {
+            into.kinds = Arc::clone(&self.kinds);
+            into.geometry = Arc::clone(&self.geometry);
+        }
+    }
+
+    fn snapshot_cost(&self) -> usize {
+        self.values.len()
+    }
+}

@@ -1,0 +1,151 @@
+//! `kiln sudoku [FILE] --headless`: solve each puzzle, one JSON line each, a summary on
+//! stderr, and a failing exit when a puzzle has no solution or was not solved.
+
+use std::io::Write;
+use std::time::Duration;
+
+use color_eyre::eyre::{WrapErr, bail};
+use serde::Serialize;
+
+use super::SudokuArgs;
+use super::check::is_valid_solution;
+use super::grid::{Puzzle, line_of};
+use super::prepare::Prepared;
+use crate::anneal::{Runner, StopReason};
+use crate::input::InputError;
+
+/// One line of output. Field order is the documented one.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub problem: &'static str,
+    pub source: String,
+    pub size: usize,
+    pub seed: u64,
+    pub solved: bool,
+    /// Missing values over rows and columns of the best grid (absent: never annealed).
+    pub energy: Option<u64>,
+    pub iterations: u64,
+    pub restarts: u64,
+    pub reheats: u64,
+    /// Propagation plus annealing (the exact check is not part of the solve).
+    pub seconds: f64,
+    /// The best grid found (or the givens when there was nothing to anneal).
+    pub solution: String,
+    pub givens: usize,
+    pub propagated: usize,
+    /// The exact search's verdict: "unique", "several", "none" or "unknown".
+    pub solutions: &'static str,
+    pub check_seconds: f64,
+    /// Why annealing stopped (absent when it did not run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop: Option<StopReason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'static str>,
+}
+
+/// The puzzles the arguments select: the file's (or the embedded one), maybe only one.
+pub fn selected_puzzles(args: &SudokuArgs) -> Result<Vec<Puzzle>, InputError> {
+    let mut puzzles = match &args.file {
+        Some(path) => super::parse::read_puzzles(path)?,
+        None => vec![super::parse::default_puzzle()],
+    };
+    if let Some(index) = args.index {
+        if index == 0 || index > puzzles.len() {
+            return Err(InputError::new(
+                "--index",
+                format!(
+                    "{index} is not a puzzle number: the input has puzzles 1-{}",
+                    puzzles.len()
+                ),
+            ));
+        }
+        puzzles = vec![puzzles.swap_remove(index - 1)];
+    }
+    Ok(puzzles)
+}
+
+/// Solves one puzzle by annealing and checks the result against the rules.
+pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
+    let prepared = Prepared::new(puzzle, !args.no_propagate);
+    let mut report = Report {
+        problem: "sudoku",
+        source: puzzle.source.clone(),
+        size: puzzle.side(),
+        seed: args.anneal.seed,
+        solved: false,
+        energy: None,
+        iterations: 0,
+        restarts: 0,
+        reheats: 0,
+        seconds: prepared.propagate_time.as_secs_f64(),
+        solution: line_of(&prepared.fixed),
+        givens: puzzle.givens(),
+        propagated: prepared.propagated,
+        solutions: prepared.solutions.label(),
+        check_seconds: prepared.check_time.as_secs_f64(),
+        stop: None,
+        error: None,
+    };
+    if prepared.has_no_solution() {
+        report.error = Some("no solution");
+        return Ok(report);
+    }
+    let problem = prepared.problem(args.anneal.seed);
+    let config = prepared
+        .run_config(&args.anneal, &problem)
+        .map_err(|e| InputError::new("flags", e))?;
+    let mut runner = Runner::new(problem, config, args.anneal.seed);
+    let stop = runner.run(|_| true);
+    let outcome = runner.finish();
+    report.energy = Some(outcome.energy.round() as u64);
+    report.iterations = outcome.iterations;
+    report.restarts = outcome.restarts;
+    report.reheats = outcome.reheats;
+    report.seconds += outcome.elapsed.as_secs_f64();
+    report.solution = line_of(&outcome.best.values);
+    report.stop = Some(stop);
+    report.solved = outcome.energy == 0.0 && is_valid_solution(puzzle, &outcome.best.values);
+    if outcome.energy == 0.0 && !report.solved {
+        bail!(
+            "{}: annealing reached energy 0 with a grid that breaks the rules (a bug)",
+            puzzle.source
+        );
+    }
+    Ok(report)
+}
+
+pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
+    let puzzles = selected_puzzles(args)?;
+    let mut seconds = Vec::with_capacity(puzzles.len());
+    let (mut iterations, mut anneal_time) = (0u64, Duration::ZERO);
+    let (mut solved, mut impossible) = (0, 0);
+    for puzzle in &puzzles {
+        let report = solve(puzzle, args)?;
+        serde_json::to_writer(&mut *out, &report)?;
+        writeln!(out)?;
+        out.flush()?;
+        seconds.push(report.seconds);
+        iterations += report.iterations;
+        anneal_time += Duration::from_secs_f64(report.seconds);
+        solved += report.solved as usize;
+        impossible += report.error.is_some() as usize;
+    }
+    seconds.sort_by(f64::total_cmp);
+    let median = seconds[seconds.len() / 2];
+    let max = seconds[seconds.len() - 1];
+    let rate = iterations as f64 / anneal_time.as_secs_f64().max(1e-9);
+    writeln!(
+        log,
+        "sudoku: solved {solved}/{}, median {median:.4} s, max {max:.4} s, {:.1}M iterations/s",
+        puzzles.len(),
+        rate / 1e6
+    )
+    .wrap_err("writing the summary")?;
+    if impossible > 0 {
+        bail!("{impossible} of {} puzzles have no solution", puzzles.len());
+    }
+    if solved < puzzles.len() {
+        bail!("{} of {} puzzles not solved", puzzles.len() - solved, puzzles.len());
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! From a parsed puzzle to something the runner can anneal: propagation, the exact check,
+//! the per-size defaults and the run configuration.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+
+use super::anneal::SudokuAnneal;
+use super::exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
+use super::grid::{Geometry, Puzzle};
+use super::propagate::propagate;
+use crate::anneal::{RunConfig, Rng};
+use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
+
+/// Seconds per puzzle when no --time-limit is given, so nothing hangs.
+pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
+
+/// Kiln's Sudoku schedule: a constant temperature near 0.3 and a fresh random fill when the
+/// energy has not improved for a while (the window grows with the grid).
+pub fn defaults(n: usize) -> Defaults {
+    let (t0, stall) = match n {
+        2 | 3 => (0.3, 1_000_000),
+        4 => (0.3, 4_000_000),
+        _ => (0.3, 10_000_000),
+    };
+    Defaults {
+        schedule: ScheduleKind::Constant,
+        t0: StartTemperature::Fixed(t0),
+        stall: Some(stall),
+        on_stall: StallKind::Restart,
+        time_limit: Some(DEFAULT_TIME_LIMIT),
+        ..Defaults::default()
+    }
+}
+
+/// A puzzle checked and made ready to anneal.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub puzzle: Puzzle,
+    pub geometry: Arc<Geometry>,
+    /// Givens plus the cells propagation forced (0 = left to the annealer).
+    pub fixed: Vec<u8>,
+    /// How many cells propagation forced (0 with propagation off).
+    pub propagated: usize,
+    /// What the exact search says (`None` also when propagation found a contradiction).
+    pub solutions: Solutions,
+    /// Time spent propagating.
+    pub propagate_time: Duration,
+    /// Time spent in the exact search.
+    pub check_time: Duration,
+}
+
+impl Prepared {
+    /// Propagates (when `propagate_singles`) and counts solutions up to two.
+    pub fn new(puzzle: &Puzzle, propagate_singles: bool) -> Self {
+        let geometry = Arc::new(Geometry::new(puzzle.n));
+        let started = Instant::now();
+        let forced = if propagate_singles {
+            propagate(&geometry, &puzzle.cells).ok()
+        } else {
+            Some(puzzle.cells.clone())
+        };
+        let propagate_time = started.elapsed();
+        let started = Instant::now();
+        let (fixed, solutions) = match forced {
+            Some(fixed) => {
+                let solutions = count_solutions(&geometry, &fixed, DEFAULT_NODE_LIMIT);
+                (fixed, solutions)
+            }
+            None => (puzzle.cells.clone(), Solutions::None),
+        };
+        let propagated = fixed.iter().filter(|&&v| v != 0).count() - puzzle.givens();
+        Prepared {
+            puzzle: puzzle.clone(),
+            geometry,
+            fixed,
+            propagated,
+            solutions,
+            propagate_time,
+            check_time: started.elapsed(),
+        }
+    }
+
+    pub fn has_no_solution(&self) -> bool {
+        self.solutions == Solutions::None
+    }
+
+    /// The annealing state, filled at random from `seed`.
+    pub fn problem(&self, seed: u64) -> SudokuAnneal {
+        let mut rng = Rng::seed_from_u64(seed ^ 0x5eed_50d0_0000_0001u64);
+        SudokuAnneal::new(
+            Arc::clone(&self.geometry),
+            &self.puzzle.cells,
+            &self.fixed,
+            &mut rng,
+        )
+    }
+
+    /// The run configuration from the shared flags over this size's defaults, stopping at
+    /// energy 0. Errors name the flag.
+    pub fn run_config(&self, args: &AnnealArgs, problem: &SudokuAnneal) -> Result<RunConfig, String> {
+        let mut config = args.run_config(&defaults(self.puzzle.n), |acceptance| {
+            crate::anneal::auto_temperature(problem, args.seed, acceptance, 10_000)
+        })?;
+        config.target_energy = Some(0.0);
+        Ok(config)
+    }
+
+    /// "9x9 from FILE:LINE, 24 givens, 12 propagated": a title for the UI.
+    pub fn title(&self) -> String {
+        let side = self.puzzle.side();
+        format!(
+            "{side}x{side} from {}, {} givens, {} propagated",
+            self.puzzle.source,
+            self.puzzle.givens(),
+            self.propagated
+        )
+    }
+}
