@@ -33,3 +33,12 @@ pub enum Command {
     /// Pattern formation and denoising on binary images.
     Image(ImageArgs),
 }
+
+/// `kiln sudoku` with every flag at its default: what a bare `kiln` solves headless.
+pub fn default_sudoku() -> SudokuArgs {
+    let Cli { command, .. } = Cli::parse_from(["kiln", "sudoku"]);
+    match command {
+        Some(Command::Sudoku(args)) => args,
+        _ => unreachable!("clap parsed `kiln sudoku` as something else"),
+    }
+}

@@ -3,6 +3,7 @@
 pub mod anneal;
 pub mod anneal_args;
 pub mod cli;
+pub mod demos;
 pub mod input;
 pub mod problems;
 pub mod ui;

@@ -8,6 +8,7 @@ use kiln::input::InputError;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = color_eyre::install();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -24,14 +25,29 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> color_eyre::Result<()> {
     let headless = cli.headless || !std::io::stdout().is_terminal();
+    if !headless {
+        let options = kiln::ui::Options {
+            fps: cli.fps,
+            ascii: cli.ascii,
+            speed: None,
+        };
+        let start = kiln::demos::for_command(cli.command.as_ref())?;
+        return kiln::ui::run(start.demos, start.tab, start.index, options);
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut log = std::io::stderr();
-    let _ = headless;
-    match &cli.command {
-        Some(Command::Sudoku(args)) => kiln::problems::sudoku::headless(args, &mut out, &mut log),
-        Some(Command::Tsp(args)) => kiln::problems::tsp::headless(args, &mut out, &mut log),
-        Some(Command::Image(args)) => kiln::problems::image::headless(args, &mut out, &mut log),
-        None => color_eyre::eyre::bail!("the TUI is not built yet"),
+    let default_sudoku;
+    let command = match &cli.command {
+        Some(command) => command,
+        None => {
+            default_sudoku = Command::Sudoku(kiln::cli::default_sudoku());
+            &default_sudoku
+        }
+    };
+    match command {
+        Command::Sudoku(args) => kiln::problems::sudoku::headless(args, &mut out, &mut log),
+        Command::Tsp(args) => kiln::problems::tsp::headless(args, &mut out, &mut log),
+        Command::Image(args) => kiln::problems::image::headless(args, &mut out, &mut log),
     }
 }

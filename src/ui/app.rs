@@ -197,28 +197,34 @@ impl App {
         Line::from(spans)
     }
 
-    fn banner(&self) -> Option<String> {
+    /// Two lines about a finished run: how it ended, and what it took.
+    fn banner(&self) -> Option<[String; 2]> {
         let RunState::Finished(reason) = self.session.state() else {
             return None;
         };
         let s = self.session.history().latest()?;
-        let mut text = match reason {
+        let headline = match reason {
             StopReason::Target => format!(
                 "{} in {}",
                 self.session.target_word(),
                 format::elapsed(s.elapsed)
             ),
-            StopReason::MaxSteps => "step budget used up".to_string(),
-            StopReason::TimeLimit => "time limit reached".to_string(),
-            StopReason::Stopped => "stopped".to_string(),
+            StopReason::MaxSteps => format!(
+                "step budget used up · best E {}",
+                format::energy(s.best_energy)
+            ),
+            StopReason::TimeLimit => format!(
+                "time limit reached · best E {}",
+                format::energy(s.best_energy)
+            ),
+            StopReason::Stopped => format!("stopped · best E {}", format::energy(s.best_energy)),
         };
-        text.push_str(&format!(
-            " · {} iterations · {} restarts · best E {}",
+        let effort = format!(
+            "{} iterations · {} restarts",
             format::count(s.iteration),
-            format::count(s.restarts),
-            format::energy(s.best_energy)
-        ));
-        Some(text)
+            format::count(s.restarts)
+        );
+        Some([headline, effort])
     }
 }
 
@@ -267,15 +273,16 @@ impl Widget for &App {
         .render(panel, buf);
 
         if let Some(text) = self.banner() {
-            let width = (text.chars().count() as u16 + 4).min(board.width);
-            let [row] = Layout::vertical([Constraint::Length(3)])
+            let longest = text.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            let width = (longest as u16 + 4).min(board.width);
+            let [row] = Layout::vertical([Constraint::Length(4)])
                 .flex(Flex::End)
                 .areas(board);
             let [banner] = Layout::horizontal([Constraint::Length(width)])
                 .flex(Flex::Center)
                 .areas(row);
             Clear.render(banner, buf);
-            Paragraph::new(Line::styled(text, self.theme.good))
+            Paragraph::new(text.map(|l| Line::styled(l, self.theme.good)).to_vec())
                 .alignment(Alignment::Center)
                 .wrap(Wrap { trim: true })
                 .block(
@@ -292,5 +299,278 @@ impl Widget for &App {
             }
             .render(body, buf);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::anneal::Sample;
+    use crate::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
+    use crate::ui::boards::sudoku::SudokuView;
+    use crate::ui::history::History;
+    use crate::ui::session::{BoardKey, BoardView};
+
+    /// A session frozen at one moment, so a whole screen can be compared as text.
+    struct Frozen {
+        history: History,
+        state: RunState,
+        board: SudokuSnapshot,
+        view: SudokuView,
+    }
+
+    impl Session for Frozen {
+        fn title(&self) -> &str {
+            "9x9 frozen.txt:1"
+        }
+        fn poll(&mut self) -> bool {
+            false
+        }
+        fn history(&self) -> &History {
+            &self.history
+        }
+        fn state(&self) -> &RunState {
+            &self.state
+        }
+        fn send(&mut self, command: Command) {
+            if command == Command::TogglePause {
+                self.state = RunState::Paused;
+            }
+        }
+        fn min_board_size(&self) -> (u16, u16) {
+            self.view.min_size(Some(&self.board))
+        }
+        fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+            self.view.render(&self.board, area, buf, theme);
+        }
+        fn headline(&self) -> Option<String> {
+            self.view.headline(&self.board)
+        }
+        fn floor(&self) -> f64 {
+            0.0
+        }
+        fn board_keys(&self) -> &'static [BoardKey] {
+            &[]
+        }
+        fn board_key(&mut self, _: char) -> bool {
+            false
+        }
+        fn target_word(&self) -> &'static str {
+            "SOLVED"
+        }
+    }
+
+    struct FrozenDemo(RunState);
+
+    impl Demo for FrozenDemo {
+        fn name(&self) -> &str {
+            "Sudoku"
+        }
+        fn count(&self) -> usize {
+            3
+        }
+        fn start(&self, _: usize, _: Speed) -> Result<Box<dyn Session>> {
+            // A solved 9x9 with r1c1 and r1c2 swapped: rows fine, columns 1 and 2 clash.
+            let solved =
+                "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+            let mut values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
+            values.swap(0, 1);
+            let kinds: Vec<CellKind> = (0..81)
+                .map(|i| {
+                    if i % 3 == 2 {
+                        CellKind::Given
+                    } else {
+                        CellKind::Annealed
+                    }
+                })
+                .collect();
+            let mut history = History::default();
+            let t = Instant::now();
+            for (i, e) in [40.0, 20.0, 10.0, 4.0].into_iter().enumerate() {
+                let sample = Sample {
+                    iteration: 1_000_000 * i as u64,
+                    temperature: 0.3,
+                    energy: e,
+                    best_energy: e,
+                    acceptance: 0.25,
+                    restarts: 2,
+                    reheats: 1,
+                    elapsed: Duration::from_millis(20 * i as u64),
+                };
+                history.push_at(sample, t + Duration::from_millis(100 * i as u64));
+            }
+            Ok(Box::new(Frozen {
+                history,
+                state: self.0.clone(),
+                board: SudokuSnapshot {
+                    geometry: Arc::new(Geometry::new(3)),
+                    kinds: kinds.into(),
+                    values,
+                },
+                view: SudokuView::new(3, "27 givens +0 propagated".to_string()),
+            }))
+        }
+        fn default_speed(&self) -> Speed {
+            Speed::Limited(1_000)
+        }
+    }
+
+    fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
+        let buf = terminal.backend().buffer();
+        (0..height)
+            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+            .collect()
+    }
+
+    fn app(state: RunState) -> App {
+        App::new(
+            vec![Box::new(FrozenDemo(state))],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+        )
+        .unwrap()
+    }
+
+    /// The lines of the screen but the wall-clock one, which moves with the test machine.
+    fn steady(lines: Vec<String>) -> Vec<String> {
+        lines
+            .into_iter()
+            .filter(|l| !l.contains("elapsed"))
+            .collect()
+    }
+
+    #[test]
+    fn full_screen_at_80x24() {
+        let expected = [
+            " kiln 9x9 frozen.txt:1 (1/3) · running · 27 givens +0 propagated                ",
+            "                                          │Energy 4  best 4                     ",
+            "                                          │█                                    ",
+            "                                          │█▂                                   ",
+            "                                          │██▄                                  ",
+            "       ┌───────┬───────┬───────┐          │Temperature 0.3000                   ",
+            "       │ 2 1 3 │ 4 5 6 │ 7 8 9 │          │                                     ",
+            "       │ 4 5 6 │ 7 8 9 │ 1 2 3 │          │▄▄▄▄                                 ",
+            "       │ 7 8 9 │ 1 2 3 │ 4 5 6 │          │████                                 ",
+            "       ├───────┼───────┼───────┤          │                                     ",
+            "       │ 2 1 4 │ 3 6 5 │ 8 9 7 │          │Progress █████████████████████░░  90%",
+            "       │ 3 6 5 │ 8 9 7 │ 2 1 4 │          │T (log)  ███████████████████████ 100%",
+            "       │ 8 9 7 │ 2 1 4 │ 3 6 5 │          │Accepted ██████░░░░░░░░░░░░░░░░░  25%",
+            "       ├───────┼───────┼───────┤          │                                     ",
+            "       │ 5 3 1 │ 6 4 2 │ 9 7 8 │          │iteration  3,000,000                 ",
+            "       │ 6 4 2 │ 9 7 8 │ 5 3 1 │          │iter/s     10.0M                     ",
+            "       │ 9 7 8 │ 5 3 1 │ 6 4 2 │          │best E     4                         ",
+            "       └───────┴───────┴───────┘          │restarts   2                         ",
+            "         ▴ ▴                              │reheats    1                         ",
+            "                                          │annealing  0.06 s                    ",
+            "                                          │speed      1.0k/s                    ",
+            "                                          │                                     ",
+            " space pause s step r reheat + - speed n p puzzle R restart ? help q quit       ",
+        ];
+        assert_eq!(steady(screen(&app(RunState::Running), 80, 24)), expected);
+    }
+
+    #[test]
+    fn full_screen_at_120x40() {
+        let expected = [
+            " kiln 9x9 frozen.txt:1 (1/3) · running · 27 givens +0 propagated                                                        ",
+            "                                                                            │Energy 4  best 4                           ",
+            "                                                                            │█                                          ",
+            "                                                                            │█                                          ",
+            "                                                                            │█                                          ",
+            "                                                                            │█                                          ",
+            "                                                                            │█                                          ",
+            "                                                                            │█                                          ",
+            "                                                                            │█▇                                         ",
+            "                                                                            │██                                         ",
+            "                                                                            │██                                         ",
+            "                                                                            │██▇                                        ",
+            "                                                                            │███                                        ",
+            "                        ┌───────┬───────┬───────┐                           │Temperature 0.3000                         ",
+            "                        │ 2 1 3 │ 4 5 6 │ 7 8 9 │                           │                                           ",
+            "                        │ 4 5 6 │ 7 8 9 │ 1 2 3 │                           │                                           ",
+            "                        │ 7 8 9 │ 1 2 3 │ 4 5 6 │                           │                                           ",
+            "                        ├───────┼───────┼───────┤                           │                                           ",
+            "                        │ 2 1 4 │ 3 6 5 │ 8 9 7 │                           │                                           ",
+            "                        │ 3 6 5 │ 8 9 7 │ 2 1 4 │                           │▄▄▄▄                                       ",
+            "                        │ 8 9 7 │ 2 1 4 │ 3 6 5 │                           │████                                       ",
+            "                        ├───────┼───────┼───────┤                           │████                                       ",
+            "                        │ 5 3 1 │ 6 4 2 │ 9 7 8 │                           │████                                       ",
+            "                        │ 6 4 2 │ 9 7 8 │ 5 3 1 │                           │████                                       ",
+            "                        │ 9 7 8 │ 5 3 1 │ 6 4 2 │                           │████                                       ",
+            "                        └───────┴───────┴───────┘                           │                                           ",
+            "                          ▴ ▴                                               │Progress ██████████████████████████░░░  90%",
+            "                                                                            │T (log)  █████████████████████████████ 100%",
+            "                                                                            │Accepted ███████░░░░░░░░░░░░░░░░░░░░░░  25%",
+            "                                                                            │                                           ",
+            "                                                                            │iteration  3,000,000                       ",
+            "                                                                            │iter/s     10.0M                           ",
+            "                                                                            │best E     4                               ",
+            "                                                                            │restarts   2                               ",
+            "                                                                            │reheats    1                               ",
+            "                                                                            │annealing  0.06 s                          ",
+            "                                                                            │speed      1.0k/s                          ",
+            "                                                                            │                                           ",
+            " space pause s step r reheat + - speed n p puzzle R restart ? help q quit                                               ",
+        ];
+        assert_eq!(steady(screen(&app(RunState::Running), 120, 40)), expected);
+    }
+
+    #[test]
+    fn a_tiny_terminal_gets_a_message_not_a_panic() {
+        let lines = screen(&app(RunState::Running), 40, 10);
+        let text = lines.join("\n");
+        assert!(text.contains("terminal too small (need 60x20)"), "{text}");
+        for (w, h) in [(1, 1), (0, 0), (59, 19), (59, 20), (3, 40)] {
+            screen(&app(RunState::Running), w, h);
+        }
+    }
+
+    #[test]
+    fn help_lists_every_key_and_any_key_closes_it() {
+        let mut app = app(RunState::Running);
+        app.on_action(Action::Help);
+        let text = screen(&app, 80, 24).join("\n");
+        for (_, _, what) in KEYS {
+            assert!(text.contains(what), "help misses {what:?}");
+        }
+        assert_eq!(app.on_action(Action::Step), Flow::Continue);
+        assert!(!screen(&app, 80, 24).join("\n").contains("this help"));
+    }
+
+    #[test]
+    fn pausing_shows_in_the_title() {
+        let mut app = app(RunState::Running);
+        app.on_action(Action::TogglePause);
+        assert!(screen(&app, 80, 24)[0].contains("· PAUSED ·"));
+    }
+
+    #[test]
+    fn a_solved_run_gets_a_banner() {
+        let app = app(RunState::Finished(StopReason::Target));
+        let text = screen(&app, 80, 24).join("\n");
+        assert!(
+            text.contains("│         SOLVED in 0.06 s          │"),
+            "{text}"
+        );
+        assert!(
+            text.contains("│ 3,000,000 iterations · 2 restarts │"),
+            "{text}"
+        );
+        assert!(screen(&app, 80, 24)[0].contains("· SOLVED ·"));
+    }
+
+    #[test]
+    fn quit_keys_quit() {
+        assert_eq!(app(RunState::Running).on_action(Action::Quit), Flow::Quit);
     }
 }

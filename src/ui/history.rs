@@ -2,6 +2,7 @@
 //! one for the progress gauge, and the temperature range seen for the log-scale gauge.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use crate::anneal::Sample;
 
@@ -14,12 +15,26 @@ pub struct History {
     first: Option<Sample>,
     t_low: f64,
     t_high: f64,
-    /// Iterations per second over the last stretch of samples.
-    rate: f64,
+    /// (when it arrived, iteration) of recent samples: iterations per second are measured
+    /// on the wall clock, so a slowed-down run shows its real pace.
+    arrivals: VecDeque<(Instant, u64)>,
+    started: Option<Instant>,
 }
+
+/// Wall-clock stretch the iteration rate is averaged over.
+const RATE_WINDOW: Duration = Duration::from_secs(1);
 
 impl History {
     pub fn push(&mut self, sample: Sample) {
+        self.push_at(sample, Instant::now());
+    }
+
+    pub(crate) fn push_at(&mut self, sample: Sample, now: Instant) {
+        self.started.get_or_insert(now);
+        self.arrivals.push_back((now, sample.iteration));
+        while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
+            self.arrivals.pop_front();
+        }
         if self.first.is_none() {
             self.first = Some(sample);
             self.t_low = sample.temperature;
@@ -27,18 +42,6 @@ impl History {
         }
         self.t_low = self.t_low.min(sample.temperature);
         self.t_high = self.t_high.max(sample.temperature);
-        if let Some(prev) = self.recent.back() {
-            let dt = sample.elapsed.saturating_sub(prev.elapsed).as_secs_f64();
-            let di = sample.iteration.saturating_sub(prev.iteration) as f64;
-            if dt > 0.0 {
-                let now = di / dt;
-                self.rate = if self.rate == 0.0 {
-                    now
-                } else {
-                    0.7 * self.rate + 0.3 * now
-                };
-            }
-        }
         if self.recent.len() == KEEP {
             self.recent.pop_front();
         }
@@ -53,8 +56,19 @@ impl History {
         self.first.as_ref()
     }
 
+    /// Iterations per wall-clock second over about the last second.
     pub fn rate(&self) -> f64 {
-        self.rate
+        match (self.arrivals.front(), self.arrivals.back()) {
+            (Some((t0, i0)), Some((t1, i1))) if t1 > t0 => {
+                i1.saturating_sub(*i0) as f64 / t1.duration_since(*t0).as_secs_f64()
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// Wall-clock time since the first sample.
+    pub fn wall(&self) -> Duration {
+        self.started.map(|t| t.elapsed()).unwrap_or_default()
     }
 
     /// The last `n` values of `f`, oldest first.
@@ -112,8 +126,9 @@ mod tests {
     #[test]
     fn progress_and_rate_follow_the_samples() {
         let mut h = History::default();
-        h.push(sample(0, 40.0, 1.0, 0));
-        h.push(sample(1000, 10.0, 0.1, 100));
+        let t = Instant::now();
+        h.push_at(sample(0, 40.0, 1.0, 0), t);
+        h.push_at(sample(1000, 10.0, 0.1, 1), t + Duration::from_millis(100));
         assert_eq!(h.progress(0.0), 0.75);
         assert_eq!(h.rate(), 10_000.0);
         assert_eq!(h.temperature_ratio(), 0.0);

@@ -1,6 +1,7 @@
 //! The live terminal UI.
 
 mod app;
+pub mod boards;
 mod format;
 mod help;
 mod history;

@@ -21,7 +21,7 @@ pub struct StatsPanel<'a> {
 
 /// Rows the panel needs at the least (inside its border): labels, two 1-row sparklines,
 /// three gauges and the counters.
-pub const MIN_HEIGHT: u16 = 17;
+pub const MIN_HEIGHT: u16 = 18;
 pub const WIDTH: u16 = 32;
 
 /// A series scaled to the u64 a `Sparkline` takes, lowest value at the bottom.
@@ -157,7 +157,8 @@ impl Widget for StatsPanel<'_> {
             counter("best E", format::energy(now.best_energy), theme),
             counter("restarts", format::count(now.restarts), theme),
             counter("reheats", format::count(now.reheats), theme),
-            counter("elapsed", format::elapsed(now.elapsed), theme),
+            counter("elapsed", format::elapsed(self.history.wall()), theme),
+            counter("annealing", format::elapsed(now.elapsed), theme),
             counter("speed", speed, theme),
         ])
         .style(Style::new())

@@ -6,8 +6,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use crate::anneal::worker::Speed;
 use crate::anneal::Runner;
+use crate::anneal::worker::Speed;
 use crate::anneal_args::AnnealArgs;
 use crate::problems::sudoku::{CellKind, Prepared, Puzzle, SudokuSnapshot, symbol};
 use crate::ui::session::{BoardView, Demo, Live, Session};
@@ -15,6 +15,8 @@ use crate::ui::theme::Theme;
 
 pub struct SudokuView {
     n: usize,
+    /// "23 givens +1 propagated", for the title bar.
+    origin: String,
 }
 
 /// Width and height of the grid drawn for box side `n`, marks included.
@@ -24,9 +26,20 @@ fn grid_size(n: usize) -> (u16, u16) {
     (width as u16, height as u16)
 }
 
+impl SudokuView {
+    /// A view of grids with box side `n`; `origin` goes in the title bar.
+    pub fn new(n: usize, origin: String) -> Self {
+        SudokuView { n, origin }
+    }
+}
+
 impl BoardView<SudokuSnapshot> for SudokuView {
     fn min_size(&self, _: Option<&SudokuSnapshot>) -> (u16, u16) {
         grid_size(self.n)
+    }
+
+    fn headline(&self, _: &SudokuSnapshot) -> Option<String> {
+        Some(self.origin.clone())
     }
 
     fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
@@ -39,14 +52,18 @@ impl BoardView<SudokuSnapshot> for SudokuView {
         let x0 = area.x + (area.width - width) / 2;
         let y0 = area.y + (area.height - height) / 2;
         let conflicts = s.conflicts();
-        let mut row_bad = vec![false; side];
-        let mut col_bad = vec![false; side];
-        for (cell, bad) in conflicts.iter().enumerate() {
-            if *bad {
-                row_bad[g.row_of[cell]] = true;
-                col_bad[g.col_of[cell]] = true;
-            }
-        }
+        let row_bad: Vec<bool> = (0..side)
+            .map(|r| has_repeat(&s.values[r * side..][..side]))
+            .collect();
+        let col_bad: Vec<bool> = (0..side)
+            .map(|c| {
+                has_repeat(
+                    &(0..side)
+                        .map(|r| s.values[r * side + c])
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect();
         let line = Lines::new(theme.ascii);
         let box_width = 2 * n + 2;
         // Horizontal rules between bands of boxes.
@@ -57,17 +74,23 @@ impl BoardView<SudokuSnapshot> for SudokuView {
                 let corner = line.corner(band, stack, n);
                 buf[(x, y)].set_symbol(corner).set_style(theme.border);
                 for dx in 1..box_width {
-                    buf[(x + dx as u16, y)].set_symbol(line.horizontal).set_style(theme.border);
+                    buf[(x + dx as u16, y)]
+                        .set_symbol(line.horizontal)
+                        .set_style(theme.border);
                 }
             }
             let x = x0 + (n * box_width) as u16;
-            buf[(x, y)].set_symbol(line.corner(band, n, n)).set_style(theme.border);
+            buf[(x, y)]
+                .set_symbol(line.corner(band, n, n))
+                .set_style(theme.border);
         }
-        for row in 0..side {
+        for (row, &bad) in row_bad.iter().enumerate() {
             let y = y0 + (1 + row + row / n) as u16;
             for stack in 0..=n {
                 let x = x0 + (stack * box_width) as u16;
-                buf[(x, y)].set_symbol(line.vertical).set_style(theme.border);
+                buf[(x, y)]
+                    .set_symbol(line.vertical)
+                    .set_style(theme.border);
             }
             for col in 0..side {
                 let cell = row * side + col;
@@ -77,19 +100,34 @@ impl BoardView<SudokuSnapshot> for SudokuView {
                 let glyph = symbol(s.values[cell]).encode_utf8(&mut text);
                 buf[(x, y)].set_symbol(glyph).set_style(style);
             }
-            if row_bad[row] {
+            if bad {
                 let x = x0 + (n * box_width + 1) as u16;
-                buf[(x, y)].set_symbol(line.row_mark).set_style(theme.energy);
+                buf[(x, y)]
+                    .set_symbol(line.row_mark)
+                    .set_style(theme.energy);
             }
         }
         let y = y0 + height - 1;
-        for col in 0..side {
-            if col_bad[col] {
+        for (col, &bad) in col_bad.iter().enumerate() {
+            if bad {
                 let x = x0 + (1 + (col / n) * box_width + (col % n) * 2 + 1) as u16;
-                buf[(x, y)].set_symbol(line.col_mark).set_style(theme.energy);
+                buf[(x, y)]
+                    .set_symbol(line.col_mark)
+                    .set_style(theme.energy);
             }
         }
     }
+}
+
+/// Whether a row or column holds some value twice (and so misses another).
+fn has_repeat(line: &[u8]) -> bool {
+    let mut seen = 0u64;
+    line.iter().any(|&v| {
+        let bit = 1u64 << v;
+        let repeat = seen & bit != 0;
+        seen |= bit;
+        repeat
+    })
 }
 
 fn cell_style(kind: CellKind, conflict: bool, theme: &Theme) -> Style {
@@ -98,7 +136,11 @@ fn cell_style(kind: CellKind, conflict: bool, theme: &Theme) -> Style {
         CellKind::Propagated => theme.propagated,
         CellKind::Annealed => theme.annealed,
     };
-    if conflict { base.patch(theme.conflict) } else { base }
+    if conflict {
+        base.patch(theme.conflict)
+    } else {
+        base
+    }
 }
 
 /// The glyphs of the grid lines, box-drawing or ASCII.
@@ -113,9 +155,21 @@ struct Lines {
 impl Lines {
     fn new(ascii: bool) -> Self {
         if ascii {
-            Lines { horizontal: "-", vertical: "|", row_mark: "<", col_mark: "^", ascii }
+            Lines {
+                horizontal: "-",
+                vertical: "|",
+                row_mark: "<",
+                col_mark: "^",
+                ascii,
+            }
         } else {
-            Lines { horizontal: "─", vertical: "│", row_mark: "◂", col_mark: "▴", ascii }
+            Lines {
+                horizontal: "─",
+                vertical: "│",
+                row_mark: "◂",
+                col_mark: "▴",
+                ascii,
+            }
         }
     }
 
@@ -173,11 +227,113 @@ impl Demo for SudokuDemo {
             .map_err(|e| color_eyre::eyre::eyre!(e))?;
         let reheat_to = self.anneal.reheat_temperature(&config);
         let runner = Runner::new(problem, config, self.anneal.seed);
-        let view = SudokuView { n: puzzle.n };
-        Ok(Box::new(Live::start(prepared.title(), runner, view, speed, reheat_to)))
+        let origin = format!(
+            "{} givens +{} propagated",
+            puzzle.givens(),
+            prepared.propagated
+        );
+        let view = SudokuView::new(puzzle.n, origin);
+        let side = puzzle.side();
+        let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
+        let title = format!("{side}x{side} {file}");
+        Ok(Box::new(Live::start(title, runner, view, speed, reheat_to)))
     }
 
     fn default_speed(&self) -> Speed {
         Speed::Limited(10_000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::style::Modifier;
+
+    use super::*;
+    use crate::problems::sudoku::Geometry;
+
+    /// A 4x4 grid, solved but for one swap in the bottom-left box.
+    fn swapped_4x4() -> SudokuSnapshot {
+        #[rustfmt::skip]
+        let values = vec![
+            1, 2, 3, 4,
+            3, 4, 1, 2,
+            3, 1, 4, 3,
+            4, 2, 2, 1,
+        ];
+        let mut kinds = vec![CellKind::Annealed; 16];
+        kinds[0] = CellKind::Given;
+        kinds[2] = CellKind::Propagated;
+        SudokuSnapshot {
+            geometry: Arc::new(Geometry::new(2)),
+            kinds: kinds.into(),
+            values,
+        }
+    }
+
+    fn render(snapshot: &SudokuSnapshot, theme: &Theme) -> Buffer {
+        let view = SudokuView::new(2, String::new());
+        let (w, h) = view.min_size(Some(snapshot));
+        let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+        view.render(snapshot, buf.area, &mut buf, theme);
+        buf
+    }
+
+    #[test]
+    fn draws_boxes_and_marks_rows_and_columns_missing_digits() {
+        let buf = render(&swapped_4x4(), &Theme::colour(false));
+        let expected = Buffer::with_lines([
+            "┌─────┬─────┐  ",
+            "│ 1 2 │ 3 4 │  ",
+            "│ 3 4 │ 1 2 │  ",
+            "├─────┼─────┤  ",
+            "│ 3 1 │ 4 3 │◂ ",
+            "│ 4 2 │ 2 1 │◂ ",
+            "└─────┴─────┘  ",
+            "  ▴ ▴          ",
+        ]);
+        for y in 0..8 {
+            for x in 0..15 {
+                assert_eq!(
+                    buf[(x, y)].symbol(),
+                    expected[(x, y)].symbol(),
+                    "at ({x}, {y})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn clashing_cells_are_reversed_in_both_themes() {
+        for theme in [Theme::colour(false), Theme::monochrome(true)] {
+            let buf = render(&swapped_4x4(), &theme);
+            let reversed = |x: u16, y: u16| buf[(x, y)].modifier.contains(Modifier::REVERSED);
+            // r3c1 (3 twice in column 1 and row 3) and r4c2 (2 twice in row 4).
+            assert!(reversed(2, 4) && reversed(4, 5));
+            // r1c1 is a given with no clash; r3c3 holds a 4 seen nowhere else in its lines.
+            assert!(!reversed(2, 1) && !reversed(8, 4));
+        }
+    }
+
+    #[test]
+    fn cell_kinds_are_styled_apart() {
+        let theme = Theme::colour(false);
+        let buf = render(&swapped_4x4(), &theme);
+        assert_eq!(buf[(2, 1)].fg, theme.given.fg.unwrap());
+        assert_eq!(buf[(8, 1)].fg, theme.propagated.fg.unwrap());
+        assert_eq!(buf[(10, 1)].fg, theme.annealed.fg.unwrap());
+        // r1c2 is annealed too, but clashes: the conflict colour wins.
+        assert_eq!(buf[(4, 1)].fg, theme.conflict.fg.unwrap());
+    }
+
+    #[test]
+    fn ascii_mode_uses_no_box_drawing() {
+        let buf = render(&swapped_4x4(), &Theme::monochrome(true));
+        let text: String = buf.content.iter().map(|c| c.symbol()).collect();
+        assert!(text.is_ascii(), "{text}");
+        assert!(text.starts_with("+-----+-----+"));
     }
 }
