@@ -1,0 +1,201 @@
+//! The real binary in a pseudo-terminal: it draws, obeys keys, quits cleanly and leaves the
+//! terminal as it found it.
+
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+struct Tui {
+    master: Box<dyn MasterPty + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    screen: Arc<Mutex<vt100::Parser>>,
+    bytes: Arc<AtomicUsize>,
+    cooked: String,
+}
+
+fn size(cols: u16, rows: u16) -> PtySize {
+    PtySize {
+        rows,
+        cols,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
+}
+
+/// The terminal modes that raw mode changes, to compare before and after.
+fn modes(master: &dyn MasterPty) -> String {
+    let t = master.get_termios().expect("a unix pty has termios");
+    format!("{:?} {:?}", t.local_flags, t.input_flags)
+}
+
+impl Tui {
+    fn start(args: &[&str], cols: u16, rows: u16) -> Tui {
+        let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
+        let cooked = modes(&*pair.master);
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kiln"));
+        cmd.args(args);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let bytes = Arc::new(AtomicUsize::new(0));
+        let (parser, counter) = (Arc::clone(&screen), Arc::clone(&bytes));
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                counter.fetch_add(n, Ordering::Relaxed);
+                parser.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        Tui {
+            master: pair.master,
+            child,
+            writer,
+            screen,
+            bytes,
+            cooked,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let text = self.text();
+            if done(&text) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "never saw {what}; the screen:\n{text}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_for(&self, what: &str) -> String {
+        self.wait_until(&format!("{what:?}"), |text| text.contains(what))
+    }
+
+    fn press(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn wait_exit(&mut self) -> u32 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Let the reader take the last bytes (the restore sequence).
+                thread::sleep(Duration::from_millis(200));
+                return status.exit_code();
+            }
+            assert!(Instant::now() < deadline, "kiln did not exit");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn assert_restored(&self) {
+        let parser = self.screen.lock().unwrap();
+        assert!(
+            !parser.screen().alternate_screen(),
+            "still on the alternate screen"
+        );
+        assert!(!parser.screen().hide_cursor(), "cursor still hidden");
+        assert_eq!(
+            modes(&*self.master),
+            self.cooked,
+            "terminal left in raw mode"
+        );
+    }
+
+    /// Bytes the program writes per second over `over`.
+    fn output_rate(&self, over: Duration) -> f64 {
+        let before = self.bytes.load(Ordering::Relaxed);
+        thread::sleep(over);
+        (self.bytes.load(Ordering::Relaxed) - before) as f64 / over.as_secs_f64()
+    }
+}
+
+#[test]
+fn keys_drive_the_live_sudoku_and_quit_restores_the_terminal() {
+    let mut tui = Tui::start(&[], 80, 24);
+    let first = tui.wait_for("Energy");
+    assert!(first.contains("┌───────┬───────┬───────┐"), "{first}");
+    assert!(first.contains("space pause"), "{first}");
+
+    tui.press(" ");
+    tui.wait_for("PAUSED");
+    // Paused, the screen stops changing and almost nothing is sent.
+    thread::sleep(Duration::from_millis(300));
+    let paused = tui.output_rate(Duration::from_secs(1));
+    assert!(paused < 200.0, "a paused screen sent {paused} bytes/s");
+
+    tui.press("r");
+    tui.wait_for("reheats    1");
+
+    tui.press("?");
+    tui.wait_for("this help");
+    tui.press("x");
+    let closed = tui.wait_until("the help close", |text| !text.contains("this help"));
+    assert!(closed.contains("PAUSED"), "{closed}");
+
+    tui.press(" ");
+    tui.wait_for("running");
+    let running = tui.output_rate(Duration::from_secs(2));
+    println!("bytes/s to the terminal: running {running:.0}, paused {paused:.0}");
+
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+}
+
+#[test]
+fn sigterm_ends_the_app_and_restores_the_terminal() {
+    let mut tui = Tui::start(&[], 80, 24);
+    tui.wait_for("Energy");
+    let pid = tui.child.process_id().unwrap();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+}
+
+#[test]
+fn a_small_terminal_says_so_and_recovers_on_resize() {
+    let mut tui = Tui::start(&[], 40, 12);
+    tui.wait_for("terminal too small (need");
+    tui.master.resize(size(80, 24)).unwrap();
+    tui.screen.lock().unwrap().screen_mut().set_size(24, 80);
+    tui.wait_for("Energy");
+    tui.press("\x03");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+}
+
+#[test]
+fn ascii_mode_draws_without_box_drawing() {
+    let mut tui = Tui::start(&["--ascii"], 80, 24);
+    let text = tui.wait_for("Energy");
+    assert!(text.contains("+-------+-------+-------+"), "{text}");
+    assert!(!text.contains('│') && !text.contains('█'), "{text}");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+}
