@@ -2,7 +2,18 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::anneal::worker::Speed;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
+
+fn parse_speed(s: &str) -> Result<Speed, String> {
+    if s.eq_ignore_ascii_case("full") {
+        return Ok(Speed::Full);
+    }
+    match s.parse::<u64>() {
+        Ok(rate) if rate > 0 => Ok(Speed::Limited(rate)),
+        _ => Err(format!("'{s}' is not a speed (steps per second > 0, or 'full')")),
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -19,6 +30,9 @@ pub struct Cli {
     /// Frames per second of the TUI.
     #[arg(long, global = true, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub fps: u32,
+    /// Steps per second the TUI starts at (e.g. 1000), or `full`.
+    #[arg(long, global = true, value_name = "RATE|full", value_parser = parse_speed)]
+    pub speed: Option<Speed>,
     /// Draw with plain ASCII (no braille, no box-drawing), for terminals without UTF-8.
     #[arg(long, global = true)]
     pub ascii: bool,

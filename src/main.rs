@@ -29,7 +29,7 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
         let options = kiln::ui::Options {
             fps: cli.fps,
             ascii: cli.ascii,
-            speed: None,
+            speed: cli.speed,
         };
         let start = kiln::demos::for_command(cli.command.as_ref())?;
         return kiln::ui::run(start.demos, start.tab, start.index, options);
