@@ -12,14 +12,22 @@ use crate::anneal::{Problem, Rng};
 /// Marks the frame around the padded image: equal to neither label, so it never counts.
 const OUTSIDE: u8 = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Neighbourhood {
     #[value(name = "4")]
-    #[serde(rename = "4")]
     Four,
     #[value(name = "8")]
-    #[serde(rename = "8")]
     Eight,
+}
+
+impl Neighbourhood {
+    /// Neighbours of an inner pixel: 4 or 8.
+    pub fn size(self) -> u8 {
+        match self {
+            Neighbourhood::Four => 4,
+            Neighbourhood::Eight => 8,
+        }
+    }
 }
 
 /// Flips the pixel at this index of the padded grid.
@@ -62,15 +70,15 @@ impl Denoise {
         }
     }
 
-    /// The energy scale temperatures are measured in: the data weight (or beta without it).
-    pub fn energy_unit(&self) -> f64 {
-        if self.lambda > 0.0 {
-            self.lambda
-        } else if self.beta > 0.0 {
-            self.beta
-        } else {
-            1.0
-        }
+    /// The data weight, the scale of the smallest energy changes near the end of a run.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// Coupling strength per pixel: beta times the number of neighbours. Large domains
+    /// only dissolve at temperatures of this order.
+    pub fn coupling(&self) -> f64 {
+        self.beta * if self.diagonals { 8.0 } else { 4.0 }
     }
 
     fn padded(&self, row: usize, col: usize) -> usize {

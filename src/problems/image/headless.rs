@@ -5,6 +5,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::bitmap::Bitmap;
+use super::denoise::Neighbourhood;
 use super::file;
 use super::setup::{Mode, Setup, build};
 use super::ImageArgs;
@@ -30,7 +31,7 @@ pub fn headless(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> c
                 "mode": "denoise",
                 "lambda": args.lambda.unwrap_or(1.0),
                 "beta": args.beta.unwrap_or(1.0),
-                "neighbourhood": args.neighbourhood.map_or(4, |n| n as u8 * 4 + 4),
+                "neighbourhood": args.neighbourhood.unwrap_or(Neighbourhood::Four).size(),
                 "noise": args.noise,
                 "icm_energy": setup.icm.map(|(e, _)| e),
                 "icm_sweeps": setup.icm.map(|(_, s)| s),

@@ -116,9 +116,8 @@ fn build_denoise(
         let sweeps = problem.icm();
         (problem.energy(), sweeps)
     });
-    let n = if neighbourhood == Neighbourhood::Four { 4 } else { 8 };
     Ok(Setup {
-        title: format!("{source}, denoise n{n} lambda={lambda} beta={beta}"),
+        title: format!("{source}, denoise n{} lambda={lambda} beta={beta}", neighbourhood.size()),
         mode: Mode::Denoise(problem),
         source,
         input,
@@ -142,17 +141,18 @@ impl Setup {
                     .fold(f64::INFINITY, f64::min);
                 Defaults {
                     schedule: ScheduleKind::Exponential,
-                    t0: StartTemperature::Fixed(5.0 * unit),
-                    t_min: 0.05 * unit,
+                    t0: StartTemperature::Fixed(2.5 * unit),
+                    t_min: 0.025 * unit,
                     time_limit: Some(2.0),
                     ..Defaults::default()
                 }
             }
             Mode::Denoise(d) => {
-                let unit = d.energy_unit();
+                // Tuned on the developer ground truth (see puzzles/README.md).
+                let unit = if d.lambda() > 0.0 { d.lambda() } else { 1.0 };
                 Defaults {
                     schedule: ScheduleKind::Exponential,
-                    t0: StartTemperature::Fixed(0.6 * unit),
+                    t0: StartTemperature::Fixed((0.6 * unit).max(d.coupling() / 4.0)),
                     t_min: 0.05 * unit,
                     time_limit: Some(1.0),
                     ..Defaults::default()
