@@ -16,11 +16,8 @@ fn kernels() -> Vec<Kernel> {
         ks.push(Kernel::from_spec(&format!("puzzles/kernels/{file}.json")).unwrap());
     }
     // Fractional weights go through the runner's slow path, but must be exact all the same.
-    let odd = [(0, 1, 0.5), (1, -2, -1.25), (2, 2, 0.75)].map(|(dy, dx, weight)| Tap {
-        dy,
-        dx,
-        weight,
-    });
+    let odd =
+        [(0, 1, 0.5), (1, -2, -1.25), (2, 2, 0.75)].map(|(dy, dx, weight)| Tap { dy, dx, weight });
     ks.push(Kernel::new("odd", &odd).unwrap());
     ks
 }
@@ -64,7 +61,16 @@ fn check_pattern(kernel: &Kernel, edges: Edges, width: usize, height: usize, see
 
 #[test]
 fn pattern_delta_matches_full_energy_for_every_kernel_and_edge_rule() {
-    let sizes = [(5, 5), (7, 5), (8, 8), (13, 11), (32, 17), (3, 3), (2, 9), (1, 6)];
+    let sizes = [
+        (5, 5),
+        (7, 5),
+        (8, 8),
+        (13, 11),
+        (32, 17),
+        (3, 3),
+        (2, 9),
+        (1, 6),
+    ];
     let mut overlapping = 0;
     for (k, kernel) in kernels().iter().enumerate() {
         for edges in [Edges::Wrap, Edges::Free] {
@@ -73,7 +79,10 @@ fn pattern_delta_matches_full_energy_for_every_kernel_and_edge_rule() {
             }
         }
     }
-    assert!(overlapping > 1000, "only {overlapping} overlapping swaps were checked");
+    assert!(
+        overlapping > 1000,
+        "only {overlapping} overlapping swaps were checked"
+    );
 }
 
 #[test]
@@ -101,8 +110,12 @@ fn every_overlapping_pair_on_a_small_torus_has_the_right_delta() {
 #[test]
 fn wrapped_kernels_wider_than_the_image_are_rejected() {
     let image = Bitmap::random(3, 3, 0.5, &mut Rng::seed_from_u64(1));
-    let err = Pattern::new(image.clone(), Kernel::from_spec("8-16").unwrap(), Edges::Wrap)
-        .unwrap_err();
+    let err = Pattern::new(
+        image.clone(),
+        Kernel::from_spec("8-16").unwrap(),
+        Edges::Wrap,
+    )
+    .unwrap_err();
     assert_eq!(
         err,
         "kernel 8-16 spans 5x5 pixels, more than the 3x3 image: with wrapped edges its \

@@ -198,7 +198,8 @@ impl Problem for Denoise {
         into.bits.clear();
         for row in 0..self.height {
             let start = self.padded(row, 0);
-            into.bits.extend_from_slice(&self.x[start..start + self.width]);
+            into.bits
+                .extend_from_slice(&self.x[start..start + self.width]);
         }
     }
 

@@ -4,14 +4,18 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
+use super::ImageArgs;
 use super::bitmap::Bitmap;
 use super::denoise::Neighbourhood;
 use super::file;
 use super::setup::{Mode, Setup, build};
-use super::ImageArgs;
 use crate::anneal::{Outcome, Problem, RunConfig, Runner};
 
-pub fn headless(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
+pub fn headless(
+    args: &ImageArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> color_eyre::Result<()> {
     let setup = build(args)?;
     let config = setup.run_config(args)?;
     let seed = args.anneal.seed;
@@ -43,7 +47,10 @@ pub fn headless(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> c
         file::save(path, &outcome.best)?;
     }
     let seconds = outcome.elapsed.as_secs_f64();
-    let pixel_error = setup.clean.as_ref().and_then(|c| outcome.best.pixel_error(c));
+    let pixel_error = setup
+        .clean
+        .as_ref()
+        .and_then(|c| outcome.best.pixel_error(c));
     let report = report(&setup, args, &outcome, seconds, pixel_error, t0);
     merge(&mut fields, report);
     writeln!(out, "{fields}")?;
@@ -62,7 +69,11 @@ pub fn headless(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> c
 }
 
 /// Runs to the configured budget and returns the best image found.
-pub fn anneal<P: Problem<Snapshot = Bitmap>>(problem: P, config: RunConfig, seed: u64) -> Outcome<Bitmap> {
+pub fn anneal<P: Problem<Snapshot = Bitmap>>(
+    problem: P,
+    config: RunConfig,
+    seed: u64,
+) -> Outcome<Bitmap> {
     let mut runner = Runner::new(problem, config, seed);
     runner.run(|_| true);
     runner.finish()

@@ -36,12 +36,16 @@ impl Kernel {
         let mut all: Vec<Tap> = Vec::with_capacity(2 * taps.len());
         for t in taps {
             if !t.weight.is_finite() {
-                return Err(format!("weight of ({}, {}) is not a finite number", t.dy, t.dx));
+                return Err(format!(
+                    "weight of ({}, {}) is not a finite number",
+                    t.dy, t.dx
+                ));
             }
             if (t.dy, t.dx) == (0, 0) {
                 return Err("offset (0, 0) is the pixel itself and cannot have a weight".into());
             }
-            if t.dy.unsigned_abs() as usize > MAX_RADIUS || t.dx.unsigned_abs() as usize > MAX_RADIUS
+            if t.dy.unsigned_abs() as usize > MAX_RADIUS
+                || t.dx.unsigned_abs() as usize > MAX_RADIUS
             {
                 return Err(format!(
                     "offset ({}, {}) is too far (at most {MAX_RADIUS} in each direction)",
@@ -150,7 +154,11 @@ fn builtin(spec: &str) -> Option<Kernel> {
     let taps: Vec<Tap> = match base {
         "n4" => [(0, 1), (1, 0), (0, -1), (-1, 0)]
             .into_iter()
-            .map(|(dy, dx)| Tap { dy, dx, weight: -1.0 })
+            .map(|(dy, dx)| Tap {
+                dy,
+                dx,
+                weight: -1.0,
+            })
             .collect(),
         "n8" => ring(1, -1.0).collect(),
         "8-16" => ring(1, -1.0).chain(ring(2, 1.0)).collect(),
@@ -177,9 +185,15 @@ pub fn from_file(path: &Path) -> Result<Kernel, InputError> {
     let source = path.display().to_string();
     let text = InputError::read_to_string(path)?;
     let value: Value = serde_json::from_str(&text).map_err(|e| {
-        InputError::new(&source, format!("bad JSON: {}", e.to_string().split(" at line").next().unwrap_or("")))
-            .at_line(e.line())
-            .at_column(e.column())
+        InputError::new(
+            &source,
+            format!(
+                "bad JSON: {}",
+                e.to_string().split(" at line").next().unwrap_or("")
+            ),
+        )
+        .at_line(e.line())
+        .at_column(e.column())
     })?;
     let name = path
         .file_stem()
@@ -226,7 +240,7 @@ fn offsets(list: &[Value]) -> Result<Vec<Tap>, String> {
 
 fn matrix(rows: &[Value]) -> Result<Vec<Tap>, String> {
     let side = rows.len();
-    if side % 2 == 0 || side > 2 * MAX_RADIUS + 1 {
+    if side.is_multiple_of(2) || side > 2 * MAX_RADIUS + 1 {
         return Err(format!(
             "matrix must be square with an odd side of at most {}, found {side} rows",
             2 * MAX_RADIUS + 1

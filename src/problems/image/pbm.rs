@@ -97,7 +97,10 @@ pub fn parse(bytes: &[u8], source: &str) -> Result<Bitmap, InputError> {
     };
     cur.bump();
     cur.bump();
-    if cur.peek().is_some_and(|c| !c.is_ascii_whitespace() && c != b'#') {
+    if cur
+        .peek()
+        .is_some_and(|c| !c.is_ascii_whitespace() && c != b'#')
+    {
         return Err(cur.error("not a PBM file (expected whitespace after the magic number)"));
     }
     let width = cur.number("width")?;

@@ -3,12 +3,12 @@
 
 use rand::SeedableRng;
 
+use super::ImageArgs;
 use super::bitmap::Bitmap;
 use super::denoise::{Denoise, Neighbourhood};
 use super::file;
 use super::kernel::Kernel;
 use super::pattern::{Edges, Pattern};
-use super::ImageArgs;
 use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
 use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
@@ -51,7 +51,10 @@ pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
         None => {
             let (w, h) = args.size.unwrap_or(DEFAULT_SIZE);
             let d = args.density.unwrap_or(DEFAULT_DENSITY);
-            (Bitmap::random(w, h, d, &mut rng), format!("random {w}x{h} d={d}"))
+            (
+                Bitmap::random(w, h, d, &mut rng),
+                format!("random {w}x{h} d={d}"),
+            )
         }
     };
     if args.denoise {
@@ -67,7 +70,11 @@ fn build_pattern(args: &ImageArgs, input: Bitmap, source: String) -> Result<Setu
     let title = format!(
         "{source}, kernel {}, {} edges",
         kernel.name,
-        if edges == Edges::Wrap { "wrapped" } else { "free" }
+        if edges == Edges::Wrap {
+            "wrapped"
+        } else {
+            "free"
+        }
     );
     let pattern = Pattern::new(input.clone(), kernel, edges)
         .map_err(|message| InputError::new(source.clone(), message))?;
@@ -96,17 +103,21 @@ fn build_denoise(
         clean.get_or_insert_with(|| input.clone());
         input.add_noise(p, rng);
     }
-    if let Some(c) = &clean {
-        if (c.width, c.height) != (input.width, input.height) {
-            return Err(InputError::new(
-                args.clean.as_ref().map_or(source.clone(), |p| p.display().to_string()),
-                format!(
-                    "clean image is {}x{} but the input is {}x{}",
-                    c.width, c.height, input.width, input.height
-                ),
-            ));
-        }
+    if let Some(c) = clean
+        .as_ref()
+        .filter(|c| (c.width, c.height) != (input.width, input.height))
+    {
+        return Err(InputError::new(
+            args.clean
+                .as_ref()
+                .map_or(source.clone(), |p| p.display().to_string()),
+            format!(
+                "clean image is {}x{} but the input is {}x{}",
+                c.width, c.height, input.width, input.height
+            ),
+        ));
     }
+
     let lambda = args.lambda.unwrap_or(1.0);
     let beta = args.beta.unwrap_or(1.0);
     let neighbourhood = args.neighbourhood.unwrap_or(Neighbourhood::Four);
@@ -117,7 +128,10 @@ fn build_denoise(
         (problem.energy(), sweeps)
     });
     Ok(Setup {
-        title: format!("{source}, denoise n{} lambda={lambda} beta={beta}", neighbourhood.size()),
+        title: format!(
+            "{source}, denoise n{} lambda={lambda} beta={beta}",
+            neighbourhood.size()
+        ),
         mode: Mode::Denoise(problem),
         source,
         input,
