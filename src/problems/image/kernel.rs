@@ -125,15 +125,6 @@ impl Kernel {
             ),
         ))
     }
-
-    /// Sum of |w| over one side of the kernel: the largest possible energy change scale.
-    pub fn magnitude(&self) -> f64 {
-        self.taps.iter().map(|t| t.weight.abs()).sum::<f64>() / 2.0
-    }
-
-    pub fn is_integral(&self) -> bool {
-        self.taps.iter().all(|t| t.weight.fract() == 0.0)
-    }
 }
 
 /// Chebyshev ring `r` around the centre: all offsets with max(|dy|, |dx|) == r.
