@@ -1,25 +1,101 @@
-//! image (being built).
+//! Binary images: pattern formation (density-conserving swaps under an interaction kernel)
+//! and denoising (single flips under an Ising energy). Files are PBM (P1/P4) or PNG.
 
-use std::io::Write;
+pub mod bitmap;
+pub mod denoise;
+pub mod file;
+mod headless;
+pub mod kernel;
+pub mod pattern;
+pub mod pbm;
+pub mod png;
+mod setup;
+
 use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
+pub use bitmap::Bitmap;
+pub use denoise::{Denoise, Neighbourhood};
+pub use headless::headless;
+pub use kernel::Kernel;
+pub use pattern::{Edges, Pattern};
+pub use setup::{Mode, Setup, build};
 
+/// `kiln image`: without --denoise, pattern formation from a random or given image.
 #[derive(Args, Debug, Clone)]
 pub struct ImageArgs {
-    /// Input file.
+    /// Input image (PBM P1/P4 or PNG, grey below 50% is black). Without one: a random image.
     pub file: Option<PathBuf>,
+    /// Size of the random start image.
+    #[arg(long, value_name = "WxH", value_parser = parse_size, conflicts_with = "file")]
+    pub size: Option<(usize, usize)>,
+    /// Fraction of black pixels in the random start image [default: 0.3].
+    #[arg(long, value_name = "D", value_parser = fraction, conflicts_with = "file")]
+    pub density: Option<f64>,
+    /// Interaction kernel: n4, n8 (attracting) or 8-16 (inner ring attracts, outer repels),
+    /// suffixed -attract or -repel (flips the signs), or a JSON file.
+    #[arg(long, value_name = "NAME|FILE", conflicts_with = "denoise")]
+    pub kernel: Option<String>,
+    /// Edge rule for the kernel [default: wrap].
+    #[arg(long, value_enum, conflicts_with = "denoise")]
+    pub edges: Option<Edges>,
+    /// Denoise the input image instead of forming patterns.
+    #[arg(long, requires = "file")]
+    pub denoise: bool,
+    /// Weight of each pixel that differs from the noisy image [default: 1].
+    #[arg(long, value_name = "L", value_parser = non_negative, requires = "denoise")]
+    pub lambda: Option<f64>,
+    /// Weight of each neighbour pair with different labels [default: 1].
+    #[arg(long, value_name = "B", value_parser = non_negative, requires = "denoise")]
+    pub beta: Option<f64>,
+    /// Neighbour pairs: 4 (axial) or 8 (axial and diagonal, same weight) [default: 4].
+    #[arg(long, value_enum, requires = "denoise")]
+    pub neighbourhood: Option<Neighbourhood>,
+    /// Invert each input pixel with probability P first (seeded); the input is then the
+    /// clean reference for the pixel error.
+    #[arg(long, value_name = "P", value_parser = probability, requires = "denoise")]
+    pub noise: Option<f64>,
+    /// Clean image to count pixel errors against.
+    #[arg(long, value_name = "FILE", requires = "denoise")]
+    pub clean: Option<PathBuf>,
+    /// Skip the ICM pass that otherwise precedes annealing.
+    #[arg(long, requires = "denoise")]
+    pub no_icm: bool,
+    /// Write the best image here (.png as PNG, otherwise raw PBM).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub anneal: AnnealArgs,
 }
 
-/// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
-pub fn headless(
-    _args: &ImageArgs,
-    _out: &mut dyn Write,
-    _log: &mut dyn Write,
-) -> color_eyre::Result<()> {
-    color_eyre::eyre::bail!("image is not built yet")
+fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{s}' is not a size like 256x256");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: usize = w.trim().parse().map_err(|_| bad())?;
+    let h: usize = h.trim().parse().map_err(|_| bad())?;
+    bitmap::check_size("--size", w, h).map_err(|e| e.message)?;
+    Ok((w, h))
+}
+
+fn fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
+    }
+}
+
+fn probability(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a probability between 0 and 1")),
+    }
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number >= 0")),
+    }
 }

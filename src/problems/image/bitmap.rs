@@ -1,0 +1,100 @@
+//! A binary image: one byte per pixel, 1 = black (as in PBM), rows top to bottom.
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use crate::anneal::Rng;
+use crate::input::InputError;
+
+/// Larger images are refused as input errors rather than exhausting memory.
+pub const MAX_SIDE: usize = 16_384;
+pub const MAX_PIXELS: usize = 64 << 20;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bitmap {
+    pub width: usize,
+    pub height: usize,
+    /// `width * height` values, each 0 (white) or 1 (black), row-major.
+    pub bits: Vec<u8>,
+}
+
+impl Bitmap {
+    /// An all-white image; the size must already have passed [`check_size`].
+    pub fn white(width: usize, height: usize) -> Self {
+        Bitmap {
+            width,
+            height,
+            bits: vec![0; width * height],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bits.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bits.is_empty()
+    }
+
+    pub fn get(&self, x: usize, y: usize) -> bool {
+        self.bits[y * self.width + x] != 0
+    }
+
+    pub fn black_pixels(&self) -> usize {
+        self.bits.iter().map(|&b| b as usize).sum()
+    }
+
+    /// Number of pixels that differ; `None` when the sizes differ.
+    pub fn pixel_error(&self, other: &Bitmap) -> Option<usize> {
+        if (self.width, self.height) != (other.width, other.height) {
+            return None;
+        }
+        Some(
+            self.bits
+                .iter()
+                .zip(&other.bits)
+                .filter(|(a, b)| a != b)
+                .count(),
+        )
+    }
+}
+
+/// Refuses empty and absurdly large images before anything is allocated.
+pub fn check_size(source: &str, width: usize, height: usize) -> Result<(), InputError> {
+    if width == 0 || height == 0 {
+        return Err(InputError::new(
+            source,
+            format!("image size {width}x{height} is empty"),
+        ));
+    }
+    if width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS {
+        return Err(InputError::new(
+            source,
+            format!(
+                "image size {width}x{height} is too large (at most {MAX_SIDE} per side and {} pixels)",
+                MAX_PIXELS
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Bitmap {
+    /// A random image with exactly round(density * pixels) black pixels.
+    pub fn random(width: usize, height: usize, density: f64, rng: &mut Rng) -> Self {
+        let mut image = Bitmap::white(width, height);
+        let black = (density * image.len() as f64).round() as usize;
+        image.bits[..black].fill(1);
+        image.bits.shuffle(rng);
+        image
+    }
+
+    /// Salt-and-pepper noise for binary images: each pixel inverted with probability `p`.
+    pub fn add_noise(&mut self, p: f64, rng: &mut Rng) {
+        for b in &mut self.bits {
+            if rng.random::<f64>() < p {
+                *b ^= 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Denoising a binary image y: minimise
+//! E(x) = lambda * #{i : x_i != y_i} + beta * #{unordered neighbour pairs {i, j} : x_i != x_j}
+//! over labellings x with single-pixel flips (free edges; in the 8-neighbourhood diagonal
+//! pairs weigh beta too), exactly as in the min-cut ground truth.
+
+use clap::ValueEnum;
+use rand::RngExt;
+
+use super::bitmap::Bitmap;
+use crate::anneal::{Problem, Rng};
+
+/// Marks the frame around the padded image: equal to neither label, so it never counts.
+const OUTSIDE: u8 = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Neighbourhood {
+    #[value(name = "4")]
+    Four,
+    #[value(name = "8")]
+    Eight,
+}
+
+impl Neighbourhood {
+    /// Neighbours of an inner pixel: 4 or 8.
+    pub fn size(self) -> u8 {
+        match self {
+            Neighbourhood::Four => 4,
+            Neighbourhood::Eight => 8,
+        }
+    }
+}
+
+/// Flips the pixel at this index of the padded grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flip(pub u32);
+
+#[derive(Debug, Clone)]
+pub struct Denoise {
+    width: usize,
+    height: usize,
+    /// Row length of the padded grids (width + 2).
+    stride: usize,
+    /// The labelling x with a one-pixel frame of `OUTSIDE`.
+    x: Vec<u8>,
+    /// The observation y, same layout.
+    y: Vec<u8>,
+    lambda: f64,
+    beta: f64,
+    diagonals: bool,
+}
+
+impl Denoise {
+    /// Starts from x = y (the noisy image itself).
+    pub fn new(noisy: &Bitmap, lambda: f64, beta: f64, neighbourhood: Neighbourhood) -> Self {
+        let stride = noisy.width + 2;
+        let mut y = vec![OUTSIDE; stride * (noisy.height + 2)];
+        for (row, line) in noisy.bits.chunks_exact(noisy.width).enumerate() {
+            let start = (row + 1) * stride + 1;
+            y[start..start + noisy.width].copy_from_slice(line);
+        }
+        Denoise {
+            width: noisy.width,
+            height: noisy.height,
+            stride,
+            x: y.clone(),
+            y,
+            lambda,
+            beta,
+            diagonals: neighbourhood == Neighbourhood::Eight,
+        }
+    }
+
+    /// The data weight, the scale of the smallest energy changes near the end of a run.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// Coupling strength per pixel: beta times the number of neighbours. Large domains
+    /// only dissolve at temperatures of this order.
+    pub fn coupling(&self) -> f64 {
+        self.beta * if self.diagonals { 8.0 } else { 4.0 }
+    }
+
+    fn padded(&self, row: usize, col: usize) -> usize {
+        (row + 1) * self.stride + col + 1
+    }
+
+    /// Iterated conditional modes: raster sweeps flipping every pixel that lowers the
+    /// energy, until a sweep changes nothing. Returns the number of sweeps.
+    pub fn icm(&mut self) -> usize {
+        let mut sweeps = 0;
+        loop {
+            sweeps += 1;
+            let mut changed = false;
+            for row in 0..self.height {
+                for col in 0..self.width {
+                    let mv = Flip(self.padded(row, col) as u32);
+                    if self.delta(&mv) < 0.0 {
+                        self.apply(&mv);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return sweeps;
+            }
+        }
+    }
+
+    /// Counts the neighbours of padded index `i` holding label `v`.
+    #[inline(always)]
+    fn neighbours_equal(&self, i: usize, v: u8) -> i32 {
+        let s = self.stride;
+        let x = &self.x;
+        let mut n = (x[i - 1] == v) as i32
+            + (x[i + 1] == v) as i32
+            + (x[i - s] == v) as i32
+            + (x[i + s] == v) as i32;
+        if self.diagonals {
+            n += (x[i - s - 1] == v) as i32
+                + (x[i - s + 1] == v) as i32
+                + (x[i + s - 1] == v) as i32
+                + (x[i + s + 1] == v) as i32;
+        }
+        n
+    }
+}
+
+impl Problem for Denoise {
+    type Move = Flip;
+    type Snapshot = Bitmap;
+
+    fn energy(&self) -> f64 {
+        let snap = self.snapshot();
+        let at = |r: usize, c: usize| snap.bits[r * self.width + c];
+        let mut disagreements = 0usize;
+        let mut unequal = 0usize;
+        // Each unordered pair once, from its upper or left end.
+        let forward: &[(isize, isize)] = if self.diagonals {
+            &[(0, 1), (1, 0), (1, 1), (1, -1)]
+        } else {
+            &[(0, 1), (1, 0)]
+        };
+        for r in 0..self.height {
+            for c in 0..self.width {
+                disagreements += usize::from(at(r, c) != self.y[self.padded(r, c)]);
+                for &(dr, dc) in forward {
+                    let (r2, c2) = (r as isize + dr, c as isize + dc);
+                    if (0..self.height as isize).contains(&r2)
+                        && (0..self.width as isize).contains(&c2)
+                        && at(r2 as usize, c2 as usize) != at(r, c)
+                    {
+                        unequal += 1;
+                    }
+                }
+            }
+        }
+        self.lambda * disagreements as f64 + self.beta * unequal as f64
+    }
+
+    #[inline(always)]
+    fn propose(&self, rng: &mut Rng) -> Flip {
+        let r: u64 = rng.random();
+        let row = ((r >> 32) * self.height as u64) >> 32;
+        let col = ((r & 0xffff_ffff) * self.width as u64) >> 32;
+        Flip(self.padded(row as usize, col as usize) as u32)
+    }
+
+    #[inline(always)]
+    fn delta(&self, mv: &Flip) -> f64 {
+        let i = mv.0 as usize;
+        let v = self.x[i];
+        // Flipping makes equal neighbours unequal and unequal ones equal.
+        let same = self.neighbours_equal(i, v);
+        let other = self.neighbours_equal(i, v ^ 1);
+        let data = if v == self.y[i] { 1.0 } else { -1.0 };
+        self.lambda * data + self.beta * f64::from(same - other)
+    }
+
+    fn apply(&mut self, mv: &Flip) {
+        self.x[mv.0 as usize] ^= 1;
+    }
+
+    /// A restart begins again from the noisy image: a random labelling is hopeless here.
+    fn randomize(&mut self, _rng: &mut Rng) {
+        self.x.clone_from(&self.y);
+    }
+
+    fn snapshot(&self) -> Bitmap {
+        let mut out = Bitmap::white(self.width, self.height);
+        self.snapshot_into(&mut out);
+        out
+    }
+
+    fn snapshot_into(&self, into: &mut Bitmap) {
+        into.width = self.width;
+        into.height = self.height;
+        into.bits.clear();
+        for row in 0..self.height {
+            let start = self.padded(row, 0);
+            into.bits
+                .extend_from_slice(&self.x[start..start + self.width]);
+        }
+    }
+
+    fn snapshot_cost(&self) -> usize {
+        self.width * self.height
+    }
+}

@@ -1,0 +1,49 @@
+//! Loading and saving images: the format is chosen by content when reading and by the
+//! file extension when writing.
+
+use std::path::Path;
+
+use super::bitmap::Bitmap;
+use super::{pbm, png};
+use crate::input::InputError;
+
+const PNG_MAGIC: &[u8] = b"\x89PNG";
+
+/// Reads a PBM (P1/P4) or PNG file.
+pub fn load(path: &Path) -> Result<Bitmap, InputError> {
+    let source = path.display().to_string();
+    let bytes =
+        std::fs::read(path).map_err(|e| InputError::new(&source, format!("cannot read: {e}")))?;
+    parse(&bytes, &source)
+}
+
+/// Parses the bytes of a PBM or PNG file, telling them apart by their magic number.
+pub fn parse(bytes: &[u8], source: &str) -> Result<Bitmap, InputError> {
+    if bytes.is_empty() {
+        return Err(InputError::new(source, "empty file"));
+    }
+    if bytes.starts_with(PNG_MAGIC) {
+        png::parse(bytes, source)
+    } else if bytes.starts_with(b"P") {
+        pbm::parse(bytes, source)
+    } else {
+        Err(InputError::new(
+            source,
+            "not a PBM (P1/P4) or PNG file (unknown magic number)",
+        ))
+    }
+}
+
+/// Writes `.png` as PNG and anything else (normally `.pbm`) as raw PBM.
+pub fn save(path: &Path, image: &Bitmap) -> Result<(), InputError> {
+    let source = path.display().to_string();
+    let is_png = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let bytes = if is_png {
+        png::write(image).map_err(|e| InputError::new(&source, format!("cannot encode: {e}")))?
+    } else {
+        pbm::write_raw(image)
+    };
+    std::fs::write(path, bytes).map_err(|e| InputError::new(&source, format!("cannot write: {e}")))
+}

@@ -1,0 +1,114 @@
+//! `kiln image --headless`: one run, one JSON line on stdout, a summary on stderr.
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use super::ImageArgs;
+use super::bitmap::Bitmap;
+use super::denoise::Neighbourhood;
+use super::file;
+use super::setup::{Mode, Setup, build};
+use crate::anneal::{Outcome, Problem, RunConfig, Runner};
+
+pub fn headless(
+    args: &ImageArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> color_eyre::Result<()> {
+    let setup = build(args)?;
+    let config = setup.run_config(args)?;
+    let seed = args.anneal.seed;
+    let t0 = config.t0;
+    let (outcome, mut fields) = match setup.mode.clone() {
+        Mode::Pattern(p) => {
+            let extra = json!({
+                "mode": "pattern",
+                "kernel": p.kernel().name,
+                "edges": p.edges(),
+                "black_pixels": p.black_pixels(),
+            });
+            (anneal(p, config, seed), extra)
+        }
+        Mode::Denoise(d) => {
+            let extra = json!({
+                "mode": "denoise",
+                "lambda": args.lambda.unwrap_or(1.0),
+                "beta": args.beta.unwrap_or(1.0),
+                "neighbourhood": args.neighbourhood.unwrap_or(Neighbourhood::Four).size(),
+                "noise": args.noise,
+                "icm_energy": setup.icm.map(|(e, _)| e),
+                "icm_sweeps": setup.icm.map(|(_, s)| s),
+            });
+            (anneal(d, config, seed), extra)
+        }
+    };
+    if let Some(path) = &args.output {
+        file::save(path, &outcome.best)?;
+    }
+    let seconds = outcome.elapsed.as_secs_f64();
+    let pixel_error = setup
+        .clean
+        .as_ref()
+        .and_then(|c| outcome.best.pixel_error(c));
+    let report = report(&setup, args, &outcome, seconds, pixel_error, t0);
+    merge(&mut fields, report);
+    writeln!(out, "{fields}")?;
+    writeln!(
+        log,
+        "{}: energy {} -> {} in {} steps, {:.2} s ({:.1} M steps/s){}",
+        setup.title,
+        setup.input_energy,
+        outcome.energy,
+        outcome.iterations,
+        seconds,
+        outcome.iterations as f64 / seconds.max(1e-9) / 1e6,
+        pixel_error.map_or(String::new(), |e| format!(", {e} pixels wrong")),
+    )?;
+    Ok(())
+}
+
+/// Runs to the configured budget and returns the best image found.
+pub fn anneal<P: Problem<Snapshot = Bitmap>>(
+    problem: P,
+    config: RunConfig,
+    seed: u64,
+) -> Outcome<Bitmap> {
+    let mut runner = Runner::new(problem, config, seed);
+    runner.run(|_| true);
+    runner.finish()
+}
+
+fn report(
+    setup: &Setup,
+    args: &ImageArgs,
+    outcome: &Outcome<Bitmap>,
+    seconds: f64,
+    pixel_error: Option<usize>,
+    t0: f64,
+) -> Value {
+    json!({
+        "problem": "image",
+        "source": setup.source,
+        "width": setup.input.width,
+        "height": setup.input.height,
+        "seed": args.anneal.seed,
+        "energy": outcome.energy,
+        "initial_energy": setup.input_energy,
+        "iterations": outcome.iterations,
+        "seconds": seconds,
+        "steps_per_second": outcome.iterations as f64 / seconds.max(1e-9),
+        "t0": t0,
+        "restarts": outcome.restarts,
+        "reheats": outcome.reheats,
+        "stop_reason": outcome.reason,
+        "pixel_error": pixel_error,
+        "output": args.output.as_ref().map(|p| p.display().to_string()),
+    })
+}
+
+fn merge(into: &mut Value, from: Value) {
+    if let (Value::Object(into), Value::Object(from)) = (into, from) {
+        into.extend(from);
+    }
+}

@@ -1,0 +1,192 @@
+//! From command-line arguments to a ready problem: loading, noise, ICM, kernel, defaults.
+//! Separate from running, so the TUI can build the same problem and anneal it live.
+
+use rand::SeedableRng;
+
+use super::ImageArgs;
+use super::bitmap::Bitmap;
+use super::denoise::{Denoise, Neighbourhood};
+use super::file;
+use super::kernel::Kernel;
+use super::pattern::{Edges, Pattern};
+use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
+use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
+use crate::input::InputError;
+
+pub const DEFAULT_SIZE: (usize, usize) = (256, 256);
+pub const DEFAULT_DENSITY: f64 = 0.3;
+pub const DEFAULT_KERNEL: &str = "8-16";
+
+/// Set-up randomness (start image, noise) is drawn from the seed, apart from the run's own.
+const SETUP_SALT: u64 = 0x1a6e_5eed;
+
+/// The problem in one of its two modes.
+#[derive(Debug, Clone)]
+pub enum Mode {
+    Pattern(Pattern),
+    Denoise(Denoise),
+}
+
+/// A built problem with what the report and the TUI show about it.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    pub mode: Mode,
+    /// Short label for a title bar, e.g. "random 256x256 d=0.3, kernel 8-16, wrap".
+    pub title: String,
+    /// The file name, or "random WxH d=D".
+    pub source: String,
+    /// What the run starts from: the pattern start image, or the noisy observation.
+    pub input: Bitmap,
+    /// Reference for the pixel error (denoising with --clean or --noise).
+    pub clean: Option<Bitmap>,
+    /// Energy of the input, and (denoising) after the ICM pass with its sweep count.
+    pub input_energy: f64,
+    pub icm: Option<(f64, usize)>,
+}
+
+pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
+    let mut rng = Rng::seed_from_u64(args.anneal.seed ^ SETUP_SALT);
+    let (input, source) = match &args.file {
+        Some(path) => (file::load(path)?, path.display().to_string()),
+        None => {
+            let (w, h) = args.size.unwrap_or(DEFAULT_SIZE);
+            let d = args.density.unwrap_or(DEFAULT_DENSITY);
+            (
+                Bitmap::random(w, h, d, &mut rng),
+                format!("random {w}x{h} d={d}"),
+            )
+        }
+    };
+    if args.denoise {
+        build_denoise(args, input, source, &mut rng)
+    } else {
+        build_pattern(args, input, source)
+    }
+}
+
+fn build_pattern(args: &ImageArgs, input: Bitmap, source: String) -> Result<Setup, InputError> {
+    let kernel = Kernel::from_spec(args.kernel.as_deref().unwrap_or(DEFAULT_KERNEL))?;
+    let edges = args.edges.unwrap_or(Edges::Wrap);
+    let title = format!(
+        "{source}, kernel {}, {} edges",
+        kernel.name,
+        if edges == Edges::Wrap {
+            "wrapped"
+        } else {
+            "free"
+        }
+    );
+    let pattern = Pattern::new(input.clone(), kernel, edges)
+        .map_err(|message| InputError::new(source.clone(), message))?;
+    Ok(Setup {
+        input_energy: pattern.energy(),
+        mode: Mode::Pattern(pattern),
+        title,
+        source,
+        input,
+        clean: None,
+        icm: None,
+    })
+}
+
+fn build_denoise(
+    args: &ImageArgs,
+    mut input: Bitmap,
+    source: String,
+    rng: &mut Rng,
+) -> Result<Setup, InputError> {
+    let mut clean = match &args.clean {
+        Some(path) => Some(file::load(path)?),
+        None => None,
+    };
+    if let Some(p) = args.noise {
+        clean.get_or_insert_with(|| input.clone());
+        input.add_noise(p, rng);
+    }
+    if let Some(c) = clean
+        .as_ref()
+        .filter(|c| (c.width, c.height) != (input.width, input.height))
+    {
+        return Err(InputError::new(
+            args.clean
+                .as_ref()
+                .map_or(source.clone(), |p| p.display().to_string()),
+            format!(
+                "clean image is {}x{} but the input is {}x{}",
+                c.width, c.height, input.width, input.height
+            ),
+        ));
+    }
+
+    let lambda = args.lambda.unwrap_or(1.0);
+    let beta = args.beta.unwrap_or(1.0);
+    let neighbourhood = args.neighbourhood.unwrap_or(Neighbourhood::Four);
+    let mut problem = Denoise::new(&input, lambda, beta, neighbourhood);
+    let input_energy = problem.energy();
+    let icm = (!args.no_icm).then(|| {
+        let sweeps = problem.icm();
+        (problem.energy(), sweeps)
+    });
+    Ok(Setup {
+        title: format!(
+            "{source}, denoise n{} lambda={lambda} beta={beta}",
+            neighbourhood.size()
+        ),
+        mode: Mode::Denoise(problem),
+        source,
+        input,
+        clean,
+        input_energy,
+        icm,
+    })
+}
+
+impl Setup {
+    /// Schedule defaults for this mode; the flags override them.
+    pub fn defaults(&self) -> Defaults {
+        match &self.mode {
+            Mode::Pattern(p) => {
+                // Temperatures scale with the smallest non-zero weight of the kernel.
+                let unit = p
+                    .kernel()
+                    .taps
+                    .iter()
+                    .map(|t| t.weight.abs())
+                    .fold(f64::INFINITY, f64::min);
+                Defaults {
+                    schedule: ScheduleKind::Exponential,
+                    t0: StartTemperature::Fixed(2.5 * unit),
+                    t_min: 0.025 * unit,
+                    time_limit: Some(2.0),
+                    ..Defaults::default()
+                }
+            }
+            Mode::Denoise(d) => {
+                // Tuned on the developer ground truth (see puzzles/README.md).
+                let unit = if d.lambda() > 0.0 { d.lambda() } else { 1.0 };
+                Defaults {
+                    schedule: ScheduleKind::Exponential,
+                    t0: StartTemperature::Fixed((0.6 * unit).max(d.coupling() / 4.0)),
+                    t_min: 0.05 * unit,
+                    time_limit: Some(1.0),
+                    ..Defaults::default()
+                }
+            }
+        }
+    }
+
+    /// The run configuration for `args`, with `--t0 auto` sampled from this problem.
+    pub fn run_config(&self, args: &ImageArgs) -> Result<RunConfig, InputError> {
+        let defaults = self.defaults();
+        let seed = args.anneal.seed;
+        let config = match &self.mode {
+            Mode::Pattern(p) => args
+                .anneal
+                .run_config(&defaults, |a| auto_temperature(p, seed, a, 10_000)),
+            Mode::Denoise(d) => args
+                .anneal
+                .run_config(&defaults, |a| auto_temperature(d, seed, a, 10_000)),
+        };
+        config.map_err(|message| InputError::new("arguments", message))
+    }
+}

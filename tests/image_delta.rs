@@ -1,0 +1,184 @@
+//! For every move kind, kernel and edge rule: the local delta equals the change of the full
+//! energy, over random states, including swaps of pixels inside each other's kernel and
+//! images small enough for wrapped offsets to come close to aliasing.
+
+use kiln::anneal::{Problem, Rng};
+use kiln::problems::image::kernel::Tap;
+use kiln::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern};
+use rand::{RngExt, SeedableRng};
+
+fn kernels() -> Vec<Kernel> {
+    let mut ks: Vec<Kernel> = ["n4", "n8", "8-16", "n4-repel", "n8-repel", "8-16-repel"]
+        .iter()
+        .map(|name| Kernel::from_spec(name).unwrap())
+        .collect();
+    for file in ["ring3", "diagonal-stripes", "n4-far-repel"] {
+        ks.push(Kernel::from_spec(&format!("puzzles/kernels/{file}.json")).unwrap());
+    }
+    // Fractional weights go through the runner's slow path, but must be exact all the same.
+    let odd =
+        [(0, 1, 0.5), (1, -2, -1.25), (2, 2, 0.75)].map(|(dy, dx, weight)| Tap { dy, dx, weight });
+    ks.push(Kernel::new("odd", &odd).unwrap());
+    ks
+}
+
+/// Returns how many of the checked swaps moved a pixel within the kernel of the other.
+fn check_pattern(kernel: &Kernel, edges: Edges, width: usize, height: usize, seed: u64) -> usize {
+    let mut rng = Rng::seed_from_u64(seed);
+    let density = rng.random_range(0.1..0.9);
+    let image = Bitmap::random(width, height, density, &mut rng);
+    let mut p = match Pattern::new(image, kernel.clone(), edges) {
+        Ok(p) => p,
+        Err(_) => return 0, // all black, all white, or too small under wrap: tested elsewhere
+    };
+    let mut energy = p.energy();
+    let mut overlapping = 0;
+    for _ in 0..300 {
+        let mv = p.propose(&mut rng);
+        let delta = p.delta(&mv);
+        let mut after = p.clone();
+        after.apply(&mv);
+        let real = after.energy() - energy;
+        assert!(
+            (delta - real).abs() < 1e-9,
+            "{} {edges:?} {width}x{height}: delta {delta} but energy changed by {real}",
+            kernel.name
+        );
+        let (b, a) = (mv.black as usize, mv.white as usize);
+        let (dy, dx) = (
+            (a / width) as i32 - (b / width) as i32,
+            (a % width) as i32 - (b % width) as i32,
+        );
+        overlapping += usize::from(kernel.weight(dy, dx) != 0.0);
+        if rng.random::<bool>() {
+            p = after;
+            energy += delta;
+        }
+    }
+    assert!((p.energy() - energy).abs() < 1e-6);
+    overlapping
+}
+
+#[test]
+fn pattern_delta_matches_full_energy_for_every_kernel_and_edge_rule() {
+    let sizes = [
+        (5, 5),
+        (7, 5),
+        (8, 8),
+        (13, 11),
+        (32, 17),
+        (3, 3),
+        (2, 9),
+        (1, 6),
+    ];
+    let mut overlapping = 0;
+    for (k, kernel) in kernels().iter().enumerate() {
+        for edges in [Edges::Wrap, Edges::Free] {
+            for (s, &(w, h)) in sizes.iter().enumerate() {
+                overlapping += check_pattern(kernel, edges, w, h, (k * 100 + s) as u64);
+            }
+        }
+    }
+    assert!(
+        overlapping > 1000,
+        "only {overlapping} overlapping swaps were checked"
+    );
+}
+
+#[test]
+fn every_overlapping_pair_on_a_small_torus_has_the_right_delta() {
+    // 5x5 is the smallest torus the 8-16 kernel fits on: every pixel is within reach.
+    for kernel in ["8-16", "n8", "8-16-repel"].map(|k| Kernel::from_spec(k).unwrap()) {
+        let mut rng = Rng::seed_from_u64(3);
+        let image = Bitmap::random(5, 5, 0.4, &mut rng);
+        let p = Pattern::new(image.clone(), kernel, Edges::Wrap).unwrap();
+        let e0 = p.energy();
+        for b in (0..25).filter(|&i| image.bits[i] == 1) {
+            for a in (0..25).filter(|&i| image.bits[i] == 0) {
+                let mv = kiln::problems::image::pattern::Swap {
+                    black: b as u32,
+                    white: a as u32,
+                };
+                let mut after = p.clone();
+                after.apply(&mv);
+                assert_eq!(p.delta(&mv), after.energy() - e0, "swap {b} -> {a}");
+            }
+        }
+    }
+}
+
+#[test]
+fn wrapped_kernels_wider_than_the_image_are_rejected() {
+    let image = Bitmap::random(3, 3, 0.5, &mut Rng::seed_from_u64(1));
+    let err = Pattern::new(
+        image.clone(),
+        Kernel::from_spec("8-16").unwrap(),
+        Edges::Wrap,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        "kernel 8-16 spans 5x5 pixels, more than the 3x3 image: with wrapped edges its \
+         offsets would alias (use a larger image or --edges free)"
+    );
+    assert!(Pattern::new(image, Kernel::from_spec("8-16").unwrap(), Edges::Free).is_ok());
+}
+
+#[test]
+fn pattern_energy_counts_each_pair_once() {
+    // Two horizontally adjacent black pixels under the attracting n4 kernel: one pair.
+    let mut image = Bitmap::white(4, 4);
+    image.bits[5] = 1;
+    image.bits[6] = 1;
+    let p = Pattern::new(image, Kernel::from_spec("n4").unwrap(), Edges::Free).unwrap();
+    assert_eq!(p.energy(), -1.0);
+}
+
+#[test]
+fn restarts_keep_the_black_count() {
+    let mut rng = Rng::seed_from_u64(9);
+    let image = Bitmap::random(16, 16, 0.3, &mut rng);
+    let mut p = Pattern::new(image, Kernel::from_spec("8-16").unwrap(), Edges::Wrap).unwrap();
+    let before = p.black_pixels();
+    p.randomize(&mut rng);
+    assert_eq!(p.snapshot().black_pixels(), before);
+}
+
+#[test]
+fn denoise_delta_matches_full_energy() {
+    for seed in 0..40u64 {
+        let mut rng = Rng::seed_from_u64(seed);
+        let (w, h) = (rng.random_range(1..12), rng.random_range(1..12));
+        let noisy = Bitmap::random(w, h, rng.random_range(0.0..1.0), &mut rng);
+        let n = if seed % 2 == 0 {
+            Neighbourhood::Four
+        } else {
+            Neighbourhood::Eight
+        };
+        let lambda = [0.0, 0.5, 1.0, 2.0][seed as usize % 4];
+        let beta = [0.25, 0.5, 0.75, 1.0, 1.5][seed as usize % 5];
+        let mut d = Denoise::new(&noisy, lambda, beta, n);
+        let mut energy = d.energy();
+        for _ in 0..200 {
+            let mv = d.propose(&mut rng);
+            let delta = d.delta(&mv);
+            d.apply(&mv);
+            let now = d.energy();
+            assert!((now - energy - delta).abs() < 1e-9, "seed {seed}");
+            energy = now;
+        }
+    }
+}
+
+#[test]
+fn icm_never_raises_the_energy_and_ends_in_a_local_minimum() {
+    let mut rng = Rng::seed_from_u64(5);
+    let noisy = Bitmap::random(20, 20, 0.5, &mut rng);
+    let mut d = Denoise::new(&noisy, 1.0, 0.75, Neighbourhood::Eight);
+    let before = d.energy();
+    d.icm();
+    assert!(d.energy() < before);
+    for _ in 0..2000 {
+        assert!(d.delta(&d.propose(&mut rng)) >= 0.0);
+    }
+}

@@ -1,0 +1,248 @@
+//! End to end: the built binary with --headless on the shipped files, its JSON checked.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn kiln(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .arg("image")
+        .args(args)
+        .arg("--headless")
+        .output()
+        .unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = kiln(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+fn default_run_is_a_256_pattern_with_the_8_16_kernel() {
+    let v = json(&["--max-steps", "200000"]);
+    assert_eq!(v["problem"], "image");
+    assert_eq!(v["mode"], "pattern");
+    assert_eq!(v["kernel"], "8-16");
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(256), Some(256))
+    );
+    assert_eq!(v["black_pixels"], 19661); // round(0.3 * 65536)
+    assert_eq!(v["seed"], 1);
+    assert!(v["energy"].as_f64().unwrap() < v["initial_energy"].as_f64().unwrap());
+    assert!(v["iterations"].as_u64().unwrap() >= 200_000);
+    assert!(v["pixel_error"].is_null() && v["output"].is_null());
+    assert!(v["seconds"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_pattern() {
+    let run = |seed: &str| {
+        json(&[
+            "--size",
+            "40x30",
+            "--density",
+            "0.1",
+            "--kernel",
+            "n8",
+            "--seed",
+            seed,
+            "--max-steps",
+            "50000",
+        ])["energy"]
+            .clone()
+    };
+    assert_eq!(run("3"), run("3"));
+}
+
+#[test]
+fn denoising_the_toy_reaches_every_exact_minimum() {
+    let truth: Value = serde_json::from_str(
+        &std::fs::read_to_string("puzzles/image/ground_truth_slice.json").unwrap(),
+    )
+    .unwrap();
+    let toy = &truth["instances"][0];
+    assert_eq!(toy["name"], "toy_4x5");
+    for r in toy["results"].as_array().unwrap() {
+        let (n, beta) = (r["neighbourhood"].to_string(), r["beta"].to_string());
+        let v = json(&[
+            "puzzles/image/toy_4x5_noisy.pbm",
+            "--denoise",
+            "--neighbourhood",
+            &n,
+            "--beta",
+            &beta,
+            "--clean",
+            "puzzles/image/toy_4x5_clean.pbm",
+            "--max-steps",
+            "20000",
+        ]);
+        assert_eq!(v["mode"], "denoise");
+        assert_eq!(v["energy"], r["min_energy"], "n{n} beta {beta}");
+        assert!(v["pixel_error"].is_u64());
+    }
+}
+
+#[test]
+fn denoising_shapes_gets_within_a_tenth_of_a_percent() {
+    let v = json(&[
+        "puzzles/image/shapes_128_noisy.pbm",
+        "--denoise",
+        "--beta",
+        "0.75",
+        "--clean",
+        "puzzles/image/shapes_128_clean.pbm",
+        "--time-limit",
+        "0.5",
+    ]);
+    let ratio = v["energy"].as_f64().unwrap() / 2286.5; // exact minimum, ground_truth_slice
+    assert!(ratio <= 1.001, "ratio {ratio}");
+    assert!(v["icm_energy"].as_f64().unwrap() < v["initial_energy"].as_f64().unwrap());
+    assert!(v["pixel_error"].as_u64().unwrap() < 200);
+}
+
+#[test]
+fn noise_is_added_to_a_clean_input_and_the_output_is_written() {
+    let dir = std::env::temp_dir().join(format!("kiln-image-headless-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("den.png");
+    let v = json(&[
+        "puzzles/image/shapes_128_clean.pbm",
+        "--denoise",
+        "--noise",
+        "0.1",
+        "--beta",
+        "0.75",
+        "--max-steps",
+        "3000000",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(v["noise"], 0.1);
+    assert_eq!(v["output"], out.to_str().unwrap());
+    // Pixel error counts against the clean input: far below the ~1600 flipped pixels.
+    assert!(v["pixel_error"].as_u64().unwrap() < 400, "{v}");
+    let written = kiln::problems::image::file::load(&out).unwrap();
+    assert_eq!((written.width, written.height), (128, 128));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn custom_kernels_and_free_edges_run() {
+    let v = json(&[
+        "--size",
+        "64x48",
+        "--kernel",
+        "puzzles/kernels/ring3.json",
+        "--edges",
+        "free",
+        "--max-steps",
+        "100000",
+    ]);
+    assert_eq!(v["kernel"], "ring3");
+    assert_eq!(v["edges"], "free");
+}
+
+fn failure(args: &[&str]) -> (i32, String) {
+    let out = kiln(args);
+    assert!(out.stdout.is_empty());
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn bad_input_exits_with_code_2_and_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["puzzles/image/missing.pbm"],
+            "kiln: puzzles/image/missing.pbm: cannot read: ",
+        ),
+        (
+            &["--kernel", "n5"],
+            "kiln: --kernel: unknown kernel 'n5' (n4, n8 or 8-16, optionally with -attract or -repel, or a .json file)",
+        ),
+        (
+            &["--size", "3x3"],
+            "kiln: random 3x3 d=0.3: kernel 8-16 spans 5x5 pixels, more than the 3x3 image: with wrapped edges its offsets would alias (use a larger image or --edges free)",
+        ),
+        (
+            &[
+                "puzzles/image/toy_4x5_noisy.pbm",
+                "--denoise",
+                "--clean",
+                "puzzles/image/shapes_128_clean.pbm",
+            ],
+            "kiln: puzzles/image/shapes_128_clean.pbm: clean image is 128x128 but the input is 5x4",
+        ),
+    ];
+    for (args, expected) in cases {
+        let (code, stderr) = failure(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.starts_with(expected), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+#[test]
+fn bad_kernel_files_name_the_problem() {
+    let dir = std::env::temp_dir().join(format!("kiln-image-kernels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "syntax",
+            "[[0, 1, -1],\n oops]",
+            ":2:2: bad JSON: expected value",
+        ),
+        (
+            "asym",
+            "[[0, 1, -1], [0, -1, 2]]",
+            ": kernel is not symmetric: w(0, 1) = -1 but w(0, -1) = 2",
+        ),
+        (
+            "centre",
+            "{\"matrix\": [[1,1,1],[1,0,1],[1,1,1]]}",
+            ": matrix centre must be the string \"x\" (the pixel itself)",
+        ),
+        (
+            "even",
+            "{\"matrix\": [[1,1],[1,1]]}",
+            ": matrix must be square with an odd side of at most 65, found 2 rows",
+        ),
+        (
+            "self",
+            "[[0, 0, 1]]",
+            ": offset (0, 0) is the pixel itself and cannot have a weight",
+        ),
+        (
+            "twice",
+            "[[0, 1, 1], [0, 1, 1]]",
+            ": offset (0, 1) is given twice",
+        ),
+        (
+            "shape",
+            "[[0, 1]]",
+            ": offsets[0]: expected [dy, dx, weight] with integer dy, dx",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, text).unwrap();
+        let (code, stderr) = failure(&["--kernel", path.to_str().unwrap()]);
+        assert_eq!(code, 2, "{stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            format!("kiln: {}{expected}", path.display())
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
