@@ -11,7 +11,9 @@ fn parse_speed(s: &str) -> Result<Speed, String> {
     }
     match s.parse::<u64>() {
         Ok(rate) if rate > 0 => Ok(Speed::Limited(rate)),
-        _ => Err(format!("'{s}' is not a speed (steps per second > 0, or 'full')")),
+        _ => Err(format!(
+            "'{s}' is not a speed (steps per second > 0, or 'full')"
+        )),
     }
 }
 
@@ -48,11 +50,17 @@ pub enum Command {
     Image(ImageArgs),
 }
 
+/// Parses `kiln WORDS...`: how the built-in demos are described, in the user's own terms.
+pub fn command(words: &[&str]) -> Command {
+    Cli::parse_from(std::iter::once("kiln").chain(words.iter().copied()))
+        .command
+        .expect("a built-in demo names its subcommand")
+}
+
 /// `kiln sudoku` with every flag at its default: what a bare `kiln` solves headless.
 pub fn default_sudoku() -> SudokuArgs {
-    let Cli { command, .. } = Cli::parse_from(["kiln", "sudoku"]);
-    match command {
-        Some(Command::Sudoku(args)) => args,
-        _ => unreachable!("clap parsed `kiln sudoku` as something else"),
+    match command(&["sudoku"]) {
+        Command::Sudoku(args) => args,
+        _ => unreachable!("`kiln sudoku` parses as the sudoku command"),
     }
 }

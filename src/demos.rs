@@ -2,9 +2,11 @@
 
 use color_eyre::Result;
 
-use crate::cli::Command;
+use crate::cli::{self, Command};
+use crate::problems::image::ImageArgs;
 use crate::problems::sudoku::{self, Puzzle};
 use crate::ui::Demo;
+use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
 
 /// The puzzles `n`/`p` walk through when kiln starts with no file: the embedded default,
@@ -26,6 +28,22 @@ fn embedded_sudokus() -> Vec<Puzzle> {
     puzzles
 }
 
+/// The image runs `n`/`p` walk through with no arguments: stripes, clusters, mazes.
+fn image_presets() -> Vec<ImageArgs> {
+    [
+        &["image", "--kernel", "8-16", "--density", "0.3"][..],
+        &["image", "--kernel", "n8", "--density", "0.1"],
+        &["image", "--kernel", "8-16", "--density", "0.4"],
+        &["image", "--kernel", "n8-repel", "--density", "0.3"],
+    ]
+    .iter()
+    .map(|words| match cli::command(words) {
+        Command::Image(args) => args,
+        _ => unreachable!("an image preset parses as the image command"),
+    })
+    .collect()
+}
+
 /// What the TUI opens with: its tabs, the tab shown first and the puzzle it starts on.
 pub struct Startup {
     pub demos: Vec<Box<dyn Demo>>,
@@ -36,12 +54,17 @@ pub struct Startup {
 pub fn for_command(command: Option<&Command>) -> Result<Startup> {
     match command {
         None => {
-            let args = crate::cli::default_sudoku();
-            let demos: Vec<Box<dyn Demo>> = vec![Box::new(SudokuDemo {
-                puzzles: embedded_sudokus(),
-                anneal: args.anneal,
-                propagate: true,
-            })];
+            let args = cli::default_sudoku();
+            let demos: Vec<Box<dyn Demo>> = vec![
+                Box::new(SudokuDemo {
+                    puzzles: embedded_sudokus(),
+                    anneal: args.anneal,
+                    propagate: true,
+                }),
+                Box::new(ImageDemo {
+                    runs: image_presets(),
+                }),
+            ];
             Ok(Startup {
                 demos,
                 tab: 0,
@@ -66,6 +89,18 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 demos: vec![Box::new(demo)],
                 tab: 0,
                 index,
+            })
+        }
+        Some(Command::Image(args)) => {
+            // Checks the arguments (and reads the file) before the screen changes.
+            crate::problems::image::build(args)?;
+            let demos: Vec<Box<dyn Demo>> = vec![Box::new(ImageDemo {
+                runs: vec![args.clone()],
+            })];
+            Ok(Startup {
+                demos,
+                tab: 0,
+                index: 0,
             })
         }
         Some(_) => color_eyre::eyre::bail!(

@@ -141,21 +141,21 @@ impl App {
         (w + stats::WIDTH + 1, h.max(stats::MIN_HEIGHT) + 2)
     }
 
+    /// "kiln [Sudoku] 3/13 · running · 9x9 hardest11.txt:3 · ...": what matters most first,
+    /// as a narrow terminal cuts the end.
     fn title_line(&self) -> Line<'_> {
         let theme = &self.theme;
         let mut spans = vec![Span::styled(" kiln ", theme.title)];
         if self.demos.len() > 1 {
-            for (i, demo) in self.demos.iter().enumerate() {
-                let style = if i == self.tab { theme.key } else { theme.dim };
-                spans.push(Span::styled(format!("[{}]", demo.name()), style));
-            }
-            spans.push(Span::raw(" "));
+            spans.push(Span::styled(
+                format!("[{}] ", self.demos[self.tab].name()),
+                theme.key,
+            ));
         }
         let count = self.demos[self.tab].count();
-        spans.push(Span::raw(self.session.title().to_string()));
         if count > 1 {
             spans.push(Span::styled(
-                format!(" ({}/{count})", self.puzzle[self.tab] + 1),
+                format!("{}/{count} ", self.puzzle[self.tab] + 1),
                 theme.dim,
             ));
         }
@@ -166,14 +166,13 @@ impl App {
             RunState::Finished(_) => ("stopped", theme.warn),
             RunState::Crashed(_) => ("CRASHED", theme.warn),
         };
-        spans.push(Span::raw(" · "));
         spans.push(Span::styled(word, style));
-        if let Some(headline) = self.session.headline() {
-            spans.push(Span::raw(" · "));
-            spans.push(Span::raw(headline));
-        }
         if let Some(notice) = &self.notice {
             spans.push(Span::styled(format!(" · {notice}"), theme.warn));
+        }
+        spans.push(Span::raw(format!(" · {}", self.session.title())));
+        if let Some(headline) = self.session.headline() {
+            spans.push(Span::raw(format!(" · {headline}")));
         }
         Line::from(spans)
     }
@@ -266,7 +265,7 @@ impl Widget for &App {
         self.session.render_board(board, buf, &self.theme);
         StatsPanel {
             history: self.session.history(),
-            floor: self.session.floor(),
+            progress: self.session.progress(),
             speed: self.speed,
             theme: &self.theme,
         }
@@ -352,8 +351,8 @@ mod tests {
         fn headline(&self) -> Option<String> {
             self.view.headline(&self.board)
         }
-        fn floor(&self) -> f64 {
-            0.0
+        fn progress(&self) -> f64 {
+            self.history.progress(0.0)
         }
         fn board_keys(&self) -> &'static [BoardKey] {
             &[]
@@ -452,7 +451,7 @@ mod tests {
     #[test]
     fn full_screen_at_80x24() {
         let expected = [
-            " kiln 9x9 frozen.txt:1 (1/3) · running · 27 givens +0 propagated                ",
+            " kiln 1/3 running · 9x9 frozen.txt:1 · 27 givens +0 propagated                  ",
             "                                          │Energy 4  best 4                     ",
             "                                          │█                                    ",
             "                                          │█▂                                   ",
@@ -482,7 +481,7 @@ mod tests {
     #[test]
     fn full_screen_at_120x40() {
         let expected = [
-            " kiln 9x9 frozen.txt:1 (1/3) · running · 27 givens +0 propagated                                                        ",
+            " kiln 1/3 running · 9x9 frozen.txt:1 · 27 givens +0 propagated                                                          ",
             "                                                                            │Energy 4  best 4                           ",
             "                                                                            │█                                          ",
             "                                                                            │█                                          ",
@@ -551,7 +550,7 @@ mod tests {
     fn pausing_shows_in_the_title() {
         let mut app = app(RunState::Running);
         app.on_action(Action::TogglePause);
-        assert!(screen(&app, 80, 24)[0].contains("· PAUSED ·"));
+        assert!(screen(&app, 80, 24)[0].contains(" PAUSED ·"));
     }
 
     #[test]
@@ -566,7 +565,7 @@ mod tests {
             text.contains("│ 3,000,000 iterations · 2 restarts │"),
             "{text}"
         );
-        assert!(screen(&app, 80, 24)[0].contains("· SOLVED ·"));
+        assert!(screen(&app, 80, 24)[0].contains(" SOLVED ·"));
     }
 
     #[test]

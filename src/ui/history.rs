@@ -9,7 +9,7 @@ use crate::anneal::Sample;
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct History {
     recent: VecDeque<Sample>,
     first: Option<Sample>,
@@ -21,10 +21,30 @@ pub struct History {
     started: Option<Instant>,
 }
 
+impl Default for History {
+    /// A history that learns its temperature range from the samples alone.
+    fn default() -> Self {
+        History::new(0.0, None)
+    }
+}
+
 /// Wall-clock stretch the iteration rate is averaged over.
 const RATE_WINDOW: Duration = Duration::from_secs(1);
 
 impl History {
+    /// A history whose temperature gauge spans `t_high` down to `t_low` (the schedule's
+    /// start and end), widened by whatever temperatures are seen.
+    pub fn new(t_high: f64, t_low: Option<f64>) -> Self {
+        History {
+            recent: VecDeque::new(),
+            first: None,
+            t_low: t_low.unwrap_or(f64::INFINITY),
+            t_high,
+            arrivals: VecDeque::new(),
+            started: None,
+        }
+    }
+
     pub fn push(&mut self, sample: Sample) {
         self.push_at(sample, Instant::now());
     }
@@ -35,11 +55,7 @@ impl History {
         while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
             self.arrivals.pop_front();
         }
-        if self.first.is_none() {
-            self.first = Some(sample);
-            self.t_low = sample.temperature;
-            self.t_high = sample.temperature;
-        }
+        self.first.get_or_insert(sample);
         self.t_low = self.t_low.min(sample.temperature);
         self.t_high = self.t_high.max(sample.temperature);
         if self.recent.len() == KEEP {
@@ -136,6 +152,15 @@ mod tests {
         assert_eq!(h.progress(0.0), 1.0);
         assert_eq!(h.temperature_ratio(), 1.0);
         assert_eq!(h.tail(2, |s| s.energy), vec![10.0, 0.0]);
+    }
+
+    #[test]
+    fn temperature_gauge_spans_the_schedule() {
+        let mut h = History::new(1.0, Some(0.01));
+        h.push(sample(0, 1.0, 1.0, 0));
+        assert_eq!(h.temperature_ratio(), 1.0);
+        h.push(sample(1, 1.0, 0.1, 1));
+        assert!((h.temperature_ratio() - 0.5).abs() < 1e-12);
     }
 
     #[test]

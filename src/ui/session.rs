@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::{Command, Report, Speed, Worker};
-use crate::anneal::{Problem, Runner, StopReason};
+use crate::anneal::{Clock, Problem, RunConfig, Runner, StopReason};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,9 +35,10 @@ pub trait BoardView<S>: Send {
     fn headline(&self, _snapshot: &S) -> Option<String> {
         None
     }
-    /// The energy the progress gauge counts down to.
-    fn floor(&self) -> f64 {
-        0.0
+    /// The energy the progress gauge counts down to, when there is a known one (0 for a
+    /// Sudoku); without it the gauge shows how much of the step budget is used.
+    fn floor(&self) -> Option<f64> {
+        None
     }
     fn keys(&self) -> &'static [BoardKey] {
         &[]
@@ -64,7 +65,8 @@ pub trait Session {
     fn min_board_size(&self) -> (u16, u16);
     fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme);
     fn headline(&self) -> Option<String>;
-    fn floor(&self) -> f64;
+    /// 0..=1: how far the run has come (see `BoardView::floor`).
+    fn progress(&self) -> f64;
     fn board_keys(&self) -> &'static [BoardKey];
     fn board_key(&mut self, key: char) -> bool;
     fn target_word(&self) -> &'static str;
@@ -82,6 +84,18 @@ pub trait Demo {
     fn default_speed(&self) -> Speed;
 }
 
+/// The temperature the schedule ends at, when the run has a budget to end.
+fn final_temperature(config: &RunConfig) -> Option<f64> {
+    if config.max_steps.is_none() && config.time_limit.is_none() {
+        return None;
+    }
+    let end = Clock {
+        steps: config.max_steps.unwrap_or(0),
+        progress: Some(1.0),
+    };
+    Some(config.schedule.temperature(config.t0, end))
+}
+
 /// The one `Session` implementation: a worker annealing `P`, drawn by `V`.
 pub struct Live<P: Problem, V> {
     title: String,
@@ -90,6 +104,7 @@ pub struct Live<P: Problem, V> {
     snapshot: Option<P::Snapshot>,
     history: History,
     state: RunState,
+    budget: Option<u64>,
 }
 
 impl<P, V> Live<P, V>
@@ -99,13 +114,17 @@ where
 {
     pub fn start(title: String, runner: Runner<P>, view: V, speed: Speed, reheat_to: f64) -> Self {
         let snapshot = Some(runner.problem().snapshot());
+        let config = runner.config();
+        let budget = config.max_steps;
+        let history = History::new(config.t0.max(reheat_to), final_temperature(config));
         Live {
             title,
             worker: Worker::spawn(runner, speed, reheat_to),
             view,
             snapshot,
-            history: History::default(),
+            history,
             state: RunState::Running,
+            budget,
         }
     }
 }
@@ -167,8 +186,14 @@ where
         self.snapshot.as_ref().and_then(|s| self.view.headline(s))
     }
 
-    fn floor(&self) -> f64 {
-        self.view.floor()
+    fn progress(&self) -> f64 {
+        match (self.view.floor(), self.budget, self.history.latest()) {
+            (Some(floor), _, _) => self.history.progress(floor),
+            (None, Some(budget), Some(now)) => {
+                (now.iteration as f64 / budget.max(1) as f64).min(1.0)
+            }
+            _ => 0.0,
+        }
     }
 
     fn board_keys(&self) -> &'static [BoardKey] {

@@ -13,8 +13,8 @@ use crate::anneal::worker::Speed;
 
 pub struct StatsPanel<'a> {
     pub history: &'a History,
-    /// Energy the progress gauge counts down to.
-    pub floor: f64,
+    /// 0..=1, see `Session::progress`.
+    pub progress: f64,
     pub speed: Speed,
     pub theme: &'a Theme,
 }
@@ -130,12 +130,7 @@ impl Widget for StatsPanel<'_> {
 
         Paragraph::new(vec![
             Line::raw(""),
-            gauge_line(
-                "Progress ",
-                self.history.progress(self.floor),
-                inner.width,
-                theme,
-            ),
+            gauge_line("Progress ", self.progress, inner.width, theme),
             gauge_line(
                 "T (log)  ",
                 self.history.temperature_ratio(),

@@ -38,6 +38,10 @@ impl BoardView<SudokuSnapshot> for SudokuView {
         grid_size(self.n)
     }
 
+    fn floor(&self) -> Option<f64> {
+        Some(0.0)
+    }
+
     fn headline(&self, _: &SudokuSnapshot) -> Option<String> {
         Some(self.origin.clone())
     }
