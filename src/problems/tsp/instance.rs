@@ -48,7 +48,8 @@ impl Metric {
     }
 }
 
-/// TSPLIB 95's GEO rule, constants included (its PI is 3.141592 on purpose).
+/// TSPLIB 95's GEO rule, constants included.
+#[allow(clippy::approx_constant)] // TSPLIB's PI is 3.141592 on purpose: lengths must match.
 fn geo_distance(a: Point, b: Point) -> u32 {
     const PI: f64 = 3.141592;
     const RADIUS: f64 = 6378.388;

@@ -40,7 +40,7 @@ pub struct TspArgs {
     #[arg(long, value_enum, default_value_t = Cost::Euclidean)]
     pub cost: Cost,
     /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest.
-    #[arg(long, value_name = "K", default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u16).range(1..))]
     pub neighbours: u16,
     /// First tour.
     #[arg(long, value_enum, default_value_t = Init::Nearest)]

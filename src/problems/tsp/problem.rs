@@ -285,14 +285,14 @@ impl Problem for TspProblem {
         let n = self.n();
         // One random word per move: low half picks the city, the rest the details.
         let r: u64 = rng.random();
-        let first = ((r & 0xffff_ffff) * n as u64 >> 32) as u32;
+        let first = (((r & 0xffff_ffff) * n as u64) >> 32) as u32;
         match self.moves {
             MoveSet::TwoOpt => {
                 let k = self.neighbours.k as u64;
-                let c = self.neighbours.of(first)[((r >> 32 & 0xffff) * k >> 16) as usize];
+                let c = self.neighbours.of(first)[(((r >> 32 & 0xffff) * k) >> 16) as usize];
                 let side = r >> 48 & 1 == 1;
                 if r >> 58 < OR_OPT_IN_64 {
-                    let len = ((r >> 50 & 0xff) * 3 >> 8) as u32 + 1;
+                    let len = (((r >> 50 & 0xff) * 3) >> 8) as u32 + 1;
                     if let Some(mv) = self.or_opt(first, c, len, r >> 49 & 1 == 1, side) {
                         return mv;
                     }
@@ -304,7 +304,7 @@ impl Problem for TspProblem {
                 j: if first + 1 == n { 0 } else { first + 1 },
             },
             MoveSet::Swap => {
-                let mut j = ((r >> 32) * (n as u64 - 1) >> 32) as u32;
+                let mut j = (((r >> 32) * (n as u64 - 1)) >> 32) as u32;
                 if j >= first {
                     j += 1;
                 }

@@ -77,13 +77,11 @@ pub fn parse(text: &str, source: &str) -> Result<Instance, InputError> {
                 }
                 comment.push_str(value);
             }
-            "TYPE" => {
-                if value != "TSP" {
-                    return Err(err(
-                        line_no,
-                        format!("TYPE {value} is not supported (only symmetric TSP)"),
-                    ));
-                }
+            "TYPE" if value != "TSP" => {
+                return Err(err(
+                    line_no,
+                    format!("TYPE {value} is not supported (only symmetric TSP)"),
+                ));
             }
             "DIMENSION" => {
                 let d = value.parse::<usize>().map_err(|_| {
