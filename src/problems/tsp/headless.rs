@@ -7,6 +7,7 @@ use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
 use super::TspArgs;
+use super::problem::MoveSet;
 use super::setup::{Setup, build};
 use super::tour_file;
 use crate::anneal::{Problem, Runner, StopReason};
@@ -65,7 +66,12 @@ pub fn headless(
     let outcome = runner.finish();
     polished.set_order(&outcome.best.tour);
     let annealed_length = polished.length();
-    let polish_moves = if args.no_polish { 0 } else { polished.polish() };
+    // Only the default move set is polished: the seed's swap moves are shown as they are.
+    let polish_moves = if args.no_polish || args.moves != MoveSet::TwoOpt {
+        0
+    } else {
+        polished.polish()
+    };
     let length = polished.length();
     let seconds = started.elapsed().as_secs_f64();
     let anneal_seconds = outcome.elapsed.as_secs_f64();

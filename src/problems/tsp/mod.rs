@@ -54,7 +54,7 @@ pub struct TspArgs {
     /// Write the final tour here as a TSPLIB tour file.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Skip the greedy 2-opt/Or-opt pass at T = 0 on the best annealed tour.
+    /// Skip the greedy 2-opt/Or-opt pass at T = 0 on the best annealed tour (--moves two-opt).
     #[arg(long)]
     pub no_polish: bool,
     #[command(flatten)]
