@@ -1,25 +1,62 @@
-//! tsp (being built).
+//! The travelling salesman: TSPLIB or random instances, annealed with 2-opt + Or-opt moves
+//! from nearest-neighbour candidates (or the seed's swap moves, for comparison).
 
-use std::io::Write;
+pub mod distance;
+mod headless;
+pub mod instance;
+pub mod problem;
+pub mod random;
+pub mod setup;
+pub mod tour;
+pub mod tour_file;
+pub mod tsplib;
+
 use std::path::PathBuf;
 
 use clap::Args;
+
+pub use headless::headless;
+pub use instance::{Instance, Metric, Point};
+pub use problem::{Cost, Init, Move, MoveSet, TspProblem, TspSnapshot};
+pub use random::Layout;
+pub use setup::{Loaded, Setup, build, load};
 
 use crate::anneal_args::AnnealArgs;
 
 #[derive(Args, Debug, Clone)]
 pub struct TspArgs {
-    /// Input file.
+    /// TSPLIB .tsp file (none: --random, or the built-in berlin52).
     pub file: Option<PathBuf>,
+    /// Anneal N random cities instead of a file (placed from --seed).
+    #[arg(long, value_name = "N", conflicts_with = "file")]
+    pub random: Option<usize>,
+    /// How --random places its cities.
+    #[arg(long, value_enum, default_value_t = Layout::Uniform)]
+    pub layout: Layout,
+    /// Moves: 2-opt + Or-opt (fast, near-optimal), or the seed's swaps for comparison.
+    #[arg(long, value_enum, default_value_t = MoveSet::TwoOpt)]
+    pub moves: MoveSet,
+    /// What is minimised; the reported length is always the TSPLIB length.
+    #[arg(long, value_enum, default_value_t = Cost::Euclidean)]
+    pub cost: Cost,
+    /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest.
+    #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u16).range(1..))]
+    pub neighbours: u16,
+    /// First tour.
+    #[arg(long, value_enum, default_value_t = Init::Nearest)]
+    pub init: Init,
+    /// Known optimal length (else looked up by instance name in the built-in table).
+    #[arg(long, value_name = "LENGTH")]
+    pub optimum: Option<u64>,
+    /// A reference tour file (e.g. NAME.opt.tour), drawn beside ours and measured.
+    #[arg(long, value_name = "FILE")]
+    pub tour: Option<PathBuf>,
+    /// Write the final tour here as a TSPLIB tour file.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Skip the greedy 2-opt/Or-opt pass at T = 0 on the best annealed tour (--moves two-opt).
+    #[arg(long)]
+    pub no_polish: bool,
     #[command(flatten)]
     pub anneal: AnnealArgs,
-}
-
-/// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
-pub fn headless(
-    _args: &TspArgs,
-    _out: &mut dyn Write,
-    _log: &mut dyn Write,
-) -> color_eyre::Result<()> {
-    color_eyre::eyre::bail!("tsp is not built yet")
 }

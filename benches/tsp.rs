@@ -1,0 +1,44 @@
+//! Steps per second of the default TSP annealer (2-opt + Or-opt, 6-NN candidates) on
+//! pcb442, at a mid-run temperature so moves are both accepted and rejected.
+
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::SeedableRng;
+
+use kiln::anneal::{Rng, RunConfig, Runner, Schedule};
+use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, tsplib};
+
+const STEPS: u64 = 1 << 20;
+
+fn pcb442() -> Arc<kiln::problems::tsp::Instance> {
+    let text = include_str!("../puzzles/tsp/pcb442.tsp");
+    Arc::new(tsplib::parse(text, "pcb442").unwrap())
+}
+
+fn annealer_steps(c: &mut Criterion) {
+    let instance = pcb442();
+    let mut group = c.benchmark_group("tsp");
+    group.throughput(Throughput::Elements(STEPS));
+    for (name, moves, t) in [
+        ("two_opt_pcb442_T10", MoveSet::TwoOpt, 10.0),
+        ("two_opt_pcb442_T1", MoveSet::TwoOpt, 1.0),
+        ("swap_pcb442_T10", MoveSet::Swap, 10.0),
+    ] {
+        let mut rng = Rng::seed_from_u64(1);
+        let problem = TspProblem::new(
+            instance.clone(),
+            moves,
+            Cost::Euclidean,
+            6,
+            Init::Nearest,
+            &mut rng,
+        );
+        let mut runner = Runner::new(problem, RunConfig::new(Schedule::Constant, t), 1);
+        group.bench_function(name, |b| b.iter(|| runner.step_batch(STEPS)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, annealer_steps);
+criterion_main!(benches);

@@ -1,0 +1,85 @@
+//! Edge lengths for the hot loop (a matrix, or computed on the fly when n is large) and
+//! K-nearest-neighbour candidate lists.
+
+use super::instance::Instance;
+
+/// Above this many cities the matrix (n^2 u32) would pass ~36 MB: compute on the fly.
+const MATRIX_MAX: usize = 3000;
+
+/// Integer edge lengths by city index.
+#[derive(Debug, Clone)]
+pub enum Distances {
+    Matrix { n: usize, lengths: Vec<u32> },
+    OnTheFly(Instance),
+}
+
+impl Distances {
+    pub fn new(instance: &Instance) -> Self {
+        let n = instance.len();
+        if n > MATRIX_MAX {
+            return Distances::OnTheFly(instance.clone());
+        }
+        let mut lengths = vec![0; n * n];
+        for i in 0..n {
+            for j in 0..i {
+                let d = instance.distance(i as u32, j as u32);
+                lengths[i * n + j] = d;
+                lengths[j * n + i] = d;
+            }
+        }
+        Distances::Matrix { n, lengths }
+    }
+
+    #[inline(always)]
+    pub fn get(&self, a: u32, b: u32) -> u32 {
+        match self {
+            Distances::Matrix { n, lengths } => lengths[a as usize * n + b as usize],
+            Distances::OnTheFly(instance) => instance.distance(a, b),
+        }
+    }
+}
+
+/// The `k` nearest other cities of every city, nearest first, in one flat array.
+#[derive(Debug, Clone)]
+pub struct Neighbours {
+    pub k: usize,
+    lists: Vec<u32>,
+}
+
+impl Neighbours {
+    pub fn new(distances: &Distances, n: usize, k: usize) -> Self {
+        let k = k.clamp(1, n - 1);
+        let mut lists = Vec::with_capacity(n * k);
+        let mut others: Vec<(u32, u32)> = Vec::with_capacity(n);
+        for a in 0..n as u32 {
+            others.clear();
+            others.extend(
+                (0..n as u32)
+                    .filter(|&b| b != a)
+                    .map(|b| (distances.get(a, b), b)),
+            );
+            if k < others.len() {
+                others.select_nth_unstable(k);
+                others.truncate(k);
+            }
+            others.sort_unstable();
+            lists.extend(others.iter().map(|&(_, b)| b));
+        }
+        Neighbours { k, lists }
+    }
+
+    #[inline(always)]
+    pub fn of(&self, city: u32) -> &[u32] {
+        let start = city as usize * self.k;
+        &self.lists[start..start + self.k]
+    }
+
+    /// Mean distance from each city to its nearest neighbour: the instance's length scale.
+    pub fn mean_nearest(&self, distances: &Distances) -> f64 {
+        let n = self.lists.len() / self.k;
+        let sum: f64 = (0..n as u32)
+            .map(|a| distances.get(a, self.of(a)[0]) as f64)
+            .sum();
+        sum / n as f64
+    }
+}

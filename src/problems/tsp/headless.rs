@@ -1,0 +1,124 @@
+//! `kiln tsp ... --headless`: anneal, polish, print one JSON line (and a tour file).
+
+use std::io::Write;
+use std::time::Instant;
+
+use color_eyre::eyre::WrapErr;
+use serde::Serialize;
+
+use super::TspArgs;
+use super::problem::MoveSet;
+use super::setup::{Setup, build};
+use super::tour_file;
+use crate::anneal::{Problem, Runner, StopReason};
+
+#[derive(Serialize)]
+struct Report<'a> {
+    problem: &'static str,
+    source: &'a str,
+    name: &'a str,
+    n: usize,
+    seed: u64,
+    /// TSPLIB length of the final tour (always, whatever `cost` was minimised).
+    length: u64,
+    optimum: Option<u64>,
+    gap: Option<f64>,
+    iterations: u64,
+    /// Wall time of the whole solve: set-up, annealing and polish.
+    seconds: f64,
+    anneal_seconds: f64,
+    steps_per_second: f64,
+    /// Length of the best annealed tour, before the greedy polish.
+    annealed_length: u64,
+    polish_moves: u64,
+    reference_length: Option<u64>,
+    metric: &'static str,
+    moves: String,
+    cost: String,
+    energy: f64,
+    t0: f64,
+    schedule: String,
+    restarts: u64,
+    reheats: u64,
+    reason: StopReason,
+    /// 1-based city ids in visiting order.
+    tour: Vec<u32>,
+}
+
+pub fn headless(
+    args: &TspArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> color_eyre::Result<()> {
+    let started = Instant::now();
+    let Setup {
+        loaded,
+        problem,
+        config,
+        ..
+    } = build(args)?;
+    let t0 = config.t0;
+    let schedule = config.schedule.to_string();
+    // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
+    let mut polished = problem.clone();
+    let mut runner = Runner::new(problem, config, args.anneal.seed);
+    runner.run(|_| true);
+    let outcome = runner.finish();
+    polished.set_order(&outcome.best.tour);
+    let annealed_length = polished.length();
+    // Only the default move set is polished: the seed's swap moves are shown as they are.
+    let polish_moves = if args.no_polish || args.moves != MoveSet::TwoOpt {
+        0
+    } else {
+        polished.polish()
+    };
+    let length = polished.length();
+    let seconds = started.elapsed().as_secs_f64();
+    let anneal_seconds = outcome.elapsed.as_secs_f64();
+
+    if let Some(path) = &args.output {
+        let text = tour_file::format(&loaded.instance.name, length, polished.order());
+        std::fs::write(path, text).wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    }
+    let report = Report {
+        problem: "tsp",
+        source: &loaded.source,
+        name: &loaded.instance.name,
+        n: loaded.instance.len(),
+        seed: args.anneal.seed,
+        length,
+        optimum: loaded.optimum,
+        gap: loaded.gap(length),
+        iterations: outcome.iterations,
+        seconds,
+        anneal_seconds,
+        steps_per_second: outcome.iterations as f64 / anneal_seconds.max(1e-9),
+        annealed_length,
+        polish_moves,
+        reference_length: loaded.reference_length(),
+        metric: loaded.instance.metric.name(),
+        moves: format!("{:?}", args.moves),
+        cost: format!("{:?}", args.cost),
+        energy: polished.energy(),
+        t0,
+        schedule,
+        restarts: outcome.restarts,
+        reheats: outcome.reheats,
+        reason: outcome.reason,
+        tour: polished.order().iter().map(|c| c + 1).collect(),
+    };
+    serde_json::to_writer(&mut *out, &report)?;
+    writeln!(out)?;
+    let gap = report
+        .gap
+        .map(|g| format!(", gap {g:.2}%"))
+        .unwrap_or_default();
+    writeln!(
+        log,
+        "{}: length {length}{gap} in {seconds:.2} s ({} steps, {:.1}M/s)",
+        report.name,
+        report.iterations,
+        report.steps_per_second / 1e6
+    )?;
+    Ok(())
+}

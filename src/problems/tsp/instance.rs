@@ -1,0 +1,139 @@
+//! A TSP instance: named city coordinates and the TSPLIB rule that turns them into integer
+//! edge lengths.
+
+use std::sync::Arc;
+
+/// A city's coordinates as the file gives them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// TSPLIB distance functions. Every one yields an integer, computed per edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// nint(Euclidean), ties rounding up (`f64::round`), as TSPLIB specifies.
+    Euc2d,
+    /// ceil(Euclidean).
+    Ceil2d,
+    /// The pseudo-Euclidean distance of att48/att532.
+    Att,
+    /// Great-circle distance in km, coordinates as DDD.MM degrees and minutes.
+    Geo,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Euc2d => "EUC_2D",
+            Metric::Ceil2d => "CEIL_2D",
+            Metric::Att => "ATT",
+            Metric::Geo => "GEO",
+        }
+    }
+
+    pub fn distance(self, a: Point, b: Point) -> u32 {
+        let (dx, dy) = (a.x - b.x, a.y - b.y);
+        match self {
+            Metric::Euc2d => (dx * dx + dy * dy).sqrt().round() as u32,
+            Metric::Ceil2d => (dx * dx + dy * dy).sqrt().ceil() as u32,
+            Metric::Att => {
+                let r = ((dx * dx + dy * dy) / 10.0).sqrt();
+                let t = r.round();
+                (if t < r { t + 1.0 } else { t }) as u32
+            }
+            Metric::Geo => geo_distance(a, b),
+        }
+    }
+}
+
+/// TSPLIB 95's GEO rule, constants included.
+#[allow(clippy::approx_constant)] // TSPLIB's PI is 3.141592 on purpose: lengths must match.
+fn geo_distance(a: Point, b: Point) -> u32 {
+    const PI: f64 = 3.141592;
+    const RADIUS: f64 = 6378.388;
+    // Degrees are truncated, as in the TSPLIB reference code (and Concorde).
+    let radians = |v: f64| {
+        let deg = v.trunc();
+        PI * (deg + 5.0 * (v - deg) / 3.0) / 180.0
+    };
+    let (lat_a, lon_a) = (radians(a.x), radians(a.y));
+    let (lat_b, lon_b) = (radians(b.x), radians(b.y));
+    let q1 = (lon_a - lon_b).cos();
+    let q2 = (lat_a - lat_b).cos();
+    let q3 = (lat_a + lat_b).cos();
+    let cos = (0.5 * ((1.0 + q1) * q2 - (1.0 - q1) * q3)).clamp(-1.0, 1.0);
+    (RADIUS * cos.acos() + 1.0) as u32
+}
+
+/// Cities plus their metric. Shared (via `Arc`) by the problem, snapshots and the UI.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    pub name: String,
+    pub comment: String,
+    pub metric: Metric,
+    pub cities: Arc<[Point]>,
+}
+
+impl Instance {
+    pub fn len(&self) -> usize {
+        self.cities.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cities.is_empty()
+    }
+
+    pub fn distance(&self, a: u32, b: u32) -> u32 {
+        self.metric
+            .distance(self.cities[a as usize], self.cities[b as usize])
+    }
+
+    /// Length of the closed tour through `order` (0-based city indices), last edge included.
+    pub fn tour_length(&self, order: &[u32]) -> u64 {
+        let Some(&last) = order.last() else {
+            return 0;
+        };
+        let mut prev = last;
+        order
+            .iter()
+            .map(|&c| {
+                let d = self.distance(prev, c) as u64;
+                prev = c;
+                d
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point { x, y }
+    }
+
+    #[test]
+    fn euclidean_ties_round_up() {
+        // 14.5 exactly: half-to-even would give 14.
+        assert_eq!(Metric::Euc2d.distance(p(0.0, 0.0), p(14.5, 0.0)), 15);
+        assert_eq!(Metric::Euc2d.distance(p(0.0, 0.0), p(3.0, 4.0)), 5);
+        assert_eq!(Metric::Ceil2d.distance(p(0.0, 0.0), p(1.0, 1.0)), 2);
+    }
+
+    #[test]
+    fn att_rounds_up_when_nint_falls_short() {
+        // sqrt(1000/10) = 10 exactly; sqrt(101/10) = 3.18, nint 3 < 3.18 so 4.
+        assert_eq!(Metric::Att.distance(p(0.0, 0.0), p(30.0, 10.0)), 10);
+        assert_eq!(Metric::Att.distance(p(0.0, 0.0), p(10.0, 1.0)), 4);
+    }
+
+    #[test]
+    fn geo_matches_a_known_distance() {
+        // ulysses-style points one degree of latitude apart: about 111 km.
+        let d = Metric::Geo.distance(p(10.0, 20.0), p(11.0, 20.0));
+        assert_eq!(d, 112);
+    }
+}

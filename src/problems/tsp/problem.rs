@@ -1,0 +1,416 @@
+//! The annealing model: a tour over an instance, with 2-opt + Or-opt moves drawn from
+//! nearest-neighbour candidates (the default) or the seed's swap moves.
+
+use std::sync::Arc;
+
+use clap::ValueEnum;
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use super::distance::{Distances, Neighbours};
+use super::instance::Instance;
+use super::tour::Tour;
+use crate::anneal::{Problem, Rng};
+
+/// Which moves the annealer proposes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MoveSet {
+    /// 2-opt reversals and Or-opt moves of 1-3 cities towards a near neighbour.
+    TwoOpt,
+    /// The seed's move: swap two consecutive cities.
+    SwapAdjacent,
+    /// The seed's other move: swap two arbitrary cities.
+    Swap,
+}
+
+/// What the annealer minimises. The reported length is always the TSPLIB length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Cost {
+    /// Sum of TSPLIB edge lengths.
+    Euclidean,
+    /// Sum of squared TSPLIB edge lengths (the seed's option): punishes long edges.
+    Squared,
+}
+
+/// How the first tour is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Init {
+    /// Greedy nearest-neighbour tour from a random city.
+    Nearest,
+    /// A random permutation.
+    Random,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// Reverse the cyclic run of positions `i..=j` (fewer than n cities).
+    Reverse { i: u32, j: u32 },
+    /// Take the `len` cities from position `start` on and put them between the cities at
+    /// positions `after` and `after + 1` (outside the run), reversed or not.
+    OrOpt {
+        start: u32,
+        len: u32,
+        after: u32,
+        reversed: bool,
+    },
+    /// Swap the cities at positions `i` and `j`; `j == i + 1` (cyclically) when adjacent.
+    Swap { i: u32, j: u32 },
+}
+
+/// One in this many (out of 64) 2-opt-set proposals is an Or-opt move.
+const OR_OPT_IN_64: u64 = 24;
+
+/// The state for UI and report: the cities (shared) and a tour over them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TspSnapshot {
+    pub instance: Arc<Instance>,
+    /// 0-based city indices in visiting order.
+    pub tour: Vec<u32>,
+}
+
+impl TspSnapshot {
+    /// TSPLIB length of the tour.
+    pub fn length(&self) -> u64 {
+        self.instance.tour_length(&self.tour)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct TspProblem {
+    instance: Arc<Instance>,
+    // Shared so that cloning a problem (to polish a tour, or per UI run) is cheap.
+    distances: Arc<Distances>,
+    neighbours: Arc<Neighbours>,
+    tour: Tour,
+    moves: MoveSet,
+    cost: Cost,
+}
+
+impl TspProblem {
+    /// Builds the distance table, candidate lists and a first tour (from `rng`).
+    pub fn new(
+        instance: Arc<Instance>,
+        moves: MoveSet,
+        cost: Cost,
+        k: usize,
+        init: Init,
+        rng: &mut Rng,
+    ) -> Self {
+        let distances = Arc::new(Distances::new(&instance));
+        let neighbours = Arc::new(Neighbours::new(&distances, instance.len(), k));
+        let n = instance.len() as u32;
+        let mut problem = TspProblem {
+            instance,
+            distances,
+            neighbours,
+            tour: Tour::new((0..n).collect()),
+            moves,
+            cost,
+        };
+        match init {
+            Init::Random => problem.randomize(rng),
+            Init::Nearest => {
+                let start = rng.random_range(0..n);
+                let order = problem.nearest_neighbour_tour(start);
+                problem.tour.set_order(&order);
+            }
+        }
+        problem
+    }
+
+    pub fn instance(&self) -> &Arc<Instance> {
+        &self.instance
+    }
+
+    pub fn order(&self) -> &[u32] {
+        self.tour.order()
+    }
+
+    /// Replaces the tour (a permutation of 0..n).
+    pub fn set_order(&mut self, order: &[u32]) {
+        self.tour.set_order(order);
+    }
+
+    /// TSPLIB length of the current tour, whatever the cost being minimised.
+    pub fn length(&self) -> u64 {
+        self.instance.tour_length(self.tour.order())
+    }
+
+    /// The instance's length scale for temperatures: the mean nearest-neighbour edge, in
+    /// units of the cost (squared for the squared cost). At least 1.
+    pub fn typical_edge_cost(&self) -> f64 {
+        let d = self.neighbours.mean_nearest(&self.distances);
+        let cost = match self.cost {
+            Cost::Euclidean => d,
+            Cost::Squared => d * d,
+        };
+        cost.max(1.0)
+    }
+
+    fn nearest_neighbour_tour(&self, start: u32) -> Vec<u32> {
+        let n = self.instance.len();
+        let mut visited = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        let mut city = start;
+        visited[city as usize] = true;
+        order.push(city);
+        for _ in 1..n {
+            // Candidates first (cheap), the whole instance only when they are all used.
+            let next = self
+                .neighbours
+                .of(city)
+                .iter()
+                .copied()
+                .find(|&c| !visited[c as usize])
+                .unwrap_or_else(|| {
+                    (0..n as u32)
+                        .filter(|&c| !visited[c as usize])
+                        .min_by_key(|&c| self.distances.get(city, c))
+                        .unwrap_or(city)
+                });
+            visited[next as usize] = true;
+            order.push(next);
+            city = next;
+        }
+        order
+    }
+
+    #[inline(always)]
+    fn c(&self, a: u32, b: u32) -> i64 {
+        let d = self.distances.get(a, b) as i64;
+        match self.cost {
+            Cost::Euclidean => d,
+            Cost::Squared => d * d,
+        }
+    }
+
+    #[inline(always)]
+    fn n(&self) -> u32 {
+        self.tour.len() as u32
+    }
+
+    /// 2-opt that makes `a` and its candidate `c` adjacent: with a's successor
+    /// (`after == true`) or predecessor.
+    #[inline(always)]
+    pub fn two_opt(&self, a: u32, c: u32, after: bool) -> Move {
+        let n = self.n();
+        let (pa, pc) = (self.tour.pos(a), self.tour.pos(c));
+        if after {
+            let i = if pa + 1 == n { 0 } else { pa + 1 };
+            Move::Reverse { i, j: pc }
+        } else {
+            let j = if pc == 0 { n - 1 } else { pc - 1 };
+            Move::Reverse { i: pa, j }
+        }
+    }
+
+    /// Or-opt that moves the run of `len` cities starting (`backward == false`) or ending
+    /// at `a` next to its candidate `c`, on c's far side (`c_first`) or near side, turned so
+    /// that `a` touches `c`. `None` when `c` or its tour neighbour there is in the run.
+    #[inline(always)]
+    pub fn or_opt(&self, a: u32, c: u32, len: u32, backward: bool, c_first: bool) -> Option<Move> {
+        let n = self.n();
+        let pa = self.tour.pos(a);
+        let start = if backward {
+            (pa + n - (len - 1)) % n
+        } else {
+            pa
+        };
+        let pc = self.tour.pos(c);
+        let after = if c_first { pc } else { (pc + n - 1) % n };
+        // Offsets from the run's start: `after` and `after + 1` must both lie outside it.
+        let offset = (after + n - start) % n;
+        if offset < len || offset == n - 1 {
+            return None;
+        }
+        Some(Move::OrOpt {
+            start,
+            len,
+            after,
+            reversed: backward == c_first,
+        })
+    }
+
+    /// Greedy descent with the 2-opt-set moves until none improves (T = 0). Returns the
+    /// number of moves made. Used to polish the final tour.
+    pub fn polish(&mut self) -> u64 {
+        let mut made = 0;
+        loop {
+            let before = made;
+            for a in 0..self.n() {
+                for k in 0..self.neighbours.k {
+                    let c = self.neighbours.of(a)[k];
+                    let candidates = [
+                        Some(self.two_opt(a, c, true)),
+                        Some(self.two_opt(a, c, false)),
+                    ]
+                    .into_iter()
+                    .chain((0..12).map(|v| self.or_opt(a, c, v / 4 + 1, v & 1 == 1, v & 2 == 2)));
+                    let best = candidates
+                        .flatten()
+                        .map(|mv| (self.delta(&mv), mv))
+                        .min_by(|x, y| x.0.total_cmp(&y.0));
+                    if let Some((delta, mv)) = best
+                        && delta < 0.0
+                    {
+                        self.apply(&mv);
+                        made += 1;
+                    }
+                }
+            }
+            if made == before {
+                return made;
+            }
+        }
+    }
+}
+
+impl Problem for TspProblem {
+    type Move = Move;
+    type Snapshot = TspSnapshot;
+
+    fn energy(&self) -> f64 {
+        let order = self.tour.order();
+        let mut prev = order[order.len() - 1];
+        let mut sum = 0i64;
+        for &city in order {
+            sum += self.c(prev, city);
+            prev = city;
+        }
+        sum as f64
+    }
+
+    #[inline(always)]
+    fn propose(&self, rng: &mut Rng) -> Move {
+        let n = self.n();
+        // One random word per move: low half picks the city, the rest the details.
+        let r: u64 = rng.random();
+        let first = (((r & 0xffff_ffff) * n as u64) >> 32) as u32;
+        match self.moves {
+            MoveSet::TwoOpt => {
+                let k = self.neighbours.k as u64;
+                let c = self.neighbours.of(first)[(((r >> 32 & 0xffff) * k) >> 16) as usize];
+                let side = r >> 48 & 1 == 1;
+                if r >> 58 < OR_OPT_IN_64 {
+                    let len = (((r >> 50 & 0xff) * 3) >> 8) as u32 + 1;
+                    if let Some(mv) = self.or_opt(first, c, len, r >> 49 & 1 == 1, side) {
+                        return mv;
+                    }
+                }
+                self.two_opt(first, c, side)
+            }
+            MoveSet::SwapAdjacent => Move::Swap {
+                i: first,
+                j: if first + 1 == n { 0 } else { first + 1 },
+            },
+            MoveSet::Swap => {
+                let mut j = (((r >> 32) * (n as u64 - 1)) >> 32) as u32;
+                if j >= first {
+                    j += 1;
+                }
+                // Adjacent pairs are stored in tour order so `delta` can spot them.
+                if (first + 1) % n == j {
+                    Move::Swap { i: first, j }
+                } else {
+                    Move::Swap { i: j, j: first }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn delta(&self, mv: &Move) -> f64 {
+        let t = &self.tour;
+        let n = self.n();
+        let d = match *mv {
+            Move::Reverse { i, j } => {
+                let (a, b) = (t.at(i + n - 1), t.at(i));
+                let (c, d) = (t.at(j), t.at(j + 1));
+                self.c(a, c) + self.c(b, d) - self.c(a, b) - self.c(c, d)
+            }
+            Move::OrOpt {
+                start,
+                len,
+                after,
+                reversed,
+            } => {
+                let (a, s) = (t.at(start + n - 1), t.at(start));
+                let (e, f) = (t.at(start + len - 1), t.at(start + len));
+                let (p, q) = (t.at(after), t.at(after + 1));
+                let inserted = if reversed {
+                    self.c(p, e) + self.c(s, q)
+                } else {
+                    self.c(p, s) + self.c(e, q)
+                };
+                self.c(a, f) + inserted - self.c(a, s) - self.c(e, f) - self.c(p, q)
+            }
+            Move::Swap { i, j } => {
+                let (x, y) = (t.at(i), t.at(j));
+                let (xp, yn) = (t.at(i + n - 1), t.at(j + 1));
+                if t.at(i + 1) == y {
+                    self.c(xp, y) + self.c(x, yn) - self.c(xp, x) - self.c(y, yn)
+                } else {
+                    let (xn, yp) = (t.at(i + 1), t.at(j + n - 1));
+                    self.c(xp, y) + self.c(y, xn) + self.c(yp, x) + self.c(x, yn)
+                        - self.c(xp, x)
+                        - self.c(x, xn)
+                        - self.c(yp, y)
+                        - self.c(y, yn)
+                }
+            }
+        };
+        d as f64
+    }
+
+    fn apply(&mut self, mv: &Move) {
+        match *mv {
+            Move::Reverse { i, j } => self.tour.reverse(i, j),
+            Move::OrOpt {
+                start,
+                len,
+                after,
+                reversed,
+            } => {
+                let n = self.n();
+                let t = &self.tour;
+                let (a, s) = (t.at(start + n - 1), t.at(start));
+                let (e, f) = (t.at(start + len - 1), t.at(start + len));
+                let (p, q) = (t.at(after), t.at(after + 1));
+                // a [s..e] f..p q  ->  a p..f [e..s] q  ->  a f..p [e..s] q  (-> [s..e])
+                self.tour.exchange(a, s, p, q);
+                self.tour.exchange(a, p, f, e);
+                if !reversed {
+                    self.tour.exchange(p, e, s, q);
+                }
+            }
+            Move::Swap { i, j } => self.tour.swap(i, j),
+        }
+    }
+
+    /// A fresh random permutation: a restart should forget the old tour entirely (a
+    /// perturbation is what a reheat already gives).
+    fn randomize(&mut self, rng: &mut Rng) {
+        let mut order: Vec<u32> = (0..self.n()).collect();
+        order.shuffle(rng);
+        self.tour.set_order(&order);
+    }
+
+    fn snapshot(&self) -> TspSnapshot {
+        TspSnapshot {
+            instance: Arc::clone(&self.instance),
+            tour: self.tour.order().to_vec(),
+        }
+    }
+
+    fn snapshot_into(&self, into: &mut TspSnapshot) {
+        if !Arc::ptr_eq(&into.instance, &self.instance) {
+            into.instance = Arc::clone(&self.instance);
+        }
+        into.tour.clear();
+        into.tour.extend_from_slice(self.tour.order());
+    }
+
+    fn snapshot_cost(&self) -> usize {
+        self.tour.len() * 4
+    }
+}

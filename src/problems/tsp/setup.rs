@@ -1,0 +1,161 @@
+//! From command-line arguments to a ready-to-run problem: load the instance (file, random
+//! or built-in), look up its optimum, read a reference tour, derive the temperatures.
+//! Loading is separate from solving so the UI can show an instance before annealing it.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use color_eyre::eyre::eyre;
+use rand::SeedableRng;
+
+use super::TspArgs;
+use super::instance::Instance;
+use super::problem::TspProblem;
+use super::{random, tour_file, tsplib};
+use crate::anneal::{Rng, RunConfig, auto_temperature};
+use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
+use crate::input::InputError;
+
+/// The instance shown when no file and no `--random` is given.
+pub const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
+pub const BUILT_IN_TOUR: &str = include_str!("../../../puzzles/tsp/berlin52.opt.tour");
+const BUILT_IN_SOURCE: &str = "berlin52 (built in)";
+/// Published optimal lengths by instance NAME (TSPLIB's list; see puzzles/README.md).
+const OPTIMA: &str = include_str!("../../../puzzles/tsp/optima.json");
+
+/// Start and end temperature in units of the mean nearest-neighbour edge cost.
+const T_START: f64 = 1.0;
+const T_END: f64 = 0.01;
+/// Annealing time when neither --time-limit nor --max-steps is given.
+const DEFAULT_SECONDS: f64 = 1.0;
+
+/// An instance and what is known about it, before any annealing.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub instance: Arc<Instance>,
+    /// The file, `--random N` or the built-in name, for reports and titles.
+    pub source: String,
+    pub optimum: Option<u64>,
+    /// A reference tour (0-based), e.g. the optimal one, to draw beside ours.
+    pub reference: Option<Vec<u32>>,
+}
+
+impl Loaded {
+    pub fn reference_length(&self) -> Option<u64> {
+        self.reference
+            .as_ref()
+            .map(|t| self.instance.tour_length(t))
+    }
+
+    /// Percent above the optimum, when it is known.
+    pub fn gap(&self, length: u64) -> Option<f64> {
+        self.optimum
+            .filter(|&o| o > 0)
+            .map(|o| 100.0 * (length as f64 - o as f64) / o as f64)
+    }
+
+    /// A title such as `berlin52 (52 cities)  length 7600  best 7542  gap 0.00%`.
+    pub fn title(&self, length: u64, best: u64) -> String {
+        let mut title = format!(
+            "{} ({} cities)  length {length}  best {best}",
+            self.instance.name,
+            self.instance.len()
+        );
+        if let Some(gap) = self.gap(best) {
+            title.push_str(&format!("  gap {gap:.2}%"));
+        }
+        title
+    }
+}
+
+/// The optimum the table knows for an instance `name`.
+pub fn known_optimum(name: &str) -> Option<u64> {
+    let table: serde_json::Value = serde_json::from_str(OPTIMA).ok()?;
+    table.get("optima")?.get(name)?.as_u64()
+}
+
+/// Loads the instance the arguments name: `--random N`, a file, or the built-in one.
+pub fn load(args: &TspArgs) -> Result<Loaded, InputError> {
+    let (instance, source, built_in_tour) = if let Some(n) = args.random {
+        if n < 3 {
+            return Err(InputError::new(
+                "--random",
+                format!("{n} cities: a tour needs at least 3"),
+            ));
+        }
+        let instance = random::instance(n, args.layout, args.anneal.seed);
+        (instance, format!("--random {n}"), None)
+    } else if let Some(path) = &args.file {
+        let source = path.display().to_string();
+        let text = InputError::read_to_string(path)?;
+        (tsplib::parse(&text, &source)?, source, None)
+    } else {
+        let instance = tsplib::parse(BUILT_IN, BUILT_IN_SOURCE)?;
+        let tour = tour_file::parse(BUILT_IN_TOUR, BUILT_IN_SOURCE, instance.len())?;
+        (instance, BUILT_IN_SOURCE.to_string(), Some(tour))
+    };
+    let reference = match &args.tour {
+        Some(path) => Some(read_tour(path, instance.len())?),
+        None => built_in_tour,
+    };
+    Ok(Loaded {
+        optimum: args.optimum.or_else(|| known_optimum(&instance.name)),
+        instance: Arc::new(instance),
+        source,
+        reference,
+    })
+}
+
+fn read_tour(path: &Path, n: usize) -> Result<Vec<u32>, InputError> {
+    let text = InputError::read_to_string(path)?;
+    tour_file::parse(&text, &path.display().to_string(), n)
+}
+
+/// The problem's defaults for this instance: exponential cooling from 1.0 to 0.01 times
+/// the mean nearest-neighbour edge over the budget (1 s unless one is given).
+pub fn defaults(problem: &TspProblem, args: &TspArgs) -> Defaults {
+    let scale = problem.typical_edge_cost();
+    Defaults {
+        schedule: ScheduleKind::Exponential,
+        t0: StartTemperature::Fixed(T_START * scale),
+        t_min: T_END * scale,
+        time_limit: args.anneal.max_steps.is_none().then_some(DEFAULT_SECONDS),
+        ..Defaults::default()
+    }
+}
+
+/// Everything a run needs.
+pub struct Setup {
+    pub loaded: Loaded,
+    pub problem: TspProblem,
+    pub config: RunConfig,
+    /// The temperature a reheat (flag or UI key) raises T to.
+    pub reheat_temperature: f64,
+}
+
+/// Builds the problem (first tour from `--seed`) and its run configuration.
+pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
+    let loaded = load(args)?;
+    let seed = args.anneal.seed;
+    let mut rng = Rng::seed_from_u64(seed);
+    let problem = TspProblem::new(
+        Arc::clone(&loaded.instance),
+        args.moves,
+        args.cost,
+        args.neighbours as usize,
+        args.init,
+        &mut rng,
+    );
+    let config = args
+        .anneal
+        .run_config(&defaults(&problem, args), |acceptance| {
+            auto_temperature(&problem, seed, acceptance, 10_000)
+        })
+        .map_err(|e| eyre!(e))?;
+    Ok(Setup {
+        reheat_temperature: args.anneal.reheat_temperature(&config),
+        loaded,
+        problem,
+        config,
+    })
+}

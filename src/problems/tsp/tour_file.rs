@@ -1,0 +1,117 @@
+//! TSPLIB tour files (`.opt.tour`): read a reference tour, write ours.
+
+use crate::input::InputError;
+
+/// Reads the TOUR_SECTION of a tour file for an instance of `n` cities; returns 0-based
+/// city indices. The ids may share lines; `-1` (or the end of the file) ends the list.
+pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError> {
+    let err = |line: usize, message: String| InputError::new(source, message).at_line(line);
+    let mut in_tour = false;
+    let mut tour = Vec::with_capacity(n);
+    let mut seen_on: Vec<usize> = vec![0; n];
+    'lines: for (index, raw) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if !in_tour {
+            match line.split(':').next().unwrap_or("").trim() {
+                "TOUR_SECTION" => in_tour = true,
+                "EOF" => break,
+                "TYPE" if !line.ends_with("TOUR") => {
+                    return Err(err(line_no, format!("not a tour file ('{line}')")));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        for token in line.split_whitespace() {
+            if token == "-1" || token == "EOF" {
+                break 'lines;
+            }
+            let id = token
+                .parse::<usize>()
+                .ok()
+                .filter(|id| (1..=n).contains(id))
+                .ok_or_else(|| err(line_no, format!("'{token}' is not a city id in 1..={n}")))?;
+            if seen_on[id - 1] != 0 {
+                return Err(err(
+                    line_no,
+                    format!(
+                        "city {id} is visited twice (first on line {})",
+                        seen_on[id - 1]
+                    ),
+                ));
+            }
+            seen_on[id - 1] = line_no;
+            tour.push((id - 1) as u32);
+        }
+    }
+    if !in_tour {
+        return Err(InputError::new(source, "no TOUR_SECTION"));
+    }
+    if tour.len() != n {
+        return Err(InputError::new(
+            source,
+            format!(
+                "the tour visits {} cities but the instance has {n}",
+                tour.len()
+            ),
+        ));
+    }
+    Ok(tour)
+}
+
+/// A TSPLIB tour file for `tour` (0-based city indices).
+pub fn format(name: &str, length: u64, tour: &[u32]) -> String {
+    let mut text = format!(
+        "NAME : {name}.tour\nCOMMENT : Length {length}, found by kiln\nTYPE : TOUR\n\
+         DIMENSION : {}\nTOUR_SECTION\n",
+        tour.len()
+    );
+    for city in tour {
+        text.push_str(&(city + 1).to_string());
+        text.push('\n');
+    }
+    text.push_str("-1\nEOF\n");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_what_it_writes() {
+        let tour = vec![2, 0, 3, 1];
+        assert_eq!(parse(&format("x", 10, &tour), "t", 4).unwrap(), tour);
+    }
+
+    #[test]
+    fn several_ids_per_line_and_no_terminator() {
+        let text = "NAME: a\nTYPE: TOUR\nTOUR_SECTION\n 1 3\n2\n";
+        assert_eq!(parse(text, "t", 3).unwrap(), vec![0, 2, 1]);
+    }
+
+    #[test]
+    fn bad_tours_name_the_line() {
+        let text = "TOUR_SECTION\n1\n2\n2\n-1\n";
+        assert_eq!(
+            parse(text, "t.tour", 3).unwrap_err().to_string(),
+            "t.tour:4: city 2 is visited twice (first on line 3)"
+        );
+        assert_eq!(
+            parse("TOUR_SECTION\n1 9\n", "t.tour", 3)
+                .unwrap_err()
+                .to_string(),
+            "t.tour:2: '9' is not a city id in 1..=3"
+        );
+        assert_eq!(
+            parse("TOUR_SECTION\n1 2\n-1\n", "t.tour", 3)
+                .unwrap_err()
+                .to_string(),
+            "t.tour: the tour visits 2 cities but the instance has 3"
+        );
+    }
+}

@@ -1,0 +1,128 @@
+//! The built binary, headless, on shipped instances: JSON checked against recomputation.
+
+use std::process::Command;
+
+use kiln::problems::tsp::{tour_file, tsplib};
+
+const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/tsp");
+
+fn kiln(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .arg("tsp")
+        .args(args)
+        .arg("--headless")
+        .output()
+        .unwrap()
+}
+
+fn json(output: &std::process::Output) -> serde_json::Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// The tour as 0-based indices, after checking it is a permutation of 1..=n.
+fn tour(report: &serde_json::Value, n: usize) -> Vec<u32> {
+    let tour: Vec<u32> = report["tour"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u32 - 1)
+        .collect();
+    let mut sorted = tour.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..n as u32).collect::<Vec<_>>());
+    tour
+}
+
+#[test]
+fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
+    let file = format!("{PUZZLES}/berlin52.tsp");
+    let out = std::env::temp_dir().join(format!("kiln-tsp-{}.tour", std::process::id()));
+    let output = kiln(&[
+        &file,
+        "--time-limit",
+        "0.3",
+        "--seed",
+        "3",
+        "--tour",
+        &format!("{PUZZLES}/berlin52.opt.tour"),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    let report = json(&output);
+    assert_eq!(report["problem"], "tsp");
+    assert_eq!(report["name"], "berlin52");
+    assert_eq!(report["n"], 52);
+    assert_eq!(report["seed"], 3);
+    assert_eq!(report["optimum"], 7542);
+    assert_eq!(report["reference_length"], 7542);
+    assert!(report["iterations"].as_u64().unwrap() > 100_000);
+    assert!(report["seconds"].as_f64().unwrap() < 2.0);
+
+    let instance = tsplib::parse(&std::fs::read_to_string(&file).unwrap(), "b").unwrap();
+    let ours = tour(&report, 52);
+    let length = instance.tour_length(&ours);
+    assert_eq!(report["length"], length);
+    let gap = 100.0 * (length as f64 - 7542.0) / 7542.0;
+    assert!((report["gap"].as_f64().unwrap() - gap).abs() < 1e-9);
+    assert!(gap < 2.0, "gap {gap}");
+
+    let written = tour_file::parse(&std::fs::read_to_string(&out).unwrap(), "o", 52).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(written, ours);
+}
+
+#[test]
+fn random_instance_without_a_file_and_the_seed_moves() {
+    for moves in ["two-opt", "swap-adjacent", "swap"] {
+        let report = json(&kiln(&[
+            "--random",
+            "200",
+            "--layout",
+            "clustered",
+            "--moves",
+            moves,
+            "--cost",
+            "squared",
+            "--max-steps",
+            "200000",
+        ]));
+        assert_eq!(report["n"], 200);
+        assert_eq!(report["optimum"], serde_json::Value::Null);
+        assert_eq!(report["gap"], serde_json::Value::Null);
+        assert_eq!(report["reason"], "max_steps");
+        tour(&report, 200);
+    }
+}
+
+#[test]
+fn bad_input_exits_with_code_2_and_one_line() {
+    let dir = std::env::temp_dir().join(format!("kiln-tsp-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.tsp");
+    std::fs::write(&bad, "NAME: bad\nEDGE_WEIGHT_TYPE: EXPLICIT\n").unwrap();
+    let output = kiln(&[bad.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "kiln: {}:2: EDGE_WEIGHT_TYPE EXPLICIT (a distance matrix) is not supported: \
+             kiln needs city coordinates\n",
+            bad.display()
+        )
+    );
+    let output = kiln(&["--random", "2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "kiln: --random: 2 cities: a tour needs at least 3\n"
+    );
+}

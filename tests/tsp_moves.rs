@@ -1,0 +1,156 @@
+//! Every move's local delta equals the change of the fully recomputed energy, for both
+//! costs, over many random instances and tours; applying a move keeps a permutation.
+
+use std::sync::Arc;
+
+use kiln::anneal::{Problem, Rng};
+use kiln::problems::tsp::{Cost, Init, Layout, Move, MoveSet, TspProblem, random};
+use rand::{RngExt, SeedableRng};
+
+/// Applies `mv` and checks the delta and the tour; returns whether it changed anything.
+fn check(p: &mut TspProblem, mv: Move) {
+    let before = p.energy();
+    let delta = p.delta(&mv);
+    p.apply(&mv);
+    let after = p.energy();
+    assert_eq!(delta, after - before, "{mv:?} on n = {}", p.order().len());
+    let mut seen = p.order().to_vec();
+    seen.sort_unstable();
+    assert!(
+        seen.iter().enumerate().all(|(i, &c)| c == i as u32),
+        "{mv:?}"
+    );
+}
+
+fn problems(seed: u64) -> impl Iterator<Item = (TspProblem, Rng)> {
+    let mut rng = Rng::seed_from_u64(seed);
+    (0..60).flat_map(move |round| {
+        let n = 3 + round % 40;
+        let layout = [Layout::Uniform, Layout::Normal, Layout::Clustered][round % 3];
+        let instance = Arc::new(random::instance(n, layout, rng.random()));
+        [Cost::Euclidean, Cost::Squared].map(|cost| {
+            let mut r = Rng::seed_from_u64(rng.random());
+            let k = 1 + round % 12;
+            let p = TspProblem::new(
+                instance.clone(),
+                MoveSet::TwoOpt,
+                cost,
+                k,
+                Init::Random,
+                &mut r,
+            );
+            (p, r)
+        })
+    })
+}
+
+#[test]
+fn two_opt_on_both_sides() {
+    for (mut p, mut rng) in problems(1) {
+        let n = p.order().len() as u32;
+        for _ in 0..200 {
+            let a = rng.random_range(0..n);
+            let c = (a + rng.random_range(1..n)) % n;
+            let mv = p.two_opt(a, c, rng.random());
+            check(&mut p, mv);
+            // `a` and `c` are now neighbours.
+            let pa = p.order().iter().position(|&x| x == a).unwrap();
+            let around = [
+                p.order()[(pa + 1) % n as usize],
+                p.order()[(pa + n as usize - 1) % n as usize],
+            ];
+            assert!(around.contains(&c));
+        }
+    }
+}
+
+#[test]
+fn or_opt_runs_of_1_to_3_both_directions_both_sides() {
+    let mut made = [0usize; 3];
+    for (mut p, mut rng) in problems(2) {
+        let n = p.order().len() as u32;
+        for _ in 0..300 {
+            let a = rng.random_range(0..n);
+            let c = (a + rng.random_range(1..n)) % n;
+            let len = rng.random_range(1..=3);
+            if let Some(mv) = p.or_opt(a, c, len, rng.random(), rng.random()) {
+                check(&mut p, mv);
+                made[len as usize - 1] += 1;
+            }
+        }
+    }
+    assert!(made.iter().all(|&m| m > 1000), "{made:?}");
+}
+
+#[test]
+fn swaps_adjacent_and_arbitrary() {
+    for (mut p, mut rng) in problems(3) {
+        let n = p.order().len() as u32;
+        for _ in 0..200 {
+            let i = rng.random_range(0..n);
+            check(&mut p, Move::Swap { i, j: (i + 1) % n });
+            let j = (i + rng.random_range(2..n.max(3))) % n;
+            if j != i && (j + 1) % n != i {
+                check(&mut p, Move::Swap { i, j });
+            }
+        }
+    }
+}
+
+#[test]
+fn proposals_of_every_move_set() {
+    for moves in [MoveSet::TwoOpt, MoveSet::SwapAdjacent, MoveSet::Swap] {
+        for n in [3usize, 4, 5, 17, 60] {
+            let instance = Arc::new(random::instance(n, Layout::Clustered, n as u64));
+            for cost in [Cost::Euclidean, Cost::Squared] {
+                let mut rng = Rng::seed_from_u64(7);
+                let mut p =
+                    TspProblem::new(instance.clone(), moves, cost, 10, Init::Nearest, &mut rng);
+                for _ in 0..2000 {
+                    let mv = p.propose(&mut rng);
+                    check(&mut p, mv);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn duplicate_points_and_the_reported_length() {
+    let text = "NODE_COORD_SECTION\n1 0 0\n2 0 0\n3 10 0\n4 10 0\n5 5 5\n6 0 0\n";
+    let instance = Arc::new(kiln::problems::tsp::tsplib::parse(text, "d").unwrap());
+    let mut rng = Rng::seed_from_u64(1);
+    let mut p = TspProblem::new(
+        instance,
+        MoveSet::TwoOpt,
+        Cost::Squared,
+        3,
+        Init::Random,
+        &mut rng,
+    );
+    for _ in 0..500 {
+        let mv = p.propose(&mut rng);
+        check(&mut p, mv);
+    }
+    // Squared cost is minimised but the length is still the TSPLIB sum.
+    let order = p.order().to_vec();
+    assert_eq!(p.length(), p.instance().tour_length(&order));
+}
+
+#[test]
+fn polish_reaches_a_local_optimum_and_never_lengthens() {
+    let instance = Arc::new(random::instance(200, Layout::Uniform, 5));
+    let mut rng = Rng::seed_from_u64(5);
+    let mut p = TspProblem::new(
+        instance,
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        8,
+        Init::Random,
+        &mut rng,
+    );
+    let before = p.energy();
+    assert!(p.polish() > 0);
+    assert!(p.energy() < before);
+    assert_eq!(p.polish(), 0);
+}
