@@ -5,9 +5,11 @@ use color_eyre::Result;
 use crate::cli::{self, Command};
 use crate::problems::image::ImageArgs;
 use crate::problems::sudoku::{self, Puzzle};
+use crate::problems::tsp::TspArgs;
 use crate::ui::Demo;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
+use crate::ui::boards::tsp::TspDemo;
 
 /// The puzzles `n`/`p` walk through when kiln starts with no file: the embedded default,
 /// then the 11 "hardest" and a 16x16.
@@ -44,6 +46,23 @@ fn image_presets() -> Vec<ImageArgs> {
     .collect()
 }
 
+/// The tours `n`/`p` walk through with no arguments: berlin52 beside its optimal tour,
+/// then random cities in islands, in a uniform square and in a Gaussian cloud.
+fn tsp_presets() -> Vec<TspArgs> {
+    [
+        &["tsp"][..],
+        &["tsp", "--random", "300", "--layout", "clustered"],
+        &["tsp", "--random", "500", "--layout", "uniform"],
+        &["tsp", "--random", "1000", "--layout", "normal"],
+    ]
+    .iter()
+    .map(|words| match cli::command(words) {
+        Command::Tsp(args) => args,
+        _ => unreachable!("a TSP preset parses as the tsp command"),
+    })
+    .collect()
+}
+
 /// What the TUI opens with: its tabs, the tab shown first and the puzzle it starts on.
 pub struct Startup {
     pub demos: Vec<Box<dyn Demo>>,
@@ -60,6 +79,9 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                     puzzles: embedded_sudokus(),
                     anneal: args.anneal,
                     propagate: true,
+                }),
+                Box::new(TspDemo {
+                    runs: tsp_presets(),
                 }),
                 Box::new(ImageDemo {
                     runs: image_presets(),
@@ -103,8 +125,17 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 index: 0,
             })
         }
-        Some(_) => color_eyre::eyre::bail!(
-            "the live view of this problem is not built yet; use --headless"
-        ),
+        Some(Command::Tsp(args)) => {
+            // Checks the arguments (and reads the files) before the screen changes.
+            crate::problems::tsp::load(args)?;
+            let demos: Vec<Box<dyn Demo>> = vec![Box::new(TspDemo {
+                runs: vec![args.clone()],
+            })];
+            Ok(Startup {
+                demos,
+                tab: 0,
+                index: 0,
+            })
+        }
     }
 }

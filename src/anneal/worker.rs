@@ -71,6 +71,8 @@ pub enum Command {
     /// Start again from a fresh random state.
     Restart,
     SetSpeed(Speed),
+    /// Hand the UI the best state found instead of the current one (or back).
+    ShowBest(bool),
     Quit,
 }
 
@@ -124,6 +126,7 @@ impl<S: Send + 'static> Worker<S> {
                         speed,
                         reheat_to,
                         paused: false,
+                        show_best: false,
                     }
                     .run()
                 });
@@ -187,6 +190,7 @@ struct Loop<P: Problem> {
     speed: Speed,
     reheat_to: f64,
     paused: bool,
+    show_best: bool,
 }
 
 impl<P: Problem> Loop<P> {
@@ -261,6 +265,10 @@ impl<P: Problem> Loop<P> {
             Command::Reheat => self.runner.reheat(self.reheat_to),
             Command::Restart => self.runner.restart(),
             Command::SetSpeed(speed) => self.speed = speed,
+            Command::ShowBest(best) => {
+                self.show_best = best;
+                self.mailbox.wanted.store(true, Ordering::Release);
+            }
         }
         self.publish();
         true
@@ -269,7 +277,11 @@ impl<P: Problem> Loop<P> {
     fn publish(&mut self) {
         let _ = self.reports.send(Report::Sample(self.runner.sample()));
         if self.mailbox.wanted.swap(false, Ordering::AcqRel) {
-            let snapshot = self.runner.problem().snapshot();
+            let snapshot = if self.show_best {
+                self.runner.best().0.clone()
+            } else {
+                self.runner.problem().snapshot()
+            };
             if let Ok(mut slot) = self.mailbox.slot.lock() {
                 *slot = Some(snapshot);
             }
@@ -380,6 +392,31 @@ mod tests {
             assert!(Instant::now() < deadline);
             thread::sleep(Duration::from_millis(2));
         }
+    }
+
+    #[test]
+    fn show_best_hands_over_the_best_state() {
+        // Cool to all zeros, then wander hot: the current board has ones, the best has none.
+        let mut config = RunConfig::new(Schedule::Constant, 0.0);
+        config.max_steps = Some(2_000);
+        let mut runner = Runner::new(Bits::ones(16), config, 1);
+        runner.run(|_| true);
+        runner.reheat(1e9);
+        runner.restart();
+        let worker = Worker::spawn(runner, Speed::Limited(10), 1e9);
+        worker.send(Command::TogglePause);
+        wait_for(&worker, |r| *r == Report::Paused(true));
+        worker.take_snapshot();
+        worker.send(Command::ShowBest(true));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let board = loop {
+            if let Some(board) = worker.take_snapshot() {
+                break board;
+            }
+            assert!(Instant::now() < deadline);
+            thread::sleep(Duration::from_millis(2));
+        };
+        assert!(board.iter().all(|b| !b), "{board:?}");
     }
 
     #[test]

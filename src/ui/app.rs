@@ -349,7 +349,7 @@ mod tests {
             self.view.render(&self.board, area, buf, theme);
         }
         fn headline(&self) -> Option<String> {
-            self.view.headline(&self.board)
+            self.view.headline(&self.board, None)
         }
         fn progress(&self) -> f64 {
             self.history.progress(0.0)

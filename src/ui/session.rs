@@ -31,8 +31,9 @@ pub trait BoardView<S>: Send {
     /// Smallest (width, height) the board can be drawn in.
     fn min_size(&self, snapshot: Option<&S>) -> (u16, u16);
     fn render(&self, snapshot: &S, area: Rect, buf: &mut Buffer, theme: &Theme);
-    /// Extra words for the title bar (e.g. tour length and gap), from the newest board.
-    fn headline(&self, _snapshot: &S) -> Option<String> {
+    /// Extra words for the title bar (e.g. tour length and gap), from the newest board and
+    /// the lowest energy seen.
+    fn headline(&self, _snapshot: &S, _best_energy: Option<f64>) -> Option<String> {
         None
     }
     /// The energy the progress gauge counts down to, when there is a known one (0 for a
@@ -45,6 +46,10 @@ pub trait BoardView<S>: Send {
     }
     /// Handles a board key; `true` if it changed what is shown.
     fn key(&mut self, _key: char) -> bool {
+        false
+    }
+    /// Whether the board wants the best state rather than the current one.
+    fn wants_best(&self) -> bool {
         false
     }
     /// What "finished at the target" means for this board (e.g. "SOLVED").
@@ -183,7 +188,10 @@ where
     }
 
     fn headline(&self) -> Option<String> {
-        self.snapshot.as_ref().and_then(|s| self.view.headline(s))
+        let best = self.history.latest().map(|s| s.best_energy);
+        self.snapshot
+            .as_ref()
+            .and_then(|s| self.view.headline(s, best))
     }
 
     fn progress(&self) -> f64 {
@@ -201,7 +209,12 @@ where
     }
 
     fn board_key(&mut self, key: char) -> bool {
-        self.view.key(key)
+        let before = self.view.wants_best();
+        let changed = self.view.key(key);
+        if self.view.wants_best() != before {
+            self.worker.send(Command::ShowBest(self.view.wants_best()));
+        }
+        changed
     }
 
     fn target_word(&self) -> &'static str {

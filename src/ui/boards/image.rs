@@ -120,7 +120,7 @@ impl BoardView<Bitmap> for ImageView {
         draw_bitmap(shown, area, buf, theme);
     }
 
-    fn headline(&self, image: &Bitmap) -> Option<String> {
+    fn headline(&self, image: &Bitmap, _: Option<f64>) -> Option<String> {
         let what = if self.show_input {
             "showing input"
         } else {

@@ -2,6 +2,7 @@
 
 pub mod image;
 pub mod sudoku;
+pub mod tsp;
 
 use crate::anneal::RunConfig;
 use crate::anneal_args::AnnealArgs;

@@ -42,7 +42,7 @@ impl BoardView<SudokuSnapshot> for SudokuView {
         Some(0.0)
     }
 
-    fn headline(&self, _: &SudokuSnapshot) -> Option<String> {
+    fn headline(&self, _: &SudokuSnapshot, _: Option<f64>) -> Option<String> {
         Some(self.origin.clone())
     }
 
