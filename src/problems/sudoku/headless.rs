@@ -145,7 +145,11 @@ pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color
         bail!("{impossible} of {} puzzles have no solution", puzzles.len());
     }
     if solved < puzzles.len() {
-        bail!("{} of {} puzzles not solved", puzzles.len() - solved, puzzles.len());
+        bail!(
+            "{} of {} puzzles not solved",
+            puzzles.len() - solved,
+            puzzles.len()
+        );
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use super::anneal::SudokuAnneal;
 use super::exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
 use super::grid::{Geometry, Puzzle};
 use super::propagate::propagate;
-use crate::anneal::{RunConfig, Rng};
+use crate::anneal::{Rng, RunConfig};
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
 
 /// Seconds per puzzle when no --time-limit is given, so nothing hangs.
@@ -99,7 +99,11 @@ impl Prepared {
 
     /// The run configuration from the shared flags over this size's defaults, stopping at
     /// energy 0. Errors name the flag.
-    pub fn run_config(&self, args: &AnnealArgs, problem: &SudokuAnneal) -> Result<RunConfig, String> {
+    pub fn run_config(
+        &self,
+        args: &AnnealArgs,
+        problem: &SudokuAnneal,
+    ) -> Result<RunConfig, String> {
         let mut config = args.run_config(&defaults(self.puzzle.n), |acceptance| {
             crate::anneal::auto_temperature(problem, args.seed, acceptance, 10_000)
         })?;

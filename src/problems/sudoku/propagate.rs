@@ -40,7 +40,11 @@ impl<'g> Board<'g> {
 
     fn unit_ids(&self, cell: usize) -> [usize; 3] {
         let g = self.geometry;
-        [g.row_of[cell], g.side + g.col_of[cell], 2 * g.side + g.box_of[cell]]
+        [
+            g.row_of[cell],
+            g.side + g.col_of[cell],
+            2 * g.side + g.box_of[cell],
+        ]
     }
 
     /// Values still possible in an empty cell, as a bitmask (bit v-1 for value v).
