@@ -1,0 +1,149 @@
+//! The built binary, headless: JSON lines checked against the rules, exit codes.
+
+use std::process::{Command, Output};
+
+use kiln::problems::sudoku::{is_valid_solution, read_puzzles};
+use serde_json::Value;
+
+fn kiln(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn lines(output: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn solves_every_puzzle_of_a_file_with_valid_solutions() {
+    let file = "puzzles/sudoku/hardest11.txt";
+    let output = kiln(&["sudoku", file, "--headless", "--seed", "7"]);
+    assert!(output.status.success(), "{output:?}");
+    let reports = lines(&output);
+    let puzzles = read_puzzles(file.as_ref()).unwrap();
+    assert_eq!(reports.len(), puzzles.len());
+    for (r, p) in reports.iter().zip(&puzzles) {
+        for field in [
+            "problem",
+            "source",
+            "size",
+            "seed",
+            "solved",
+            "energy",
+            "iterations",
+            "restarts",
+            "reheats",
+            "seconds",
+            "solution",
+        ] {
+            assert!(r.get(field).is_some(), "missing {field} in {r}");
+        }
+        assert_eq!(r["problem"], "sudoku");
+        assert_eq!(r["source"], p.source.as_str());
+        assert_eq!(r["size"], 9);
+        assert_eq!(r["seed"], 7);
+        assert_eq!(r["solved"], true);
+        assert_eq!(r["energy"], 0);
+        assert_eq!(r["solutions"], "unique");
+        let solution: Vec<u8> = r["solution"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| c.to_digit(10).unwrap() as u8)
+            .collect();
+        assert!(is_valid_solution(p, &solution), "{r}");
+    }
+    let summary = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        summary.starts_with("sudoku: solved 11/11, median "),
+        "{summary}"
+    );
+}
+
+#[test]
+fn index_and_no_propagate_and_the_embedded_default() {
+    let output = kiln(&[
+        "sudoku",
+        "puzzles/sudoku/small4.txt",
+        "--headless",
+        "--index",
+        "2",
+        "--no-propagate",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let reports = lines(&output);
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0]["source"], "puzzles/sudoku/small4.txt:3");
+    assert_eq!(reports[0]["propagated"], 0);
+    assert_eq!(reports[0]["solved"], true);
+
+    let output = kiln(&["sudoku", "--headless", "--max-steps", "50000000"]);
+    assert!(output.status.success(), "{output:?}");
+    let reports = lines(&output);
+    assert_eq!(reports[0]["source"], "puzzles/sudoku/default.txt:2");
+    assert_eq!(reports[0]["solved"], true);
+}
+
+#[test]
+fn a_16x16_and_a_grid_file_are_solved() {
+    for file in [
+        "puzzles/sudoku/multisolution16.txt",
+        "puzzles/sudoku/grid_format.txt",
+    ] {
+        let output = kiln(&["sudoku", file, "--headless"]);
+        assert!(output.status.success(), "{file}: {output:?}");
+        let puzzles = read_puzzles(file.as_ref()).unwrap();
+        for (r, p) in lines(&output).iter().zip(&puzzles) {
+            let solution: Vec<u8> = r["solution"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .map(|c| kiln::problems::sudoku::value_of(c).unwrap())
+                .collect();
+            assert!(is_valid_solution(p, &solution), "{r}");
+        }
+    }
+}
+
+#[test]
+fn no_solution_is_reported_without_annealing() {
+    let output = kiln(&["sudoku", "puzzles/sudoku/no_solution.txt", "--headless"]);
+    assert_eq!(output.status.code(), Some(1));
+    let r = &lines(&output)[0];
+    assert_eq!(r["solved"], false);
+    assert_eq!(r["error"], "no solution");
+    assert_eq!(r["iterations"], 0);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("1 of 1 puzzles have no solution"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let output = kiln(&["sudoku", "puzzles/sudoku/bad_clash.txt", "--headless"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "kiln: puzzles/sudoku/bad_clash.txt:2:5: r1c1 and r1c5 both give 7 in row 1\n"
+    );
+    assert!(output.stdout.is_empty());
+    let output = kiln(&[
+        "sudoku",
+        "puzzles/sudoku/small4.txt",
+        "--headless",
+        "--index",
+        "3",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "kiln: --index: 3 is not a puzzle number: the input has puzzles 1-2\n"
+    );
+}
