@@ -179,6 +179,25 @@ fn sigterm_ends_the_app_and_restores_the_terminal() {
 }
 
 #[test]
+fn closing_the_terminal_ends_the_app() {
+    let Tui {
+        master,
+        mut child,
+        writer,
+        ..
+    } = Tui::start(&[], 80, 24);
+    thread::sleep(Duration::from_millis(500));
+    // The terminal window goes away: kiln gets SIGHUP and must not spin on a dead tty.
+    drop(writer);
+    drop(master);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "kiln outlived its terminal");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
 fn a_small_terminal_says_so_and_recovers_on_resize() {
     let mut tui = Tui::start(&[], 40, 12);
     tui.wait_for("terminal too small (need");

@@ -35,16 +35,29 @@ pub struct Options {
     pub speed: Option<Speed>,
 }
 
+/// SIGTERM, SIGHUP and SIGINT ask the event loop to end. Once the terminal is gone,
+/// crossterm's `event::poll` spins without ever returning (crossterm#793), so if the loop
+/// has not ended by itself a second later, this thread restores what it can and exits.
+fn watch_signals(stop: Arc<AtomicBool>) -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
+    std::thread::Builder::new()
+        .name("kiln-signals".to_string())
+        .spawn(move || {
+            if signals.forever().next().is_some() {
+                stop.store(true, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_secs(1));
+                terminal::restore();
+                std::process::exit(0);
+            }
+        })?;
+    Ok(())
+}
+
 /// Runs the TUI until the user quits; the terminal is restored on every way out.
 pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
-        signal_hook::flag::register(signal, Arc::clone(&stop))?;
-    }
+    watch_signals(Arc::clone(&stop))?;
     let theme = Theme::from_env(options.ascii);
     let mut app = App::new(demos, tab, index, options.speed, theme)?;
     let mut screen = terminal::Screen::enter()?;
