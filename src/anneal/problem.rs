@@ -30,6 +30,11 @@ pub trait Problem {
     fn snapshot_into(&self, into: &mut Self::Snapshot) {
         *into = self.snapshot();
     }
+    /// A step every delta is a whole multiple of (1 for counts, 0.25 for energies in
+    /// quarters), so the runner can read acceptance probabilities from a table.
+    fn delta_quantum(&self) -> f64 {
+        1.0
+    }
     /// Rough cost of one snapshot in bytes, so the runner can bound how often it copies.
     fn snapshot_cost(&self) -> usize {
         64

@@ -7,9 +7,11 @@ use rand::{RngExt, SeedableRng};
 use super::problem::{Problem, Rng};
 use super::schedule::{Clock, Schedule};
 
-/// Deltas that are small whole numbers (Sudoku, image swaps) read their acceptance
-/// probability from a table refreshed with the temperature instead of calling `exp`.
+/// Deltas that are small whole multiples of the problem's quantum (Sudoku, images) read
+/// their acceptance probability from a table refreshed with the temperature, not `exp`.
 const EXP_TABLE: usize = 32;
+/// Uphill moves above this many temperatures are rejected without `exp` (e^-40 ~ 4e-18).
+const HOPELESS: f64 = 40.0;
 /// The temperature and the stagnation check are refreshed this often (in steps).
 const CHUNK: u64 = 256;
 /// Energies closer than this are equal (they are sums of f64 deltas).
@@ -104,6 +106,10 @@ pub struct Runner<P: Problem> {
     energy: f64,
     temperature: f64,
     exp_table: [f64; EXP_TABLE],
+    /// 1 / the problem's delta quantum.
+    per_quantum: f64,
+    /// Deltas above this are rejected at once.
+    hopeless: f64,
     /// The schedule restarts from `t_start` at `origin_*` after a reheat or restart.
     t_start: f64,
     origin_steps: u64,
@@ -131,6 +137,7 @@ impl<P: Problem> Runner<P> {
         let best = problem.snapshot();
         let save_gap = (problem.snapshot_cost() as u64 / 16).max(1);
         let target = config.target_energy.unwrap_or(f64::NEG_INFINITY);
+        let quantum = problem.delta_quantum();
         let mut runner = Runner {
             problem,
             rng: Rng::seed_from_u64(seed),
@@ -140,6 +147,8 @@ impl<P: Problem> Runner<P> {
             energy,
             temperature: 0.0,
             exp_table: [0.0; EXP_TABLE],
+            per_quantum: if quantum > 0.0 { 1.0 / quantum } else { 1.0 },
+            hopeless: 0.0,
             origin_steps: 0,
             origin_time: Duration::ZERO,
             iterations: 0,
@@ -213,8 +222,10 @@ impl<P: Problem> Runner<P> {
         let t = self.config.schedule.temperature(self.t_start, clock);
         if t != self.temperature {
             self.temperature = t;
+            self.hopeless = HOPELESS * t;
+            let quantum = 1.0 / self.per_quantum;
             for (k, p) in self.exp_table.iter_mut().enumerate() {
-                *p = (-(k as f64) / t).exp();
+                *p = (-(k as f64) * quantum / t).exp();
             }
         }
     }
@@ -224,8 +235,12 @@ impl<P: Problem> Runner<P> {
         if delta <= 0.0 {
             return true;
         }
-        let k = delta as usize;
-        let p = if k < EXP_TABLE && k as f64 == delta {
+        if delta > self.hopeless {
+            return false;
+        }
+        let steps = delta * self.per_quantum;
+        let k = steps as usize;
+        let p = if k < EXP_TABLE && k as f64 == steps {
             self.exp_table[k]
         } else {
             (-delta / self.temperature).exp()
@@ -543,6 +558,82 @@ mod tests {
             StopReason::Stopped
         );
         assert_eq!(calls, 3);
+    }
+
+    /// Flips a bit at 0.25 per bit, so deltas come in quarters.
+    struct Quarters(Bits);
+
+    impl Problem for Quarters {
+        type Move = usize;
+        type Snapshot = Vec<bool>;
+        fn energy(&self) -> f64 {
+            0.25 * self.0.energy()
+        }
+        fn propose(&self, rng: &mut Rng) -> usize {
+            self.0.propose(rng)
+        }
+        fn delta(&self, mv: &usize) -> f64 {
+            0.25 * self.0.delta(mv)
+        }
+        fn apply(&mut self, mv: &usize) {
+            self.0.apply(mv)
+        }
+        fn randomize(&mut self, rng: &mut Rng) {
+            self.0.randomize(rng)
+        }
+        fn snapshot(&self) -> Vec<bool> {
+            self.0.snapshot()
+        }
+        fn delta_quantum(&self) -> f64 {
+            0.25
+        }
+    }
+
+    #[test]
+    fn acceptance_from_the_table_matches_exp() {
+        // At T = 0.25 a +0.25 move is accepted with probability e^-1: count how often.
+        let mut config = RunConfig::new(Schedule::Constant, 0.25);
+        config.max_steps = Some(400_000);
+        let mut runner = Runner::new(
+            Quarters(Bits {
+                bits: vec![false; 1],
+            }),
+            config,
+            9,
+        );
+        let mut ups = 0u64;
+        let mut last = runner.energy();
+        for _ in 0..400_000 {
+            runner.step_batch(1);
+            if runner.energy() > last {
+                ups += 1;
+            }
+            last = runner.energy();
+        }
+        // From 0 every move is uphill (accepted with e^-1); from 0.25 every move is downhill.
+        // So a cycle lasts 1/p + 1 steps on average: ups = n / (1/p + 1).
+        let p = (-1f64).exp();
+        let expected = 400_000.0 / (1.0 / p + 1.0);
+        assert!(
+            (ups as f64 - expected).abs() < 0.02 * expected,
+            "{ups} vs {expected}"
+        );
+    }
+
+    #[test]
+    fn hopeless_moves_are_never_accepted() {
+        let mut config = RunConfig::new(Schedule::Constant, 0.01);
+        config.max_steps = Some(100_000);
+        // Every move from all-zero is +1 = 100 T: never taken.
+        let mut runner = Runner::new(
+            Bits {
+                bits: vec![false; 8],
+            },
+            config,
+            3,
+        );
+        runner.run(|_| true);
+        assert_eq!(runner.energy(), 0.0);
     }
 
     #[test]
