@@ -3,6 +3,7 @@
 mod problem;
 mod runner;
 mod schedule;
+mod search;
 pub mod worker;
 
 pub use problem::{Problem, Rng};
@@ -10,6 +11,7 @@ pub use runner::{
     Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason, auto_temperature,
 };
 pub use schedule::{Clock, Schedule};
+pub use search::Search;
 
 #[cfg(test)]
 pub(crate) mod toy;

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::{Problem, Runner, Sample, StopReason};
+use super::{Sample, Search, StopReason};
 
 /// The name of the annealing thread; the TUI's panic hook recognises it.
 pub const WORKER_THREAD: &str = "kiln-annealer";
@@ -101,10 +101,11 @@ pub struct Worker<S> {
 }
 
 impl<S: Send + 'static> Worker<S> {
-    /// Starts annealing `runner` at `speed`; `reheat_to` is the temperature of a reheat.
-    pub fn spawn<P>(runner: Runner<P>, speed: Speed, reheat_to: f64) -> Self
+    /// Starts `search` (an annealing `Runner`, say) at `speed`; `reheat_to` is the
+    /// temperature of a reheat.
+    pub fn spawn<E>(search: E, speed: Speed, reheat_to: f64) -> Self
     where
-        P: Problem<Snapshot = S> + Send + 'static,
+        E: Search<Snapshot = S>,
     {
         let (commands, command_rx) = mpsc::channel();
         let (report_tx, reports) = mpsc::channel();
@@ -119,7 +120,7 @@ impl<S: Send + 'static> Worker<S> {
                 let crash_tx = report_tx.clone();
                 let body = AssertUnwindSafe(move || {
                     Loop {
-                        runner,
+                        search,
                         commands: command_rx,
                         reports: report_tx,
                         mailbox: shared,
@@ -182,24 +183,24 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-struct Loop<P: Problem> {
-    runner: Runner<P>,
+struct Loop<E: Search> {
+    search: E,
     commands: Receiver<Command>,
     reports: Sender<Report>,
-    mailbox: Arc<Mailbox<P::Snapshot>>,
+    mailbox: Arc<Mailbox<E::Snapshot>>,
     speed: Speed,
     reheat_to: f64,
     paused: bool,
     show_best: bool,
 }
 
-impl<P: Problem> Loop<P> {
+impl<E: Search> Loop<E> {
     fn run(mut self) {
         self.publish();
         let mut last_publish = Instant::now();
         let mut next_tick = Instant::now();
         loop {
-            let idle = self.paused || self.runner.stopped().is_some();
+            let idle = self.paused || self.search.stopped().is_some();
             let command = if idle {
                 match self.commands.recv() {
                     Ok(c) => Some(c),
@@ -218,8 +219,8 @@ impl<P: Problem> Loop<P> {
                 }
                 continue;
             }
-            self.runner.step_batch(self.speed.per_tick());
-            if let Some(reason) = self.runner.stopped() {
+            self.search.step_batch(self.speed.per_tick());
+            if let Some(reason) = self.search.stopped() {
                 self.publish();
                 let _ = self.reports.send(Report::Finished(reason));
                 continue;
@@ -259,11 +260,11 @@ impl<P: Problem> Loop<P> {
             }
             Command::Step => {
                 if self.paused {
-                    self.runner.step_batch(self.speed.per_tick());
+                    self.search.step_batch(self.speed.per_tick());
                 }
             }
-            Command::Reheat => self.runner.reheat(self.reheat_to),
-            Command::Restart => self.runner.restart(),
+            Command::Reheat => self.search.reheat(self.reheat_to),
+            Command::Restart => self.search.restart(),
             Command::SetSpeed(speed) => self.speed = speed,
             Command::ShowBest(best) => {
                 self.show_best = best;
@@ -275,12 +276,12 @@ impl<P: Problem> Loop<P> {
     }
 
     fn publish(&mut self) {
-        let _ = self.reports.send(Report::Sample(self.runner.sample()));
+        let _ = self.reports.send(Report::Sample(self.search.sample()));
         if self.mailbox.wanted.swap(false, Ordering::AcqRel) {
             let snapshot = if self.show_best {
-                self.runner.best().0.clone()
+                self.search.best_snapshot()
             } else {
-                self.runner.problem().snapshot()
+                self.search.snapshot()
             };
             if let Ok(mut slot) = self.mailbox.slot.lock() {
                 *slot = Some(snapshot);
@@ -293,7 +294,7 @@ impl<P: Problem> Loop<P> {
 mod tests {
     use super::*;
     use crate::anneal::toy::Bits;
-    use crate::anneal::{RunConfig, Schedule};
+    use crate::anneal::{Problem, RunConfig, Runner, Schedule};
 
     fn wait_for(worker: &Worker<Vec<bool>>, mut pred: impl FnMut(&Report) -> bool) -> Report {
         let deadline = Instant::now() + Duration::from_secs(10);

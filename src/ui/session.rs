@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::{Command, Report, Speed, Worker};
-use crate::anneal::{Clock, Problem, RunConfig, Runner, StopReason};
+use crate::anneal::{Clock, Problem, RunConfig, Runner, Search, StopReason};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,30 +101,50 @@ fn final_temperature(config: &RunConfig) -> Option<f64> {
     Some(config.schedule.temperature(config.t0, end))
 }
 
-/// The one `Session` implementation: a worker annealing `P`, drawn by `V`.
-pub struct Live<P: Problem, V> {
+/// The one `Session` implementation: a worker running search `E`, drawn by `V`.
+pub struct Live<E: Search, V> {
     title: String,
-    worker: Worker<P::Snapshot>,
+    worker: Worker<E::Snapshot>,
     view: V,
-    snapshot: Option<P::Snapshot>,
+    snapshot: Option<E::Snapshot>,
     history: History,
     state: RunState,
     budget: Option<u64>,
 }
 
-impl<P, V> Live<P, V>
+impl<P, V> Live<Runner<P>, V>
 where
     P: Problem + Send + 'static,
     V: BoardView<P::Snapshot>,
 {
+    /// Anneals `runner` live.
     pub fn start(title: String, runner: Runner<P>, view: V, speed: Speed, reheat_to: f64) -> Self {
-        let snapshot = Some(runner.problem().snapshot());
         let config = runner.config();
         let budget = config.max_steps;
         let history = History::new(config.t0.max(reheat_to), final_temperature(config));
+        Live::with_search(title, runner, view, speed, reheat_to, history, budget)
+    }
+}
+
+impl<E, V> Live<E, V>
+where
+    E: Search,
+    V: BoardView<E::Snapshot>,
+{
+    /// Runs any search live; `history` knows its temperature range, `budget` its steps.
+    pub fn with_search(
+        title: String,
+        search: E,
+        view: V,
+        speed: Speed,
+        reheat_to: f64,
+        history: History,
+        budget: Option<u64>,
+    ) -> Self {
+        let snapshot = Some(search.snapshot());
         Live {
             title,
-            worker: Worker::spawn(runner, speed, reheat_to),
+            worker: Worker::spawn(search, speed, reheat_to),
             view,
             snapshot,
             history,
@@ -134,10 +154,10 @@ where
     }
 }
 
-impl<P, V> Session for Live<P, V>
+impl<E, V> Session for Live<E, V>
 where
-    P: Problem + Send + 'static,
-    V: BoardView<P::Snapshot>,
+    E: Search,
+    V: BoardView<E::Snapshot>,
 {
     fn title(&self) -> &str {
         &self.title

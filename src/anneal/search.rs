@@ -1,0 +1,49 @@
+//! What the worker thread can drive: the annealing `Runner`, or another search such as the
+//! genetic algorithm of race mode, as long as it steps in batches and reports samples.
+
+use super::{Problem, Runner, Sample, StopReason};
+
+pub trait Search: Send + 'static {
+    type Snapshot: Clone + Send + 'static;
+
+    /// Runs up to `n` steps (proposals, or evaluations for a population); returns how many.
+    fn step_batch(&mut self, n: u64) -> u64;
+    /// Telemetry since the previous sample.
+    fn sample(&mut self) -> Sample;
+    /// Why the search has ended, if it has.
+    fn stopped(&self) -> Option<StopReason>;
+    /// The current state.
+    fn snapshot(&self) -> Self::Snapshot;
+    /// The best state found so far.
+    fn best_snapshot(&mut self) -> Self::Snapshot;
+    /// Raises the temperature (or its equivalent) to `temperature`.
+    fn reheat(&mut self, temperature: f64);
+    /// Starts again from a fresh random state.
+    fn restart(&mut self);
+}
+
+impl<P: Problem + Send + 'static> Search for Runner<P> {
+    type Snapshot = P::Snapshot;
+
+    fn step_batch(&mut self, n: u64) -> u64 {
+        Runner::step_batch(self, n)
+    }
+    fn sample(&mut self) -> Sample {
+        Runner::sample(self)
+    }
+    fn stopped(&self) -> Option<StopReason> {
+        Runner::stopped(self)
+    }
+    fn snapshot(&self) -> P::Snapshot {
+        self.problem().snapshot()
+    }
+    fn best_snapshot(&mut self) -> P::Snapshot {
+        self.best().0.clone()
+    }
+    fn reheat(&mut self, temperature: f64) {
+        Runner::reheat(self, temperature)
+    }
+    fn restart(&mut self) {
+        Runner::restart(self)
+    }
+}
