@@ -7,6 +7,7 @@ use ratatui::layout::{Alignment, Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
+use super::Tui;
 use super::format;
 use super::help::Help;
 use super::keys::{Action, KEYS};
@@ -60,16 +61,7 @@ impl App {
         })
     }
 
-    pub fn session(&self) -> &dyn Session {
-        self.session.as_ref()
-    }
-
-    /// Takes the worker's news; `true` if the screen should be redrawn.
-    pub fn poll(&mut self) -> bool {
-        self.session.poll()
-    }
-
-    pub fn on_action(&mut self, action: Action) -> Flow {
+    fn action(&mut self, action: Action) -> Flow {
         if self.help {
             // Any key closes the help; quitting still works from it.
             self.help = false;
@@ -227,6 +219,27 @@ impl App {
     }
 }
 
+impl Tui for App {
+    fn poll(&mut self) -> bool {
+        self.session.poll()
+    }
+
+    fn on_action(&mut self, action: Action) -> Flow {
+        self.action(action)
+    }
+
+    fn crashed(&self) -> Option<String> {
+        match self.session.state() {
+            RunState::Crashed(message) => Some(message.clone()),
+            _ => None,
+        }
+    }
+
+    fn render(&self, area: Rect, buf: &mut Buffer) {
+        Widget::render(self, area, buf);
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Step {
     Forward,
@@ -303,67 +316,9 @@ impl Widget for &App {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-    use std::time::{Duration, Instant};
-
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
     use super::*;
-    use crate::anneal::Sample;
-    use crate::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
     use crate::ui::boards::sudoku::SudokuView;
-    use crate::ui::history::History;
-    use crate::ui::session::{BoardKey, BoardView};
-
-    /// A session frozen at one moment, so a whole screen can be compared as text.
-    struct Frozen {
-        history: History,
-        state: RunState,
-        board: SudokuSnapshot,
-        view: SudokuView,
-    }
-
-    impl Session for Frozen {
-        fn title(&self) -> &str {
-            "9x9 frozen.txt:1"
-        }
-        fn poll(&mut self) -> bool {
-            false
-        }
-        fn history(&self) -> &History {
-            &self.history
-        }
-        fn state(&self) -> &RunState {
-            &self.state
-        }
-        fn send(&mut self, command: Command) {
-            if command == Command::TogglePause {
-                self.state = RunState::Paused;
-            }
-        }
-        fn min_board_size(&self) -> (u16, u16) {
-            self.view.min_size(Some(&self.board))
-        }
-        fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-            self.view.render(&self.board, area, buf, theme);
-        }
-        fn headline(&self) -> Option<String> {
-            self.view.headline(&self.board, None)
-        }
-        fn progress(&self) -> f64 {
-            self.history.progress(0.0)
-        }
-        fn board_keys(&self) -> &'static [BoardKey] {
-            &[]
-        }
-        fn board_key(&mut self, _: char) -> bool {
-            false
-        }
-        fn target_word(&self) -> &'static str {
-            "SOLVED"
-        }
-    }
+    use crate::ui::testing::{self, frozen};
 
     struct FrozenDemo(RunState);
 
@@ -375,45 +330,8 @@ mod tests {
             3
         }
         fn start(&self, _: usize, _: Speed) -> Result<Box<dyn Session>> {
-            // A solved 9x9 with r1c1 and r1c2 swapped: rows fine, columns 1 and 2 clash.
-            let solved =
-                "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
-            let mut values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
-            values.swap(0, 1);
-            let kinds: Vec<CellKind> = (0..81)
-                .map(|i| {
-                    if i % 3 == 2 {
-                        CellKind::Given
-                    } else {
-                        CellKind::Annealed
-                    }
-                })
-                .collect();
-            let mut history = History::default();
-            let t = Instant::now();
-            for (i, e) in [40.0, 20.0, 10.0, 4.0].into_iter().enumerate() {
-                let sample = Sample {
-                    iteration: 1_000_000 * i as u64,
-                    temperature: 0.3,
-                    energy: e,
-                    best_energy: e,
-                    acceptance: 0.25,
-                    restarts: 2,
-                    reheats: 1,
-                    elapsed: Duration::from_millis(20 * i as u64),
-                };
-                history.push_at(sample, t + Duration::from_millis(100 * i as u64));
-            }
-            Ok(Box::new(Frozen {
-                history,
-                state: self.0.clone(),
-                board: SudokuSnapshot {
-                    geometry: Arc::new(Geometry::new(3)),
-                    kinds: kinds.into(),
-                    values,
-                },
-                view: SudokuView::new(3, "27 givens +0 propagated".to_string()),
-            }))
+            let view = SudokuView::new(3, "27 givens +0 propagated".to_string());
+            Ok(Box::new(frozen(self.0.clone(), view)))
         }
         fn default_speed(&self) -> Speed {
             Speed::Limited(1_000)
@@ -421,12 +339,7 @@ mod tests {
     }
 
     fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
-        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
-        let buf = terminal.backend().buffer();
-        (0..height)
-            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
-            .collect()
+        testing::screen(app, width, height)
     }
 
     fn app(state: RunState) -> App {

@@ -5,10 +5,13 @@ pub mod boards;
 mod format;
 mod help;
 mod history;
-mod keys;
+pub mod keys;
+pub mod race;
 mod session;
 mod stats;
 mod terminal;
+#[cfg(test)]
+mod testing;
 mod theme;
 
 use std::sync::Arc;
@@ -54,24 +57,38 @@ fn watch_signals(stop: Arc<AtomicBool>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs the TUI until the user quits; the terminal is restored on every way out.
+/// A full-screen program the event loop can drive: the single-board app or a race.
+pub trait Tui {
+    /// Takes what the workers reported; `true` if the screen should be redrawn.
+    fn poll(&mut self) -> bool;
+    fn on_action(&mut self, action: keys::Action) -> Flow;
+    /// The panic message of an annealing thread that died, if one did.
+    fn crashed(&self) -> Option<String>;
+    fn render(&self, area: ratatui::layout::Rect, buf: &mut ratatui::buffer::Buffer);
+}
+
+/// Runs the TUI on `demos` until the user quits; the terminal is restored on every way out.
 pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
-    watch_signals(Arc::clone(&stop))?;
     let theme = Theme::from_env(options.ascii);
     let mut app = App::new(demos, tab, index, options.speed, theme)?;
+    drive(&mut app, options.fps)
+}
+
+/// The event loop: draws at most `fps` frames a second and only when something changed.
+pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    watch_signals(Arc::clone(&stop))?;
     let mut screen = terminal::Screen::enter()?;
-    let frame = Duration::from_secs_f64(1.0 / options.fps.max(1) as f64);
+    let frame = Duration::from_secs_f64(1.0 / fps.max(1) as f64);
     let mut dirty = true;
     let mut last_draw = Instant::now() - frame;
     while !stop.load(Ordering::Relaxed) {
-        dirty |= app.poll();
-        if let RunState::Crashed(message) = app.session().state() {
+        dirty |= ui.poll();
+        if let Some(message) = ui.crashed() {
             return Err(eyre!("the annealing thread panicked: {message}"));
         }
-        let since = last_draw.elapsed();
-        if dirty && since >= frame {
-            screen.draw(|f| f.render_widget(&app, f.area()))?;
+        if dirty && last_draw.elapsed() >= frame {
+            screen.draw(|f| ui.render(f.area(), f.buffer_mut()))?;
             dirty = false;
             last_draw = Instant::now();
         }
@@ -85,7 +102,7 @@ pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options
             match event::read()? {
                 Event::Key(key) if key.kind == KeyEventKind::Press => {
                     if let Some(action) = keys::action(key) {
-                        if app.on_action(action) == Flow::Quit {
+                        if ui.on_action(action) == Flow::Quit {
                             break;
                         }
                         dirty = true;

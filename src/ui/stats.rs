@@ -25,7 +25,7 @@ pub const MIN_HEIGHT: u16 = 18;
 pub const WIDTH: u16 = 32;
 
 /// A series scaled to the u64 a `Sparkline` takes, lowest value at the bottom.
-fn bars(values: &[f64], log: bool) -> Vec<u64> {
+pub fn bars(values: &[f64], log: bool) -> Vec<u64> {
     let map = |v: f64| if log { v.max(1e-12).ln() } else { v };
     let finite: Vec<f64> = values
         .iter()

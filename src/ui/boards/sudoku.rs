@@ -200,6 +200,55 @@ impl Lines {
     }
 }
 
+/// A small Sudoku board for race panes: no rules, a gap between boxes, bands of boxes told
+/// apart by underlining their last row; clashing cells reversed as on the full board.
+pub struct SudokuThumbnail {
+    n: usize,
+}
+
+impl SudokuThumbnail {
+    pub fn new(n: usize) -> Self {
+        SudokuThumbnail { n }
+    }
+}
+
+impl BoardView<SudokuSnapshot> for SudokuThumbnail {
+    fn min_size(&self, _: Option<&SudokuSnapshot>) -> (u16, u16) {
+        let side = self.n * self.n;
+        ((2 * side + self.n - 1) as u16, side as u16)
+    }
+
+    fn floor(&self) -> Option<f64> {
+        Some(0.0)
+    }
+
+    fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let (n, side) = (s.geometry.n, s.geometry.side);
+        let (width, height) = self.min_size(Some(s));
+        if area.width < width || area.height < height {
+            return;
+        }
+        let x0 = area.x + (area.width - width) / 2;
+        let y0 = area.y + (area.height - height) / 2;
+        let conflicts = s.conflicts();
+        for row in 0..side {
+            let band_end = row % n == n - 1 && row + 1 < side;
+            for col in 0..side {
+                let cell = row * side + col;
+                let x = x0 + (col * 2 + col / n) as u16;
+                let mut style = cell_style(s.kinds[cell], conflicts[cell], theme);
+                if band_end {
+                    style = style.add_modifier(ratatui::style::Modifier::UNDERLINED);
+                }
+                let mut text = [0u8; 4];
+                buf[(x, y0 + row as u16)]
+                    .set_symbol(symbol(s.values[cell]).encode_utf8(&mut text))
+                    .set_style(style);
+            }
+        }
+    }
+}
+
 /// The Sudoku tab: a list of puzzles, each annealed with the command line's flags.
 pub struct SudokuDemo {
     pub puzzles: Vec<Puzzle>,
@@ -331,6 +380,22 @@ mod tests {
         assert_eq!(buf[(10, 1)].fg, theme.annealed.fg.unwrap());
         // r1c2 is annealed too, but clashes: the conflict colour wins.
         assert_eq!(buf[(4, 1)].fg, theme.conflict.fg.unwrap());
+    }
+
+    #[test]
+    fn the_thumbnail_is_compact_and_still_shows_clashes() {
+        let view = SudokuThumbnail::new(2);
+        let snapshot = swapped_4x4();
+        assert_eq!(view.min_size(Some(&snapshot)), (9, 4));
+        let mut buf = Buffer::empty(Rect::new(0, 0, 9, 4));
+        view.render(&snapshot, buf.area, &mut buf, &Theme::monochrome(true));
+        let lines: Vec<String> = (0..4)
+            .map(|y| (0..9).map(|x| buf[(x, y)].symbol()).collect())
+            .collect();
+        assert_eq!(lines, ["1 2  3 4 ", "3 4  1 2 ", "3 1  4 3 ", "4 2  2 1 "]);
+        assert!(buf[(0, 2)].modifier.contains(Modifier::REVERSED));
+        assert!(buf[(0, 1)].modifier.contains(Modifier::UNDERLINED));
+        assert!(!buf[(0, 3)].modifier.contains(Modifier::UNDERLINED));
     }
 
     #[test]

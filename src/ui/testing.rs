@@ -1,0 +1,121 @@
+//! Test doubles for screen tests: a session frozen at one moment, and a screen as text.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::Tui;
+use super::history::History;
+use super::session::{BoardKey, BoardView, RunState, Session};
+use super::theme::Theme;
+use crate::anneal::Sample;
+use crate::anneal::worker::Command;
+use crate::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
+
+/// A session frozen at one moment, so a whole screen can be compared as text.
+pub struct Frozen<V> {
+    history: History,
+    state: RunState,
+    board: SudokuSnapshot,
+    view: V,
+}
+
+/// A 9x9 board solved but for r1c1 and r1c2 swapped (columns 1 and 2 clash), after four
+/// samples with the energy falling 40, 20, 10, 4 over 3M iterations.
+pub fn frozen<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+    let solved =
+        "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+    let mut values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
+    values.swap(0, 1);
+    let kinds: Vec<CellKind> = (0..81)
+        .map(|i| {
+            if i % 3 == 2 {
+                CellKind::Given
+            } else {
+                CellKind::Annealed
+            }
+        })
+        .collect();
+    let mut history = History::default();
+    let t = Instant::now();
+    for (i, e) in [40.0, 20.0, 10.0, 4.0].into_iter().enumerate() {
+        let sample = Sample {
+            iteration: 1_000_000 * i as u64,
+            temperature: 0.3,
+            energy: e,
+            best_energy: e,
+            acceptance: 0.25,
+            restarts: 2,
+            reheats: 1,
+            elapsed: Duration::from_millis(20 * i as u64),
+        };
+        history.push_at(sample, t + Duration::from_millis(100 * i as u64));
+    }
+    Frozen {
+        history,
+        state,
+        board: SudokuSnapshot {
+            geometry: Arc::new(Geometry::new(3)),
+            kinds: kinds.into(),
+            values,
+        },
+        view,
+    }
+}
+
+impl<V: BoardView<SudokuSnapshot>> Session for Frozen<V> {
+    fn title(&self) -> &str {
+        "9x9 frozen.txt:1"
+    }
+    fn poll(&mut self) -> bool {
+        false
+    }
+    fn history(&self) -> &History {
+        &self.history
+    }
+    fn state(&self) -> &RunState {
+        &self.state
+    }
+    fn send(&mut self, command: Command) {
+        if command == Command::TogglePause {
+            self.state = RunState::Paused;
+        }
+    }
+    fn min_board_size(&self) -> (u16, u16) {
+        self.view.min_size(Some(&self.board))
+    }
+    fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.view.render(&self.board, area, buf, theme);
+    }
+    fn headline(&self) -> Option<String> {
+        self.view.headline(&self.board, None)
+    }
+    fn progress(&self) -> f64 {
+        self.history.progress(0.0)
+    }
+    fn board_keys(&self) -> &'static [BoardKey] {
+        &[]
+    }
+    fn board_key(&mut self, _: char) -> bool {
+        false
+    }
+    fn target_word(&self) -> &'static str {
+        "SOLVED"
+    }
+}
+
+/// The screen `tui` draws at `width` x `height`, line by line.
+pub fn screen(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|f| tui.render(f.area(), f.buffer_mut()))
+        .unwrap();
+    let buf = terminal.backend().buffer();
+    (0..height)
+        .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
+        .collect()
+}
