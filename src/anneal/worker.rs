@@ -30,15 +30,22 @@ pub enum Speed {
 }
 
 impl Speed {
-    /// The speeds the `+`/`-` keys walk through, slowest first.
-    pub const LADDER: [Speed; 8] = [
+    /// The speeds the `+`/`-` keys walk through, slowest first, about 3x apart.
+    pub const LADDER: [Speed; 15] = [
         Speed::Limited(10),
+        Speed::Limited(30),
         Speed::Limited(100),
+        Speed::Limited(300),
         Speed::Limited(1_000),
+        Speed::Limited(3_000),
         Speed::Limited(10_000),
+        Speed::Limited(30_000),
         Speed::Limited(100_000),
+        Speed::Limited(300_000),
         Speed::Limited(1_000_000),
+        Speed::Limited(3_000_000),
         Speed::Limited(10_000_000),
+        Speed::Limited(30_000_000),
         Speed::Full,
     ];
 
@@ -424,7 +431,8 @@ mod tests {
     fn speed_ladder_ends_at_full_and_starts_at_ten() {
         assert_eq!(Speed::Full.faster(), Speed::Full);
         assert_eq!(Speed::Limited(10).slower(), Speed::Limited(10));
-        assert_eq!(Speed::Limited(1_000).faster(), Speed::Limited(10_000));
+        assert_eq!(Speed::Limited(1_000).faster(), Speed::Limited(3_000));
+        assert_eq!(Speed::Limited(30_000_000).faster(), Speed::Full);
         assert_eq!(Speed::Limited(10).per_tick(), 1);
         assert_eq!(Speed::Limited(1_000).per_tick(), 20);
     }
