@@ -30,37 +30,40 @@ fn embedded_sudokus() -> Vec<Puzzle> {
     puzzles
 }
 
-/// The image runs `n`/`p` walk through with no arguments: stripes, clusters, mazes.
+/// Parses built-in demo runs, each written as the user would type it.
+fn presets<T>(runs: &[&[&str]], pick: impl Fn(Command) -> Option<T>) -> Vec<T> {
+    runs.iter()
+        .map(|words| pick(cli::command(words)).expect("a preset parses as its own subcommand"))
+        .collect()
+}
+
+/// The image runs `n`/`p` walk through with no arguments: stripes, clusters, mazes, dots.
 fn image_presets() -> Vec<ImageArgs> {
-    [
-        &["image", "--kernel", "8-16", "--density", "0.3"][..],
+    let runs: &[&[&str]] = &[
+        &["image", "--kernel", "8-16", "--density", "0.3"],
         &["image", "--kernel", "n8", "--density", "0.1"],
         &["image", "--kernel", "8-16", "--density", "0.4"],
         &["image", "--kernel", "n8-repel", "--density", "0.3"],
-    ]
-    .iter()
-    .map(|words| match cli::command(words) {
-        Command::Image(args) => args,
-        _ => unreachable!("an image preset parses as the image command"),
+    ];
+    presets(runs, |c| match c {
+        Command::Image(args) => Some(args),
+        _ => None,
     })
-    .collect()
 }
 
 /// The tours `n`/`p` walk through with no arguments: berlin52 beside its optimal tour,
 /// then random cities in islands, in a uniform square and in a Gaussian cloud.
 fn tsp_presets() -> Vec<TspArgs> {
-    [
-        &["tsp"][..],
+    let runs: &[&[&str]] = &[
+        &["tsp"],
         &["tsp", "--random", "300", "--layout", "clustered"],
         &["tsp", "--random", "500", "--layout", "uniform"],
         &["tsp", "--random", "1000", "--layout", "normal"],
-    ]
-    .iter()
-    .map(|words| match cli::command(words) {
-        Command::Tsp(args) => args,
-        _ => unreachable!("a TSP preset parses as the tsp command"),
+    ];
+    presets(runs, |c| match c {
+        Command::Tsp(args) => Some(args),
+        _ => None,
     })
-    .collect()
 }
 
 /// What the TUI opens with: its tabs, the tab shown first and the puzzle it starts on.
@@ -68,6 +71,17 @@ pub struct Startup {
     pub demos: Vec<Box<dyn Demo>>,
     pub tab: usize,
     pub index: usize,
+}
+
+impl Startup {
+    /// A single demo, opened at puzzle `index`.
+    fn one(demo: impl Demo + 'static, index: usize) -> Self {
+        Startup {
+            demos: vec![Box::new(demo)],
+            tab: 0,
+            index,
+        }
+    }
 }
 
 pub fn for_command(command: Option<&Command>) -> Result<Startup> {
@@ -107,35 +121,26 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 anneal: args.anneal.clone(),
                 propagate: !args.no_propagate,
             };
-            Ok(Startup {
-                demos: vec![Box::new(demo)],
-                tab: 0,
-                index,
-            })
+            Ok(Startup::one(demo, index))
         }
+        // The arguments are checked (and files read) before the screen changes.
         Some(Command::Image(args)) => {
-            // Checks the arguments (and reads the file) before the screen changes.
             crate::problems::image::build(args)?;
-            let demos: Vec<Box<dyn Demo>> = vec![Box::new(ImageDemo {
-                runs: vec![args.clone()],
-            })];
-            Ok(Startup {
-                demos,
-                tab: 0,
-                index: 0,
-            })
+            Ok(Startup::one(
+                ImageDemo {
+                    runs: vec![args.clone()],
+                },
+                0,
+            ))
         }
         Some(Command::Tsp(args)) => {
-            // Checks the arguments (and reads the files) before the screen changes.
             crate::problems::tsp::load(args)?;
-            let demos: Vec<Box<dyn Demo>> = vec![Box::new(TspDemo {
-                runs: vec![args.clone()],
-            })];
-            Ok(Startup {
-                demos,
-                tab: 0,
-                index: 0,
-            })
+            Ok(Startup::one(
+                TspDemo {
+                    runs: vec![args.clone()],
+                },
+                0,
+            ))
         }
     }
 }

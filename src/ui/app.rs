@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use super::Tui;
 use super::format;
 use super::help::Help;
-use super::keys::{Action, KEYS};
+use super::keys::{Action, Flow, KEYS, close_help, hint_spans};
 use super::session::{Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
@@ -28,12 +28,6 @@ pub struct App {
     theme: Theme,
     /// Why the last puzzle change failed, shown until the next change.
     notice: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Quit,
 }
 
 impl App {
@@ -62,22 +56,16 @@ impl App {
     }
 
     fn action(&mut self, action: Action) -> Flow {
-        if self.help {
-            // Any key closes the help; quitting still works from it.
-            self.help = false;
-            return if action == Action::Quit {
-                Flow::Quit
-            } else {
-                Flow::Continue
-            };
+        if let Some(flow) = close_help(&mut self.help, action) {
+            return flow;
+        }
+        if let Some(command) = action.command() {
+            self.session.send(command);
+            return Flow::Continue;
         }
         match action {
             Action::Quit => return Flow::Quit,
             Action::Help => self.help = true,
-            Action::TogglePause => self.session.send(Command::TogglePause),
-            Action::Step => self.session.send(Command::Step),
-            Action::Reheat => self.session.send(Command::Reheat),
-            Action::Restart => self.session.send(Command::Restart),
             Action::Faster => self.set_speed(self.speed.faster()),
             Action::Slower => self.set_speed(self.speed.slower()),
             Action::NextPuzzle => self.switch(self.tab, Step::Forward),
@@ -90,6 +78,7 @@ impl App {
             Action::Board(key) => {
                 self.session.board_key(key);
             }
+            Action::TogglePause | Action::Step | Action::Reheat | Action::Restart => {}
         }
         Flow::Continue
     }
@@ -170,22 +159,16 @@ impl App {
     }
 
     fn hints(&self) -> Line<'_> {
-        let theme = &self.theme;
-        let mut spans = Vec::new();
+        let general = KEYS
+            .iter()
+            .filter(|(key, _, _)| *key != "Tab" || self.demos.len() > 1)
+            .map(|(key, hint, _)| (key.to_string(), *hint));
         let board = self
             .session
             .board_keys()
             .iter()
             .map(|k| (k.key.to_string(), k.what));
-        let general = KEYS
-            .iter()
-            .filter(|(key, _, _)| *key != "Tab" || self.demos.len() > 1)
-            .map(|(key, hint, _)| (key.to_string(), *hint));
-        for (key, hint) in general.chain(board) {
-            spans.push(Span::styled(format!(" {key}"), theme.key));
-            spans.push(Span::styled(format!(" {hint}"), theme.dim));
-        }
-        Line::from(spans)
+        Line::from(hint_spans(general.chain(board), &self.theme))
     }
 
     /// Two lines about a finished run: how it ended, and what it took.

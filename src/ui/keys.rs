@@ -1,6 +1,10 @@
 //! The keyboard: one table that drives the key handling, the hint bar and the help popup.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::text::Span;
+
+use super::theme::Theme;
+use crate::anneal::worker::Command;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -18,6 +22,56 @@ pub enum Action {
     Quit,
     /// A key the current board handles (e.g. `b` for the best tour).
     Board(char),
+}
+
+/// What the event loop does after a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Action {
+    /// The worker command a key stands for, when it stands for one.
+    pub fn command(self) -> Option<Command> {
+        match self {
+            Action::TogglePause => Some(Command::TogglePause),
+            Action::Step => Some(Command::Step),
+            Action::Reheat => Some(Command::Reheat),
+            Action::Restart => Some(Command::Restart),
+            _ => None,
+        }
+    }
+}
+
+/// While the help is open any key closes it, and quitting still quits: the flow to follow,
+/// or `None` when the help was not open.
+pub fn close_help(help: &mut bool, action: Action) -> Option<Flow> {
+    if !*help {
+        return None;
+    }
+    *help = false;
+    Some(if action == Action::Quit {
+        Flow::Quit
+    } else {
+        Flow::Continue
+    })
+}
+
+/// A hint bar: each key highlighted, then its hint.
+pub fn hint_spans<'a>(
+    hints: impl IntoIterator<Item = (String, &'a str)>,
+    theme: &Theme,
+) -> Vec<Span<'a>> {
+    hints
+        .into_iter()
+        .flat_map(|(key, hint)| {
+            [
+                Span::styled(format!(" {key}"), theme.key),
+                Span::styled(format!(" {hint}"), theme.dim),
+            ]
+        })
+        .collect()
 }
 
 /// (key as shown, short hint, what it does in the help)

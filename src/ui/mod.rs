@@ -22,8 +22,9 @@ use color_eyre::Result;
 use color_eyre::eyre::eyre;
 use crossterm::event::{self, Event, KeyEventKind};
 
-pub use app::{App, Flow};
+pub use app::App;
 pub use history::History;
+pub use keys::Flow;
 pub use session::{BoardKey, BoardView, Demo, Live, RunState, Session};
 pub use theme::Theme;
 

@@ -4,13 +4,13 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Sparkline, Widget};
+use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::format;
 use super::help::Help;
-use super::keys::Action;
+use super::keys::{Action, close_help, hint_spans};
 use super::session::{RunState, Session};
-use super::stats::bars;
+use super::stats::sparkline;
 use super::theme::Theme;
 use super::{Flow, Tui};
 use crate::anneal::StopReason;
@@ -130,16 +130,8 @@ impl Race {
         let [text, spark] =
             Layout::vertical([Constraint::Length(text_rows), Constraint::Fill(1)]).areas(stats);
         Paragraph::new(lines).render(text, buf);
-        let energies = bars(
-            &session.history().tail(spark.width as usize, |s| s.energy),
-            false,
-        );
-        Sparkline::default()
-            .data(energies)
-            .max(100)
-            .bar_set(theme.bars())
-            .style(theme.energy)
-            .render(spark, buf);
+        let energies = session.history().tail(spark.width as usize, |s| s.energy);
+        sparkline(&energies, false, theme.energy, theme, spark, buf);
     }
 
     fn finish_line(&self) -> Line<'_> {
@@ -183,24 +175,19 @@ impl Tui for Race {
     }
 
     fn on_action(&mut self, action: Action) -> Flow {
-        if self.help {
-            self.help = false;
-            return if action == Action::Quit {
-                Flow::Quit
-            } else {
-                Flow::Continue
-            };
+        if let Some(flow) = close_help(&mut self.help, action) {
+            return flow;
+        }
+        if let Some(command) = action.command() {
+            if command == Command::Restart {
+                self.order.clear();
+            }
+            self.everyone(command);
+            return Flow::Continue;
         }
         match action {
             Action::Quit => return Flow::Quit,
             Action::Help => self.help = true,
-            Action::TogglePause => self.everyone(Command::TogglePause),
-            Action::Step => self.everyone(Command::Step),
-            Action::Reheat => self.everyone(Command::Reheat),
-            Action::Restart => {
-                self.order.clear();
-                self.everyone(Command::Restart);
-            }
             Action::Faster | Action::Slower => {
                 self.speed = if action == Action::Faster {
                     self.speed.faster()
@@ -209,7 +196,11 @@ impl Tui for Race {
                 };
                 self.everyone(Command::SetSpeed(self.speed));
             }
-            Action::NextPuzzle
+            Action::TogglePause
+            | Action::Step
+            | Action::Reheat
+            | Action::Restart
+            | Action::NextPuzzle
             | Action::PreviousPuzzle
             | Action::NextDemo
             | Action::PreviousDemo
@@ -243,20 +234,18 @@ impl Tui for Race {
                 self.render_pane(i, cells[slot], buf);
             }
         }
-        Paragraph::new(Line::from(vec![
-            Span::styled(" space", theme.key),
-            Span::styled(" pause all", theme.dim),
-            Span::styled(" r", theme.key),
-            Span::styled(" reheat all", theme.dim),
-            Span::styled(" + -", theme.key),
-            Span::styled(" speed", theme.dim),
-            Span::styled(" R", theme.key),
-            Span::styled(" restart", theme.dim),
-            Span::styled(" ?", theme.key),
-            Span::styled(" help", theme.dim),
-            Span::styled(" q", theme.key),
-            Span::styled(" quit", theme.dim),
-        ]))
+        let keys = [
+            ("space", "pause all"),
+            ("r", "reheat all"),
+            ("+ -", "speed"),
+            ("R", "restart"),
+            ("?", "help"),
+            ("q", "quit"),
+        ];
+        Paragraph::new(Line::from(hint_spans(
+            keys.map(|(key, hint)| (key.to_string(), hint)),
+            theme,
+        )))
         .render(hints, buf);
         if self.help {
             Help {

@@ -25,7 +25,7 @@ pub const MIN_HEIGHT: u16 = 18;
 pub const WIDTH: u16 = 32;
 
 /// A series scaled to the u64 a `Sparkline` takes, lowest value at the bottom.
-pub fn bars(values: &[f64], log: bool) -> Vec<u64> {
+fn bars(values: &[f64], log: bool) -> Vec<u64> {
     let map = |v: f64| if log { v.max(1e-12).ln() } else { v };
     let finite: Vec<f64> = values
         .iter()
@@ -47,6 +47,23 @@ pub fn bars(values: &[f64], log: bool) -> Vec<u64> {
             }
         })
         .collect()
+}
+
+/// A sparkline of `values` (on a log scale if `log`), scaled to the series' own range.
+pub fn sparkline(
+    values: &[f64],
+    log: bool,
+    style: Style,
+    theme: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    Sparkline::default()
+        .data(bars(values, log))
+        .max(100)
+        .bar_set(theme.bars())
+        .style(style)
+        .render(area, buf);
 }
 
 fn gauge_line<'a>(label: &'a str, ratio: f64, width: u16, theme: &Theme) -> Line<'a> {
@@ -107,26 +124,16 @@ impl Widget for StatsPanel<'_> {
             Span::raw(format::energy(now.best_energy)),
         ]))
         .render(e_label, buf);
-        let energies = bars(&self.history.tail(width, |s| s.energy), false);
-        Sparkline::default()
-            .data(energies)
-            .max(100)
-            .bar_set(theme.bars())
-            .style(theme.energy)
-            .render(e_spark, buf);
+        let energies = self.history.tail(width, |s| s.energy);
+        sparkline(&energies, false, theme.energy, theme, e_spark, buf);
 
         Paragraph::new(Line::from(vec![
             Span::styled("Temperature ", theme.temperature),
             Span::raw(format::temperature(now.temperature)),
         ]))
         .render(t_label, buf);
-        let temperatures = bars(&self.history.tail(width, |s| s.temperature), true);
-        Sparkline::default()
-            .data(temperatures)
-            .max(100)
-            .bar_set(theme.bars())
-            .style(theme.temperature)
-            .render(t_spark, buf);
+        let temperatures = self.history.tail(width, |s| s.temperature);
+        sparkline(&temperatures, true, theme.temperature, theme, t_spark, buf);
 
         Paragraph::new(vec![
             Line::raw(""),
