@@ -35,12 +35,19 @@ fn modes(master: &dyn MasterPty) -> String {
 
 impl Tui {
     fn start(args: &[&str], cols: u16, rows: u16) -> Tui {
+        Tui::start_with(args, cols, rows, &[])
+    }
+
+    fn start_with(args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
         let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
         let cooked = modes(&*pair.master);
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kiln"));
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
         let child = pair.slave.spawn_command(cmd).unwrap();
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().unwrap();
@@ -207,6 +214,30 @@ fn a_small_terminal_says_so_and_recovers_on_resize() {
     tui.press("\x03");
     assert_eq!(tui.wait_exit(), 0);
     tui.assert_restored();
+}
+
+#[test]
+fn no_color_marks_conflicts_with_reverse_video_and_no_colour() {
+    let mut tui = Tui::start_with(&[], 80, 24, &[("NO_COLOR", "1")]);
+    tui.wait_for("Energy");
+    tui.press(" ");
+    let text = tui.wait_for("PAUSED");
+    assert!(text.contains('◂') || text.contains('▴'), "nothing to mark:\n{text}");
+    let parser = tui.screen.lock().unwrap();
+    let screen = parser.screen();
+    let (mut reversed, mut coloured) = (0, 0);
+    for row in 0..24 {
+        for col in 0..80 {
+            let cell = screen.cell(row, col).unwrap();
+            reversed += usize::from(cell.inverse());
+            coloured += usize::from(cell.fgcolor() != vt100::Color::Default);
+        }
+    }
+    drop(parser);
+    assert!(reversed > 0, "no cell in reverse video");
+    assert_eq!(coloured, 0, "NO_COLOR yet {coloured} coloured cells");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
 }
 
 #[test]

@@ -25,6 +25,9 @@ pub struct Screen {
 impl Screen {
     pub fn enter() -> io::Result<Screen> {
         install_panic_hook();
+        // With NO_COLOR, crossterm writes colour changes as an empty SGR, which resets bold
+        // and reverse video too; the monochrome theme asks for no colour but needs those.
+        crossterm::style::force_color_output(true);
         enable_raw_mode()?;
         let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
         if let Err(e) = execute!(out, EnterAlternateScreen, cursor::Hide) {
