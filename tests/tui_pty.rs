@@ -172,6 +172,24 @@ fn keys_drive_the_live_sudoku_and_quit_restores_the_terminal() {
 }
 
 #[test]
+fn tab_cycles_through_the_three_demos() {
+    let mut tui = Tui::start(&[], 80, 24);
+    tui.wait_for("[Sudoku]");
+    tui.press("\t");
+    let tsp = tui.wait_for("[TSP]");
+    assert!(tsp.contains("berlin52 (52 cities)"), "{tsp}");
+    tui.press("n");
+    tui.wait_for("2/4");
+    tui.press("\t");
+    let image = tui.wait_for("[Image]");
+    assert!(image.contains("kernel 8-16"), "{image}");
+    tui.press("\t");
+    tui.wait_for("[Sudoku]");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+#[test]
 fn sigterm_ends_the_app_and_restores_the_terminal() {
     let mut tui = Tui::start(&[], 80, 24);
     tui.wait_for("Energy");
@@ -222,7 +240,10 @@ fn no_color_marks_conflicts_with_reverse_video_and_no_colour() {
     tui.wait_for("Energy");
     tui.press(" ");
     let text = tui.wait_for("PAUSED");
-    assert!(text.contains('◂') || text.contains('▴'), "nothing to mark:\n{text}");
+    assert!(
+        text.contains('◂') || text.contains('▴'),
+        "nothing to mark:\n{text}"
+    );
     let parser = tui.screen.lock().unwrap();
     let screen = parser.screen();
     let (mut reversed, mut coloured) = (0, 0);
