@@ -125,6 +125,9 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 index: 0,
             })
         }
+        Some(Command::Presets | Command::Race(_)) => {
+            color_eyre::eyre::bail!("this command has no TUI: run it with --headless")
+        }
         Some(Command::Tsp(args)) => {
             // Checks the arguments (and reads the files) before the screen changes.
             crate::problems::tsp::load(args)?;

@@ -298,9 +298,7 @@ impl<P: Problem> Runner<P> {
         let end = self.iterations + n;
         'outer: while self.iterations < end {
             self.refresh_temperature();
-            let chunk_end = end
-                .min(self.iterations + CHUNK)
-                .min(self.next_boundary());
+            let chunk_end = end.min(self.iterations + CHUNK).min(self.next_boundary());
             while self.iterations < chunk_end {
                 let mv = self.problem.propose(&mut self.rng);
                 let delta = self.problem.delta(&mv);
@@ -372,7 +370,7 @@ impl<P: Problem> Runner<P> {
             return;
         };
         let since = self.iterations - self.origin_steps;
-        if since == 0 || since % checkpoint.every.max(1) != 0 {
+        if since == 0 || !since.is_multiple_of(checkpoint.every.max(1)) {
             return;
         }
         if self.checkpoint_best - self.epoch_best > checkpoint.min_gain + EPS {
