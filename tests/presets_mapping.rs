@@ -273,3 +273,25 @@ fn the_solver_runs_with_the_planned_parameters() {
     assert_eq!(s.search.step_batch(1), 50 - 3);
     assert_eq!(s.search.generations(), Some(1));
 }
+
+#[test]
+fn displays_know_each_solvers_temperature_span() {
+    let puzzle = read_puzzles("puzzles/sudoku/hardest11.txt".as_ref())
+        .unwrap()
+        .swap_remove(0);
+    let span = |name: &str| {
+        let a = args(name, &[]);
+        let s = solver(a.preset.unwrap(), &puzzle, &a.anneal, &a.ga, a.no_propagate).unwrap();
+        s.temperature_span()
+    };
+    assert_eq!(span("ga"), (1.0, Some(0.01)));
+    assert_eq!(span("kiln"), (0.3, None));
+    let (high, low) = span("lundy");
+    assert_eq!(high, 100.0);
+    assert!((low.unwrap() - 0.01).abs() < 1e-6, "{low:?}");
+    let (high, low) = span("cell-linear");
+    assert_eq!(high, 0.5);
+    assert!((low.unwrap() - 0.05).abs() < 1e-12, "{low:?}");
+    let (high, low) = span("yarpiz");
+    assert_eq!((high, low), (0.04, Some(0.04 * 0.99f64.powi(349))));
+}

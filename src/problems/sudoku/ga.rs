@@ -19,9 +19,9 @@ use crate::anneal::{Problem, Rng, Sample, Search, StopReason};
 /// Rechenberg's factor: the rate grows by 1/C after a generation with more than 1/5
 /// successful mutations and shrinks by C after one with fewer.
 const RECHENBERG: f64 = 0.85;
-/// Bounds of the adapted mutation rate (a probability per child).
-const MIN_RATE: f64 = 0.01;
-const MAX_RATE: f64 = 1.0;
+/// Bounds of the adapted mutation rate (a probability per child): the GA's temperature.
+pub const MIN_RATE: f64 = 0.01;
+pub const MAX_RATE: f64 = 1.0;
 /// Candidates drawn per tournament; the cheapest wins.
 const TOURNAMENT: usize = 3;
 

@@ -12,11 +12,12 @@ use rand::SeedableRng;
 
 use super::anneal::SudokuSnapshot;
 use super::cell_linear::CellLinear;
-use super::ga::{GaConfig, Genetic};
+use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
 use super::prepare::{DEFAULT_TIME_LIMIT, Prepared, defaults};
 use crate::anneal::{
-    Checkpoint, Problem, Rng, RunConfig, Runner, Schedule, Search, StallAction, auto_temperature,
+    Checkpoint, Clock, Problem, Rng, RunConfig, Runner, Schedule, Search, StallAction,
+    auto_temperature,
 };
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
 
@@ -334,6 +335,37 @@ pub struct Solver {
     pub search: SudokuSearch,
     /// What the UI's reheat key should raise the temperature (GA: mutation rate) to.
     pub reheat_to: f64,
+}
+
+impl Solver {
+    /// The temperatures a display should span: from the start (or reheat) temperature
+    /// down to where one cooling run ends, when that is known (for the GA: the range of
+    /// its mutation rate).
+    pub fn temperature_span(&self) -> (f64, Option<f64>) {
+        if self.plan.model == Model::Genetic {
+            return (MAX_RATE, Some(MIN_RATE));
+        }
+        let c = &self.plan.config;
+        let restart_period = c
+            .checkpoint
+            .filter(|k| k.min_gain.is_infinite())
+            .map(|k| k.every - 1);
+        let end = restart_period.or(c.max_steps).map(|steps| Clock {
+            steps,
+            progress: Some(1.0),
+        });
+        let end = end.or(c.schedule.needs_budget().then_some(Clock {
+            steps: 0,
+            progress: Some(1.0),
+        }));
+        let low = end.map(|clock| c.schedule.temperature(c.t0, clock));
+        (c.t0.max(self.reheat_to), low)
+    }
+
+    /// The step budget (evaluations for the GA), for a progress display.
+    pub fn budget(&self) -> Option<u64> {
+        self.plan.config.max_steps
+    }
 }
 
 /// Builds `preset` for `puzzle` with the flags of `args` (seed, budget, overrides).
