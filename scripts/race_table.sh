@@ -5,12 +5,13 @@
 # (evaluations for the GA). Medians are the upper median, like kiln's own summary line.
 #
 # usage: scripts/race_table.sh [TIME_LIMIT_SECS=10] [SEED=1]
+#        SETS="puzzles/sudoku/top95_first10.txt" scripts/race_table.sh   (other puzzle files)
 # needs: cargo, jq
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-10}
 seed=${2:-1}
-sets=(puzzles/sudoku/hardest11.txt puzzles/sudoku/easy20.txt)
+read -ra sets <<<"${SETS:-puzzles/sudoku/hardest11.txt puzzles/sudoku/easy20.txt}"
 
 cargo build --release --quiet
 kiln=target/release/kiln
