@@ -295,3 +295,46 @@ fn displays_know_each_solvers_temperature_span() {
     let (high, low) = span("yarpiz");
     assert_eq!((high, low), (0.04, Some(0.04 * 0.99f64.powi(349))));
 }
+
+#[test]
+fn every_solver_runs_in_the_tui_worker() {
+    use kiln::anneal::worker::{Command, Report, Speed, Worker};
+    let puzzle = read_puzzles("puzzles/sudoku/small4.txt".as_ref())
+        .unwrap()
+        .swap_remove(0);
+    for preset in PRESETS {
+        let a = args(preset.name(), &["--population", "20"]);
+        let mut s = solver(preset, &puzzle, &a.anneal, &a.ga, a.no_propagate).unwrap();
+        if s.search.stopped().is_some() {
+            // Solved before the first step (the worker would wait for a command): the
+            // random fill or first population already holds a solution.
+            let board = s.search.best_snapshot();
+            assert!(kiln::problems::sudoku::is_valid_solution(
+                &puzzle,
+                &board.values
+            ));
+            continue;
+        }
+        let worker = Worker::spawn(s.search, Speed::Full, s.reheat_to);
+        let finished = (0..500).find_map(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            worker
+                .drain()
+                .find_map(|r| matches!(r, Report::Finished(_)).then_some(()))
+        });
+        assert!(finished.is_some(), "{preset} never finished a 4x4");
+        // Ask for the best board (the mailbox holds whatever was published last).
+        worker.take_snapshot();
+        worker.send(Command::ShowBest(true));
+        let board = (0..500)
+            .find_map(|_| {
+                std::thread::sleep(Duration::from_millis(2));
+                worker.take_snapshot()
+            })
+            .expect("a board");
+        assert!(
+            kiln::problems::sudoku::is_valid_solution(&puzzle, &board.values),
+            "{preset}"
+        );
+    }
+}

@@ -349,7 +349,7 @@ impl Solver {
         let restart_period = c
             .checkpoint
             .filter(|k| k.min_gain.is_infinite())
-            .map(|k| k.every - 1);
+            .map(|k| k.every.saturating_sub(1));
         let end = restart_period.or(c.max_steps).map(|steps| Clock {
             steps,
             progress: Some(1.0),
