@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
+use crate::race::RaceArgs;
 
 fn parse_speed(s: &str) -> Result<Speed, String> {
     if s.eq_ignore_ascii_case("full") {
@@ -48,6 +49,10 @@ pub enum Command {
     Tsp(TspArgs),
     /// Pattern formation and denoising on binary images.
     Image(ImageArgs),
+    /// List the Sudoku presets (`kiln sudoku --preset NAME`) and their parameters.
+    Presets,
+    /// Race 2-4 Sudoku presets on the same puzzle, in parallel, same seed and time limit.
+    Race(RaceArgs),
 }
 
 /// Parses `kiln WORDS...`: how the built-in demos are described, in the user's own terms.

@@ -133,6 +133,9 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 0,
             ))
         }
+        Some(Command::Presets | Command::Race(_)) => {
+            color_eyre::eyre::bail!("this command has no TUI: run it with --headless")
+        }
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;
             Ok(Startup::one(

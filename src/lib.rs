@@ -6,4 +6,5 @@ pub mod cli;
 pub mod demos;
 pub mod input;
 pub mod problems;
+pub mod race;
 pub mod ui;

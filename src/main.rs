@@ -24,6 +24,15 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> color_eyre::Result<()> {
+    // Race mode has no TUI yet: it prints its results like --headless.
+    match &cli.command {
+        Some(Command::Presets) => return Ok(kiln::race::list_presets(&mut std::io::stdout())?),
+        Some(Command::Race(args)) => {
+            let stdout = std::io::stdout();
+            return kiln::race::headless_race(args, &mut stdout.lock(), &mut std::io::stderr());
+        }
+        _ => {}
+    }
     let headless = cli.headless || !std::io::stdout().is_terminal();
     if !headless {
         let options = kiln::ui::Options {
@@ -49,5 +58,6 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
         Command::Sudoku(args) => kiln::problems::sudoku::headless(args, &mut out, &mut log),
         Command::Tsp(args) => kiln::problems::tsp::headless(args, &mut out, &mut log),
         Command::Image(args) => kiln::problems::image::headless(args, &mut out, &mut log),
+        Command::Presets | Command::Race(_) => unreachable!("handled before the TUI"),
     }
 }

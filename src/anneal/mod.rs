@@ -8,7 +8,8 @@ pub mod worker;
 
 pub use problem::{Problem, Rng};
 pub use runner::{
-    Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason, auto_temperature,
+    Checkpoint, Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason,
+    auto_temperature,
 };
 pub use schedule::{Clock, Schedule};
 pub use search::Search;

@@ -33,6 +33,18 @@ pub struct Stagnation {
     pub action: StallAction,
 }
 
+/// A periodic progress check: every `every` steps since the last restart or reheat, `action`
+/// is taken unless the best energy of the current restart fell by more than `min_gain`
+/// since the previous check. "Restart when the score improved by no more than 4 over the
+/// last 50,000 iterations" is `{ every: 50_000, min_gain: 4.0, action: Restart }`;
+/// `min_gain: f64::INFINITY` acts every `every` steps unconditionally.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Checkpoint {
+    pub every: u64,
+    pub min_gain: f64,
+    pub action: StallAction,
+}
+
 /// Everything that decides how a run goes, apart from the problem and the seed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunConfig {
@@ -44,6 +56,7 @@ pub struct RunConfig {
     /// Stop as soon as the energy is at or below this (0 for Sudoku).
     pub target_energy: Option<f64>,
     pub stagnation: Option<Stagnation>,
+    pub checkpoint: Option<Checkpoint>,
 }
 
 impl RunConfig {
@@ -55,6 +68,7 @@ impl RunConfig {
             time_limit: None,
             target_energy: None,
             stagnation: None,
+            checkpoint: None,
         }
     }
 }
@@ -117,6 +131,8 @@ pub struct Runner<P: Problem> {
     iterations: u64,
     epoch_best: f64,
     last_improvement: u64,
+    /// The epoch's best energy at the previous checkpoint.
+    checkpoint_best: f64,
     best_energy: f64,
     best: P::Snapshot,
     best_saved_energy: f64,
@@ -154,6 +170,7 @@ impl<P: Problem> Runner<P> {
             iterations: 0,
             epoch_best: energy,
             last_improvement: 0,
+            checkpoint_best: energy,
             best_energy: energy,
             best,
             best_saved_energy: energy,
@@ -223,11 +240,27 @@ impl<P: Problem> Runner<P> {
         if t != self.temperature {
             self.temperature = t;
             self.hopeless = HOPELESS * t;
+            // Entries above `hopeless` are never read: cold temperatures (and schedules
+            // that change T every few steps) need only a few `exp`s.
             let quantum = 1.0 / self.per_quantum;
-            for (k, p) in self.exp_table.iter_mut().enumerate() {
+            let used = ((self.hopeless * self.per_quantum) as usize + 1).min(EXP_TABLE);
+            for (k, p) in self.exp_table[..used].iter_mut().enumerate() {
                 *p = (-(k as f64) * quantum / t).exp();
             }
         }
+    }
+
+    /// The first step after `self.iterations` where the temperature steps or a checkpoint
+    /// falls, so a chunk never runs across one.
+    fn next_boundary(&self) -> u64 {
+        let since = self.iterations - self.origin_steps;
+        let next = |every: u64| self.origin_steps + (since / every + 1) * every;
+        let hold = self.config.schedule.hold().map_or(u64::MAX, next);
+        let check = self
+            .config
+            .checkpoint
+            .map_or(u64::MAX, |c| next(c.every.max(1)));
+        hold.min(check)
     }
 
     #[inline(always)]
@@ -265,7 +298,7 @@ impl<P: Problem> Runner<P> {
         let end = self.iterations + n;
         'outer: while self.iterations < end {
             self.refresh_temperature();
-            let chunk_end = end.min(self.iterations + CHUNK);
+            let chunk_end = end.min(self.iterations + CHUNK).min(self.next_boundary());
             while self.iterations < chunk_end {
                 let mv = self.problem.propose(&mut self.rng);
                 let delta = self.problem.delta(&mv);
@@ -298,6 +331,7 @@ impl<P: Problem> Runner<P> {
                 }
             }
             self.check_stagnation();
+            self.check_checkpoint();
         }
         self.proposed += self.iterations - first;
         self.elapsed += started.elapsed();
@@ -331,11 +365,30 @@ impl<P: Problem> Runner<P> {
         }
     }
 
+    fn check_checkpoint(&mut self) {
+        let Some(checkpoint) = self.config.checkpoint else {
+            return;
+        };
+        let since = self.iterations - self.origin_steps;
+        if since == 0 || !since.is_multiple_of(checkpoint.every.max(1)) {
+            return;
+        }
+        if self.checkpoint_best - self.epoch_best > checkpoint.min_gain + EPS {
+            self.checkpoint_best = self.epoch_best;
+            return;
+        }
+        match checkpoint.action {
+            StallAction::Reheat { temperature } => self.reheat(temperature),
+            StallAction::Restart => self.restart(),
+        }
+    }
+
     fn reset_clock(&mut self, t_start: f64) {
         self.t_start = t_start;
         self.origin_steps = self.iterations;
         self.origin_time = self.elapsed;
         self.epoch_best = self.energy;
+        self.checkpoint_best = self.energy;
         self.last_improvement = self.iterations;
         self.refresh_temperature();
     }
@@ -532,6 +585,59 @@ mod tests {
         // Greedy reaches 0 quickly, then every 1000 idle steps starts afresh.
         assert!(outcome.restarts >= 20, "restarts = {}", outcome.restarts);
         assert_eq!(outcome.energy, 0.0);
+    }
+
+    #[test]
+    fn an_unconditional_checkpoint_restarts_every_period() {
+        let mut config = RunConfig::new(Schedule::Constant, 1.0);
+        config.max_steps = Some(10_000);
+        config.checkpoint = Some(Checkpoint {
+            every: 700,
+            min_gain: f64::INFINITY,
+            action: StallAction::Restart,
+        });
+        let mut runner = Runner::new(Bits::ones(64), config, 5);
+        runner.run(|_| true);
+        // 10,000 steps rounded up to the run's batch: one restart per 700 steps, exactly.
+        let steps = runner.iterations();
+        assert_eq!(runner.finish().restarts, steps / 700);
+    }
+
+    #[test]
+    fn a_checkpoint_acts_only_when_the_gain_is_small() {
+        // Greedy on 10,000 bits gains far more than 5 per 500 steps at first, then nothing
+        // once it reaches 0: the first restart comes only after the descent.
+        let mut config = RunConfig::new(Schedule::Constant, 0.0);
+        config.checkpoint = Some(Checkpoint {
+            every: 500,
+            min_gain: 5.0,
+            action: StallAction::Restart,
+        });
+        let mut runner = Runner::new(Bits::ones(10_000), config.clone(), 5);
+        runner.step_batch(500 * 10);
+        assert_eq!(runner.sample().restarts, 0);
+        let mut runner = Runner::new(Bits::ones(4), config, 5);
+        runner.step_batch(500 * 10);
+        assert_eq!(runner.sample().restarts, 10);
+    }
+
+    #[test]
+    fn a_stepped_schedule_changes_temperature_exactly_on_its_boundaries() {
+        let config = RunConfig::new(
+            Schedule::Stepped {
+                alpha: 0.5,
+                every: 20,
+            },
+            8.0,
+        );
+        let mut runner = Runner::new(Bits::ones(64), config, 5);
+        runner.step_batch(19);
+        assert_eq!(runner.temperature(), 8.0);
+        runner.step_batch(1);
+        runner.step_batch(1);
+        assert_eq!(runner.temperature(), 4.0);
+        runner.step_batch(40);
+        assert_eq!(runner.temperature(), 1.0);
     }
 
     #[test]

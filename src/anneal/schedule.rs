@@ -16,6 +16,12 @@ pub enum Schedule {
     LundyMees { k: f64 },
     /// T = t0 * (t_min/t0)^progress: exponential from Tmax = t0 to Tmin over the budget.
     Exponential { t_min: f64 },
+    /// T = t0 * alpha^floor(i / every): alpha applied once per `every` steps (an outer
+    /// loop of `every` sub-iterations at a fixed temperature, as in Yarpiz's SA).
+    Stepped { alpha: f64, every: u64 },
+    /// From t0 down to `t_min` in `levels` equal steps, each held for `every` steps, then
+    /// t_min for ever (a linear schedule over a fixed ladder of temperatures).
+    Levels { t_min: f64, levels: u64, every: u64 },
 }
 
 /// Where the schedule is: steps since its last reset and the fraction of the budget used.
@@ -32,6 +38,15 @@ impl Schedule {
         matches!(self, Schedule::Linear { .. } | Schedule::Exponential { .. })
     }
 
+    /// How many steps the temperature stays put, for schedules that change it in steps:
+    /// the runner refreshes the temperature exactly at these boundaries.
+    pub fn hold(&self) -> Option<u64> {
+        match *self {
+            Schedule::Stepped { every, .. } | Schedule::Levels { every, .. } => Some(every.max(1)),
+            _ => None,
+        }
+    }
+
     pub fn temperature(&self, t0: f64, clock: Clock) -> f64 {
         let progress = clock.progress.unwrap_or(0.0).clamp(0.0, 1.0);
         let t = match *self {
@@ -44,6 +59,22 @@ impl Schedule {
                     t0 + (t_min - t0) * progress
                 } else {
                     t0 * (t_min / t0).powf(progress)
+                }
+            }
+            Schedule::Stepped { alpha, every } => {
+                t0 * alpha.powf((clock.steps / every.max(1)) as f64)
+            }
+            Schedule::Levels {
+                t_min,
+                levels,
+                every,
+            } => {
+                let last = levels.saturating_sub(1);
+                if last == 0 {
+                    t0
+                } else {
+                    let level = (clock.steps / every.max(1)).min(last);
+                    t0 + (t_min - t0) * level as f64 / last as f64
                 }
             }
         };
@@ -59,6 +90,14 @@ impl fmt::Display for Schedule {
             Schedule::Linear { t_min } => write!(f, "linear(tmin={t_min})"),
             Schedule::LundyMees { k } => write!(f, "lundy-mees(k={k})"),
             Schedule::Exponential { t_min } => write!(f, "exponential(tmin={t_min})"),
+            Schedule::Stepped { alpha, every } => {
+                write!(f, "stepped(alpha={alpha} every {every} steps)")
+            }
+            Schedule::Levels {
+                t_min,
+                levels,
+                every,
+            } => write!(f, "levels(tmin={t_min}, {levels} x {every} steps)"),
         }
     }
 }
@@ -102,6 +141,33 @@ mod tests {
         let s = Schedule::Exponential { t_min: 0.01 };
         assert!((s.temperature(1.0, at(0, 0.5)) - 0.1).abs() < 1e-12);
         assert!((s.temperature(1.0, at(0, 1.0)) - 0.01).abs() < 1e-12);
+    }
+
+    #[test]
+    fn stepped_applies_alpha_once_per_hold() {
+        let s = Schedule::Stepped {
+            alpha: 0.5,
+            every: 20,
+        };
+        assert_eq!(s.hold(), Some(20));
+        assert_eq!(s.temperature(8.0, at(19, 0.0)), 8.0);
+        assert_eq!(s.temperature(8.0, at(20, 0.0)), 4.0);
+        assert_eq!(s.temperature(8.0, at(65, 0.0)), 1.0);
+    }
+
+    #[test]
+    fn levels_walk_down_a_linear_ladder_and_stay_at_the_bottom() {
+        let s = Schedule::Levels {
+            t_min: 1.0,
+            levels: 3,
+            every: 10,
+        };
+        assert_eq!(s.hold(), Some(10));
+        assert_eq!(s.temperature(3.0, at(9, 0.0)), 3.0);
+        assert_eq!(s.temperature(3.0, at(10, 0.0)), 2.0);
+        assert_eq!(s.temperature(3.0, at(29, 0.0)), 1.0);
+        assert_eq!(s.temperature(3.0, at(1000, 0.0)), 1.0);
+        assert_eq!(Schedule::Constant.hold(), None);
     }
 
     #[test]

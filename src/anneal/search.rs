@@ -20,6 +20,40 @@ pub trait Search: Send + 'static {
     fn reheat(&mut self, temperature: f64);
     /// Starts again from a fresh random state.
     fn restart(&mut self);
+    /// Generations so far, for searches that have them (a genetic algorithm).
+    fn generations(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// A boxed search is a search, so solvers of different kinds can share one type (race mode).
+impl<S: Clone + Send + 'static> Search for Box<dyn Search<Snapshot = S>> {
+    type Snapshot = S;
+
+    fn step_batch(&mut self, n: u64) -> u64 {
+        (**self).step_batch(n)
+    }
+    fn sample(&mut self) -> Sample {
+        (**self).sample()
+    }
+    fn stopped(&self) -> Option<StopReason> {
+        (**self).stopped()
+    }
+    fn snapshot(&self) -> S {
+        (**self).snapshot()
+    }
+    fn best_snapshot(&mut self) -> S {
+        (**self).best_snapshot()
+    }
+    fn reheat(&mut self, temperature: f64) {
+        (**self).reheat(temperature)
+    }
+    fn restart(&mut self) {
+        (**self).restart()
+    }
+    fn generations(&self) -> Option<u64> {
+        (**self).generations()
+    }
 }
 
 impl<P: Problem + Send + 'static> Search for Runner<P> {

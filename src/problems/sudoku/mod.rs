@@ -1,12 +1,15 @@
 //! Sudoku, 4x4 to 25x25: parsing, propagation, an exact checker and the annealing model.
 
 mod anneal;
+mod cell_linear;
 mod check;
 mod exact;
+mod ga;
 mod grid;
 mod headless;
 mod parse;
 mod prepare;
+mod presets;
 mod propagate;
 
 use std::io::Write;
@@ -17,12 +20,15 @@ use clap::Args;
 use crate::anneal_args::AnnealArgs;
 
 pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
+pub use cell_linear::{CellLinear, SetCell};
 pub use check::{first_clash, is_valid_solution, line_conflicts};
 pub use exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
+pub use ga::{GaConfig, Genetic, line_cost};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use headless::{Report, selected_puzzles, solve};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
 pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, defaults};
+pub use presets::{GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, plan, solver};
 pub use propagate::{Contradiction, propagate};
 
 #[derive(Args, Debug, Clone)]
@@ -37,6 +43,11 @@ pub struct SudokuArgs {
     pub no_propagate: bool,
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    /// Run a named preset (`kiln presets` lists them); other flags override its values.
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<Preset>,
+    #[command(flatten)]
+    pub ga: GaArgs,
 }
 
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
@@ -45,5 +56,8 @@ pub fn headless(
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
+    if let Some(preset) = args.preset {
+        return crate::race::headless_preset(preset, args, out, log);
+    }
     headless::run(args, out, log)
 }

@@ -1,0 +1,436 @@
+//! Named presets that reproduce the classroom solvers' algorithms on kiln's engine, plus the
+//! genetic algorithm. A preset is a pure mapping (`plan`) from its name, the puzzle's size
+//! and the flags to a model, a propagation switch and a run configuration; explicit flags
+//! override the preset's values. `solver` turns a plan into something the worker, the
+//! headless run and race mode can all drive.
+
+use std::fmt;
+use std::str::FromStr;
+
+use clap::Args;
+use rand::SeedableRng;
+
+use super::anneal::SudokuSnapshot;
+use super::cell_linear::CellLinear;
+use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
+use super::grid::Puzzle;
+use super::prepare::{DEFAULT_TIME_LIMIT, Prepared, defaults};
+use crate::anneal::{
+    Checkpoint, Clock, Problem, Rng, RunConfig, Runner, Schedule, Search, StallAction,
+    auto_temperature,
+};
+use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
+
+/// The genetic algorithm's flags (`--preset ga`).
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct GaArgs {
+    /// GA: candidates per generation (default 1000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
+    pub population: Option<u64>,
+    /// GA: fraction of the population kept unchanged each generation (default 0.05).
+    #[arg(long, value_name = "FRACTION", value_parser = fraction)]
+    pub elites: Option<f64>,
+    /// GA: starting mutation rate, then adapted by the 1/5 rule (default 0.06).
+    #[arg(long, value_name = "RATE", value_parser = fraction)]
+    pub mutation: Option<f64>,
+}
+
+fn fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Preset {
+    GeometricRestart,
+    Yarpiz,
+    Reheat,
+    Lundy,
+    CellLinear,
+    Kiln,
+    Ga,
+}
+
+/// Every preset, in the order `kiln presets` lists them.
+pub const PRESETS: [Preset; 7] = [
+    Preset::GeometricRestart,
+    Preset::Yarpiz,
+    Preset::Reheat,
+    Preset::Lundy,
+    Preset::CellLinear,
+    Preset::Kiln,
+    Preset::Ga,
+];
+
+/// What a preset searches with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    /// Annealing box permutations with in-box swaps (kiln's Sudoku model).
+    BoxSwap,
+    /// Annealing single cells with any value (`CellLinear`).
+    CellValues,
+    /// The genetic algorithm over box permutations.
+    Genetic,
+}
+
+/// Geometric-restart's "T <- T/1.00002".
+const GEOMETRIC_RESTART_ALPHA: f64 = 1.0 / 1.000_02;
+/// Yarpiz: 350 outer iterations of 20 sub-iterations each.
+const YARPIZ_INNER: u64 = 20;
+const YARPIZ_OUTER: u64 = 350;
+/// Lundy: T0 = 100 down to Tmin = 0.01 in 100,000 steps, so k = (T0/Tmin - 1) / steps.
+const LUNDY_STEPS: u64 = 100_000;
+const LUNDY_T0: f64 = 100.0;
+const LUNDY_T_MIN: f64 = 0.01;
+/// Cell-linear: 300 temperatures, 200 sweeps at each.
+const CELL_LINEAR_LEVELS: u64 = 300;
+const CELL_LINEAR_SWEEPS: u64 = 200;
+const CELL_LINEAR_T0: f64 = 0.5;
+const CELL_LINEAR_T_MIN: f64 = 0.05;
+/// Reheat: steps without a new best before T goes back to T0.
+const REHEAT_STALL: u64 = 100_000;
+
+impl Preset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::GeometricRestart => "geometric-restart",
+            Preset::Yarpiz => "yarpiz",
+            Preset::Reheat => "reheat",
+            Preset::Lundy => "lundy",
+            Preset::CellLinear => "cell-linear",
+            Preset::Kiln => "kiln",
+            Preset::Ga => "ga",
+        }
+    }
+
+    /// The algorithm and its parameters, one line (what `kiln presets` prints).
+    pub fn description(self) -> &'static str {
+        match self {
+            Preset::GeometricRestart => {
+                "box swaps, no propagation; T0 = 0.5, T <- T/1.00002 every step; restart when \
+                 the best energy improved by <= 4 over the last 50,000 steps"
+            }
+            Preset::Yarpiz => {
+                "box swaps, no propagation; T0 = 0.04, T <- 0.99*T every 20 steps; restart \
+                 after 350 temperatures (7,000 steps)"
+            }
+            Preset::Reheat => {
+                "box swaps, no propagation; T0 = 0.5, T <- 0.99999*T every step; reheat to \
+                 T0 after 100,000 steps without a new best"
+            }
+            Preset::Lundy => {
+                "box swaps, no propagation; T = T0/(1 + k*i), T0 = 100, k = 0.09999 (Tmin = \
+                 0.01 at step 100,000); restart every 100,000 steps"
+            }
+            Preset::CellLinear => {
+                "one cell gets a random value, energy = duplicates in rows, columns and boxes, \
+                 no propagation; T from 0.5 down to 0.05 in 300 equal steps of 200 sweeps (a \
+                 sweep = one move per empty cell); then restart"
+            }
+            Preset::Kiln => {
+                "box swaps after singles propagation; constant T = 0.3, restart after \
+                 1,000,000 steps without a new best (9x9; longer for 16x16 and 25x25)"
+            }
+            Preset::Ga => {
+                "genetic algorithm on box permutations, no propagation; population 1000, 5% \
+                 elites, tournaments of 3, box crossover, in-box swap mutation from rate 0.06 \
+                 adapted by the 1/5 rule; new population after 100 generations without progress"
+            }
+        }
+    }
+
+    pub fn model(self) -> Model {
+        match self {
+            Preset::CellLinear => Model::CellValues,
+            Preset::Ga => Model::Genetic,
+            _ => Model::BoxSwap,
+        }
+    }
+
+    /// Whether singles propagation runs first (`--no-propagate` turns it off for any).
+    pub fn propagates(self) -> bool {
+        self == Preset::Kiln
+    }
+
+    /// "anneal" or "ga", the `algorithm` field of reports.
+    pub fn algorithm(self) -> &'static str {
+        match self.model() {
+            Model::Genetic => "ga",
+            _ => "anneal",
+        }
+    }
+
+    /// The preset's values for the shared flags, before the user's flags override them.
+    fn defaults(self, n: usize) -> Defaults {
+        let base = Defaults {
+            time_limit: Some(DEFAULT_TIME_LIMIT),
+            stall: None,
+            on_stall: StallKind::Nothing,
+            ..Defaults::default()
+        };
+        match self {
+            Preset::GeometricRestart => Defaults {
+                schedule: ScheduleKind::Geometric,
+                t0: StartTemperature::Fixed(0.5),
+                alpha: GEOMETRIC_RESTART_ALPHA,
+                ..base
+            },
+            Preset::Yarpiz => Defaults {
+                schedule: ScheduleKind::Geometric,
+                t0: StartTemperature::Fixed(0.04),
+                alpha: 0.99,
+                ..base
+            },
+            Preset::Reheat => Defaults {
+                schedule: ScheduleKind::Geometric,
+                t0: StartTemperature::Fixed(0.5),
+                alpha: 0.999_99,
+                stall: Some(REHEAT_STALL),
+                on_stall: StallKind::Reheat,
+                ..base
+            },
+            Preset::Lundy => Defaults {
+                schedule: ScheduleKind::LundyMees,
+                t0: StartTemperature::Fixed(LUNDY_T0),
+                k: (LUNDY_T0 / LUNDY_T_MIN - 1.0) / LUNDY_STEPS as f64,
+                t_min: LUNDY_T_MIN,
+                ..base
+            },
+            Preset::CellLinear => Defaults {
+                schedule: ScheduleKind::Linear,
+                t0: StartTemperature::Fixed(CELL_LINEAR_T0),
+                t_min: CELL_LINEAR_T_MIN,
+                ..base
+            },
+            Preset::Kiln | Preset::Ga => defaults(n),
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        PRESETS
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                let names: Vec<_> = PRESETS.iter().map(|p| p.name()).collect();
+                format!("'{s}' is not a preset (one of {})", names.join(", "))
+            })
+    }
+}
+
+/// Everything a preset decides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub preset: Preset,
+    pub model: Model,
+    pub propagate: bool,
+    /// The annealing run (for the GA: its time limit and, as `max_steps`, its evaluations).
+    pub config: RunConfig,
+    /// The GA's settings (only for `Model::Genetic`).
+    pub ga: Option<GaConfig>,
+}
+
+/// The plan for `preset` on a grid of box side `n` whose model leaves `free_cells` cells to
+/// the search (the cell-linear sweep), with the user's flags on top. `auto_t0(acceptance)`
+/// is called only for `--t0 auto`. Errors name the flag.
+pub fn plan(
+    preset: Preset,
+    n: usize,
+    free_cells: usize,
+    anneal: &AnnealArgs,
+    ga: &GaArgs,
+    no_propagate: bool,
+    auto_t0: impl FnOnce(f64) -> f64,
+) -> Result<Plan, String> {
+    let d = preset.defaults(n);
+    let mut config = anneal.run_config(&d, auto_t0)?;
+    config.target_energy = Some(0.0);
+    // What the shared flags cannot say: temperatures held for a number of steps, and the
+    // periodic restart rules. A --schedule flag replaces the first, --stall/--on-stall the
+    // second.
+    let unconditional = |every| Checkpoint {
+        every,
+        min_gain: f64::INFINITY,
+        action: StallAction::Restart,
+    };
+    let sweep = free_cells.max(1) as u64;
+    let (schedule, checkpoint) = match preset {
+        Preset::GeometricRestart => (
+            None,
+            Some(Checkpoint {
+                every: 50_000,
+                min_gain: 4.0,
+                action: StallAction::Restart,
+            }),
+        ),
+        Preset::Yarpiz => (
+            Some(Schedule::Stepped {
+                alpha: anneal.alpha.unwrap_or(d.alpha),
+                every: YARPIZ_INNER,
+            }),
+            Some(unconditional(YARPIZ_INNER * YARPIZ_OUTER)),
+        ),
+        Preset::Lundy => (None, Some(unconditional(LUNDY_STEPS))),
+        Preset::CellLinear => {
+            let every = CELL_LINEAR_SWEEPS * sweep;
+            (
+                Some(Schedule::Levels {
+                    t_min: anneal.t_min.unwrap_or(d.t_min),
+                    levels: CELL_LINEAR_LEVELS,
+                    every,
+                }),
+                Some(unconditional(CELL_LINEAR_LEVELS * every)),
+            )
+        }
+        Preset::Reheat | Preset::Kiln | Preset::Ga => (None, None),
+    };
+    if let Some(schedule) = schedule
+        && anneal.schedule.is_none()
+    {
+        config.schedule = schedule;
+    }
+    if anneal.stall.is_none() && anneal.on_stall.is_none() {
+        config.checkpoint = checkpoint;
+    }
+    let ga = (preset.model() == Model::Genetic).then(|| {
+        let base = GaConfig::default();
+        GaConfig {
+            population: ga.population.map_or(base.population, |p| p as usize),
+            elites: ga.elites.unwrap_or(base.elites),
+            mutation: ga.mutation.unwrap_or(base.mutation),
+            stall_generations: anneal.stall.unwrap_or(base.stall_generations),
+            max_evaluations: config.max_steps,
+            time_limit: config.time_limit,
+        }
+    });
+    Ok(Plan {
+        preset,
+        model: preset.model(),
+        propagate: preset.propagates() && !no_propagate,
+        config,
+        ga,
+    })
+}
+
+/// A search the worker (or a headless loop) can drive, whatever the preset.
+pub type SudokuSearch = Box<dyn Search<Snapshot = SudokuSnapshot>>;
+
+/// A preset ready to run on one puzzle.
+pub struct Solver {
+    pub preset: Preset,
+    /// "geometric-restart: 9x9 from FILE:LINE, 23 givens, 0 propagated", for pane titles.
+    pub label: String,
+    pub prepared: Prepared,
+    pub plan: Plan,
+    pub search: SudokuSearch,
+    /// What the UI's reheat key should raise the temperature (GA: mutation rate) to.
+    pub reheat_to: f64,
+}
+
+impl Solver {
+    /// The temperatures a display should span: from the start (or reheat) temperature
+    /// down to where one cooling run ends, when that is known (for the GA: the range of
+    /// its mutation rate).
+    pub fn temperature_span(&self) -> (f64, Option<f64>) {
+        if self.plan.model == Model::Genetic {
+            return (MAX_RATE, Some(MIN_RATE));
+        }
+        let c = &self.plan.config;
+        let restart_period = c
+            .checkpoint
+            .filter(|k| k.min_gain.is_infinite())
+            .map(|k| k.every.saturating_sub(1));
+        let end = restart_period.or(c.max_steps).map(|steps| Clock {
+            steps,
+            progress: Some(1.0),
+        });
+        let end = end.or(c.schedule.needs_budget().then_some(Clock {
+            steps: 0,
+            progress: Some(1.0),
+        }));
+        let low = end.map(|clock| c.schedule.temperature(c.t0, clock));
+        (c.t0.max(self.reheat_to), low)
+    }
+
+    /// The step budget (evaluations for the GA), for a progress display.
+    pub fn budget(&self) -> Option<u64> {
+        self.plan.config.max_steps
+    }
+}
+
+/// Builds `preset` for `puzzle` with the flags of `args` (seed, budget, overrides).
+pub fn solver(
+    preset: Preset,
+    puzzle: &Puzzle,
+    anneal: &AnnealArgs,
+    ga: &GaArgs,
+    no_propagate: bool,
+) -> Result<Solver, String> {
+    let prepared = Prepared::new(puzzle, preset.propagates() && !no_propagate);
+    let free_cells = prepared.fixed.iter().filter(|&&v| v == 0).count();
+    let seed = anneal.seed;
+    let mut rng = Rng::seed_from_u64(seed ^ 0x5eed_50d0_0000_0001u64);
+    let label = format!("{preset}: {}", prepared.title());
+    let plan_with = |auto: &dyn Fn(f64) -> f64| {
+        plan(preset, puzzle.n, free_cells, anneal, ga, no_propagate, auto)
+    };
+    fn annealer<P>(problem: P, plan: &Plan, seed: u64) -> SudokuSearch
+    where
+        P: Problem<Snapshot = SudokuSnapshot> + Send + 'static,
+    {
+        Box::new(Runner::new(problem, plan.config.clone(), seed))
+    }
+    let (plan, search): (Plan, SudokuSearch) = match preset.model() {
+        Model::BoxSwap => {
+            let problem = prepared.problem(seed);
+            let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
+            let search = annealer(problem, &plan, seed);
+            (plan, search)
+        }
+        Model::CellValues => {
+            let problem = CellLinear::new(
+                prepared.geometry.clone(),
+                &puzzle.cells,
+                &prepared.fixed,
+                &mut rng,
+            );
+            let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
+            let search = annealer(problem, &plan, seed);
+            (plan, search)
+        }
+        Model::Genetic => {
+            let plan = plan_with(&|_| 1.0)?;
+            let config = plan.ga.clone().unwrap_or_default();
+            let ga = Genetic::new(
+                prepared.geometry.clone(),
+                &puzzle.cells,
+                &prepared.fixed,
+                config,
+                seed,
+            );
+            (plan, Box::new(ga))
+        }
+    };
+    let reheat_to = match plan.model {
+        Model::Genetic => 0.5,
+        _ => anneal.reheat_temperature(&plan.config),
+    };
+    Ok(Solver {
+        preset,
+        label,
+        prepared,
+        plan,
+        search,
+        reheat_to,
+    })
+}

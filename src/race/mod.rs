@@ -1,0 +1,335 @@
+//! Presets headless (`kiln sudoku --preset NAME`), `kiln presets`, and race mode: several
+//! presets on the same puzzle in parallel threads, same seed and time limit, ranked by
+//! solved first, then seconds (unsolved ones by energy, then seconds).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::thread;
+use std::time::Duration;
+
+use clap::Args;
+use color_eyre::eyre::{WrapErr, bail};
+use serde::Serialize;
+
+use crate::anneal::Search;
+use crate::anneal_args::AnnealArgs;
+use crate::input::InputError;
+use crate::problems::sudoku::{
+    GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, is_valid_solution, line_of,
+    selected_puzzles, solver,
+};
+
+/// Race mode runs this many solvers at most (one pane each in the TUI).
+pub const MAX_RACERS: usize = 4;
+
+#[derive(Args, Debug, Clone)]
+pub struct RaceArgs {
+    /// Puzzle file; every puzzle in it is raced in turn unless --index picks one.
+    pub file: PathBuf,
+    /// Race only puzzle N of the file (1-based).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+    /// Two to four presets, comma-separated (`kiln presets` lists them).
+    #[arg(
+        long,
+        value_name = "A,B,..",
+        value_delimiter = ',',
+        default_value = "kiln,geometric-restart,ga"
+    )]
+    pub presets: Vec<Preset>,
+    /// No singles propagation, even for presets that use it.
+    #[arg(long)]
+    pub no_propagate: bool,
+    #[command(flatten)]
+    pub anneal: AnnealArgs,
+    #[command(flatten)]
+    pub ga: GaArgs,
+}
+
+impl RaceArgs {
+    /// The racers, checked: 2 to 4 presets, none twice.
+    pub fn racers(&self) -> Result<Vec<Preset>, InputError> {
+        let p = &self.presets;
+        if !(2..=MAX_RACERS).contains(&p.len()) {
+            return Err(InputError::new(
+                "--presets",
+                format!("a race needs 2 to {MAX_RACERS} presets, not {}", p.len()),
+            ));
+        }
+        if let Some(twice) = p.iter().enumerate().find(|(i, a)| p[..*i].contains(a)) {
+            return Err(InputError::new(
+                "--presets",
+                format!("{} is named twice", twice.1),
+            ));
+        }
+        Ok(p.clone())
+    }
+
+    /// The puzzles to race.
+    pub fn puzzles(&self) -> Result<Vec<Puzzle>, InputError> {
+        selected_puzzles(&SudokuArgs {
+            file: Some(self.file.clone()),
+            index: self.index,
+            no_propagate: self.no_propagate,
+            anneal: self.anneal.clone(),
+            preset: None,
+            ga: self.ga.clone(),
+        })
+    }
+
+    /// One solver per racer on `puzzle` (what the race TUI runs, one worker each).
+    pub fn solvers(&self, puzzle: &Puzzle) -> Result<Vec<Solver>, InputError> {
+        self.racers()?
+            .into_iter()
+            .map(|p| solver(p, puzzle, &self.anneal, &self.ga, self.no_propagate))
+            .collect::<Result<_, _>>()
+            .map_err(|e| InputError::new("flags", e))
+    }
+}
+
+/// One solver's result: the `kiln sudoku` report plus who produced it.
+#[derive(Debug, Serialize)]
+pub struct PresetReport {
+    #[serde(flatten)]
+    pub report: Report,
+    /// "anneal" or "ga".
+    pub algorithm: &'static str,
+    pub preset: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generations: Option<u64>,
+    /// 1 = winner (race mode only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<usize>,
+}
+
+/// Runs `solver` to its stop condition and checks the best grid against the rules.
+pub fn run_solver(mut solver: Solver, puzzle: &Puzzle, seed: u64) -> PresetReport {
+    const BATCH: u64 = 1 << 14;
+    let prepared = &solver.prepared;
+    let mut report = Report {
+        problem: "sudoku",
+        source: puzzle.source.clone(),
+        size: puzzle.side(),
+        seed,
+        solved: false,
+        energy: None,
+        iterations: 0,
+        restarts: 0,
+        reheats: 0,
+        seconds: prepared.propagate_time.as_secs_f64(),
+        solution: line_of(&prepared.fixed),
+        givens: puzzle.givens(),
+        propagated: prepared.propagated,
+        solutions: prepared.solutions.label(),
+        check_seconds: prepared.check_time.as_secs_f64(),
+        stop: None,
+        error: None,
+    };
+    let mut generations = None;
+    if prepared.has_no_solution() {
+        report.error = Some("no solution");
+    } else {
+        let search = &mut solver.search;
+        while search.stopped().is_none() {
+            search.step_batch(BATCH);
+        }
+        let sample = search.sample();
+        let best = search.best_snapshot();
+        report.energy = Some(sample.best_energy.round() as u64);
+        report.iterations = sample.iteration;
+        report.restarts = sample.restarts;
+        report.reheats = sample.reheats;
+        report.seconds += sample.elapsed.as_secs_f64();
+        report.solution = line_of(&best.values);
+        report.stop = search.stopped();
+        report.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
+        generations = search.generations();
+    }
+    PresetReport {
+        report,
+        algorithm: solver.preset.algorithm(),
+        preset: solver.preset.name(),
+        generations,
+        rank: None,
+    }
+}
+
+/// `kiln sudoku FILE --preset NAME`: like `kiln sudoku --headless`, with the preset's model
+/// and parameters, and `algorithm`/`preset` (and `generations`) in every line.
+pub fn headless_preset(
+    preset: Preset,
+    args: &SudokuArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> color_eyre::Result<()> {
+    let puzzles = selected_puzzles(args)?;
+    let mut reports = Vec::with_capacity(puzzles.len());
+    for puzzle in &puzzles {
+        let solver = solver(preset, puzzle, &args.anneal, &args.ga, args.no_propagate)
+            .map_err(|e| InputError::new("flags", e))?;
+        let report = run_solver(solver, puzzle, args.anneal.seed);
+        serde_json::to_writer(&mut *out, &report)?;
+        writeln!(out)?;
+        out.flush()?;
+        reports.push(report.report);
+    }
+    summarize(&format!("sudoku --preset {preset}"), &reports, log)
+}
+
+/// The stderr summary (solved k/m, median and max seconds, iterations/s) and the exit
+/// status of a headless run: failing when a puzzle has no solution or was not solved.
+fn summarize(what: &str, reports: &[Report], log: &mut dyn Write) -> color_eyre::Result<()> {
+    let mut seconds: Vec<f64> = reports.iter().map(|r| r.seconds).collect();
+    seconds.sort_by(f64::total_cmp);
+    let solved = reports.iter().filter(|r| r.solved).count();
+    let impossible = reports.iter().filter(|r| r.error.is_some()).count();
+    let iterations: u64 = reports.iter().map(|r| r.iterations).sum();
+    let time: f64 = seconds.iter().sum();
+    writeln!(
+        log,
+        "{what}: solved {solved}/{}, median {:.4} s, max {:.4} s, {:.1}M iterations/s",
+        reports.len(),
+        seconds[seconds.len() / 2],
+        seconds[seconds.len() - 1],
+        iterations as f64 / time.max(1e-9) / 1e6
+    )
+    .wrap_err("writing the summary")?;
+    if impossible > 0 {
+        bail!("{impossible} of {} puzzles have no solution", reports.len());
+    }
+    if solved < reports.len() {
+        bail!(
+            "{} of {} puzzles not solved",
+            reports.len() - solved,
+            reports.len()
+        );
+    }
+    Ok(())
+}
+
+/// `kiln presets`: every preset with its parameters.
+pub fn list_presets(out: &mut dyn Write) -> std::io::Result<()> {
+    for preset in PRESETS {
+        writeln!(out, "{:<18} {}", preset.name(), preset.description())?;
+    }
+    Ok(())
+}
+
+/// Finishing order: solved before unsolved; solved by seconds; unsolved by the energy left,
+/// then seconds. Returns indices into `reports`, winner first.
+pub fn finishing_order(reports: &[&Report]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..reports.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (reports[a], reports[b]);
+        b.solved
+            .cmp(&a.solved)
+            .then_with(|| match a.solved {
+                true => std::cmp::Ordering::Equal,
+                false => a
+                    .energy
+                    .unwrap_or(u64::MAX)
+                    .cmp(&b.energy.unwrap_or(u64::MAX)),
+            })
+            .then_with(|| a.seconds.total_cmp(&b.seconds))
+    });
+    order
+}
+
+#[derive(Debug, Serialize)]
+struct Standing {
+    rank: usize,
+    preset: &'static str,
+    algorithm: &'static str,
+    solved: bool,
+    seconds: f64,
+    iterations: u64,
+    energy: Option<u64>,
+}
+
+/// The line after a race's reports.
+#[derive(Debug, Serialize)]
+struct Ranking {
+    race: String,
+    seed: u64,
+    time_limit: f64,
+    ranking: Vec<Standing>,
+}
+
+/// Runs every solver of one race on its own thread and ranks them.
+pub fn race(solvers: Vec<Solver>, puzzle: &Puzzle, seed: u64) -> Vec<PresetReport> {
+    let mut reports: Vec<PresetReport> = thread::scope(|scope| {
+        let handles: Vec<_> = solvers
+            .into_iter()
+            .map(|s| scope.spawn(move || run_solver(s, puzzle, seed)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let plain: Vec<&Report> = reports.iter().map(|r| &r.report).collect();
+    let order = finishing_order(&plain);
+    for (rank, &i) in order.iter().enumerate() {
+        reports[i].rank = Some(rank + 1);
+    }
+    reports
+}
+
+/// `kiln race FILE --presets a,b,..`: one JSON line per solver (in the order given, with its
+/// rank) and a ranking line per puzzle; the finishing order on stderr.
+pub fn headless_race(
+    args: &RaceArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> color_eyre::Result<()> {
+    args.racers()?;
+    let puzzles = args.puzzles()?;
+    for puzzle in &puzzles {
+        let reports = race(args.solvers(puzzle)?, puzzle, args.anneal.seed);
+        for report in &reports {
+            serde_json::to_writer(&mut *out, report)?;
+            writeln!(out)?;
+        }
+        let mut ranking: Vec<Standing> = reports
+            .iter()
+            .map(|r| Standing {
+                rank: r.rank.unwrap_or(0),
+                preset: r.preset,
+                algorithm: r.algorithm,
+                solved: r.report.solved,
+                seconds: r.report.seconds,
+                iterations: r.report.iterations,
+                energy: r.report.energy,
+            })
+            .collect();
+        ranking.sort_by_key(|s| s.rank);
+        let order: Vec<String> = ranking
+            .iter()
+            .map(|s| match s.solved {
+                true => format!("{}. {} {:.4} s", s.rank, s.preset, s.seconds),
+                false => format!("{}. {} unsolved", s.rank, s.preset),
+            })
+            .collect();
+        let line = Ranking {
+            race: puzzle.source.clone(),
+            seed: args.anneal.seed,
+            time_limit: time_limit(args).as_secs_f64(),
+            ranking,
+        };
+        serde_json::to_writer(&mut *out, &line)?;
+        writeln!(out)?;
+        out.flush()?;
+        writeln!(log, "race {}: {}", puzzle.source, order.join(", "))
+            .wrap_err("writing the race summary")?;
+    }
+    Ok(())
+}
+
+/// The seconds a race is allowed (for displays): the flag or the default.
+pub fn time_limit(args: &RaceArgs) -> Duration {
+    Duration::from_secs_f64(
+        args.anneal
+            .time_limit
+            .unwrap_or(crate::problems::sudoku::DEFAULT_TIME_LIMIT),
+    )
+}
