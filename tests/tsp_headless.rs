@@ -62,10 +62,9 @@ fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
     assert_eq!(report["seed"], 3);
     assert_eq!(report["optimum"], 7542);
     assert_eq!(report["reference_length"], 7542);
-    // Most of the budget goes to the kicks after a short anneal.
+    // Most of the budget goes to the kicks after a short anneal; they stop at the optimum.
     assert!(report["iterations"].as_u64().unwrap() > 1_000);
-    assert!(report["kicks"].as_u64().unwrap() > 100);
-    assert!(report["kick_evaluations"].as_u64().unwrap() > 100_000);
+    assert!(report["kick_evaluations"].as_u64().unwrap() > 0);
     assert!(report["seconds"].as_f64().unwrap() < 2.0);
 
     let instance = tsplib::parse(&std::fs::read_to_string(&file).unwrap(), "b").unwrap();
@@ -134,7 +133,16 @@ fn bad_input_exits_with_code_2_and_one_line() {
 fn the_step_budget_is_split_between_annealing_and_kicks() {
     let file = format!("{PUZZLES}/ch150.tsp");
     let args = ["--max-steps", "400000", "--kick-share", "0.75"];
-    let report = json(&kiln(&[&file, args[0], args[1], args[2], args[3]]));
+    // An unreachable optimum, so the kicks do not stop early at the real one.
+    let report = json(&kiln(&[
+        &file,
+        args[0],
+        args[1],
+        args[2],
+        args[3],
+        "--optimum",
+        "1",
+    ]));
     // The runner stops on a batch boundary (2^14 steps), the kicks after a whole descent.
     let annealed = report["iterations"].as_u64().unwrap();
     assert!(

@@ -196,6 +196,7 @@ fn descent_reports_its_delta_and_kicks_never_lengthen() {
         let budget = Budget {
             evaluations: 20_000,
             deadline: None,
+            target: None,
         };
         let kicks = local_search::iterate(&mut p, &mut rng, budget);
         assert!(p.energy() <= descended);
@@ -222,7 +223,10 @@ fn kicks_find_the_optimum_of_berlin52() {
     let budget = Budget {
         evaluations: 2_000_000,
         deadline: None,
+        target: Some(7542.0),
     };
-    local_search::iterate(&mut p, &mut rng, budget);
+    let kicks = local_search::iterate(&mut p, &mut rng, budget);
     assert_eq!(p.length(), 7542);
+    // Stopped there, long before the budget.
+    assert!(kicks.evaluations < 1_000_000, "{kicks:?}");
 }

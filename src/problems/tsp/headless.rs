@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::TspArgs;
 use super::local_search::{self, Budget, KickStats};
-use super::problem::MoveSet;
+use super::problem::{Cost, MoveSet};
 use super::setup::{Setup, build};
 use super::tour_file;
 use crate::anneal::{Problem, Rng, RunConfig, Runner, StopReason};
@@ -64,6 +64,7 @@ fn split_budget(mut config: RunConfig, share: f64) -> (RunConfig, Budget) {
             .max_steps
             .map_or(u64::MAX, |steps| (steps as f64 * share) as u64),
         deadline: config.time_limit.map(|limit| started + limit),
+        target: None,
     };
     config.max_steps = config
         .max_steps
@@ -99,7 +100,16 @@ pub fn headless(
     let annealed_length = polished.length();
     let kicks = if polish {
         let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
-        local_search::iterate(&mut polished, &mut rng, kick_budget)
+        // The energy is the length only for the Euclidean cost.
+        let target = loaded
+            .optimum
+            .filter(|_| args.cost == Cost::Euclidean)
+            .map(|o| o as f64);
+        let budget = Budget {
+            target,
+            ..kick_budget
+        };
+        local_search::iterate(&mut polished, &mut rng, budget)
     } else {
         KickStats::default()
     };

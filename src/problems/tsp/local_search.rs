@@ -161,6 +161,8 @@ impl Descent {
 pub struct Budget {
     pub evaluations: u64,
     pub deadline: Option<Instant>,
+    /// An energy known to be optimal: nothing is left to find once it is reached.
+    pub target: Option<f64>,
 }
 
 /// What the iterated local search did.
@@ -204,6 +206,7 @@ pub fn iterate(problem: &mut TspProblem, rng: &mut Rng, budget: Budget) -> KickS
     let mut energy = problem.energy();
     let mut best = problem.order().to_vec();
     while stats.evaluations < budget.evaluations
+        && budget.target.is_none_or(|t| energy > t)
         && budget.deadline.is_none_or(|d| Instant::now() < d)
     {
         let mv = kick(problem, rng);
