@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use kiln::anneal::{Problem, Rng};
+use kiln::problems::tsp::local_search::{self, Budget, Descent};
 use kiln::problems::tsp::{Cost, Init, Layout, Move, MoveSet, TspProblem, random};
 use rand::{RngExt, SeedableRng};
 
@@ -153,4 +154,79 @@ fn polish_reaches_a_local_optimum_and_never_lengthens() {
     assert!(p.polish() > 0);
     assert!(p.energy() < before);
     assert_eq!(p.polish(), 0);
+}
+
+#[test]
+fn or_opt_of_any_segment_to_any_place() {
+    // The kicks move long segments: every length, every insertion point, both ways.
+    for (mut p, mut rng) in problems(4).take(40) {
+        let n = p.order().len() as u32;
+        for start in 0..n {
+            let len = rng.random_range(1..n - 1);
+            let after = (start + len + rng.random_range(0..n - len - 1)) % n;
+            let reversed = rng.random();
+            check(
+                &mut p,
+                Move::OrOpt {
+                    start,
+                    len,
+                    after,
+                    reversed,
+                },
+            );
+        }
+    }
+}
+
+#[test]
+fn descent_reports_its_delta_and_kicks_never_lengthen() {
+    for (mut p, mut rng) in problems(5).step_by(7) {
+        let n = p.order().len();
+        let before = p.energy();
+        let mut descent = Descent::new(n);
+        descent.queue_all();
+        let stats = descent.run(&mut p);
+        assert_eq!(before + stats.delta, p.energy());
+        assert!(stats.delta <= 0.0);
+        // A local optimum: nothing left to do.
+        descent.queue_all();
+        assert_eq!(descent.run(&mut p).moves, 0);
+
+        let descended = p.energy();
+        let budget = Budget {
+            evaluations: 20_000,
+            deadline: None,
+            target: None,
+        };
+        let kicks = local_search::iterate(&mut p, &mut rng, budget);
+        assert!(p.energy() <= descended);
+        assert!(kicks.evaluations >= 20_000 || n < 8);
+        let mut seen = p.order().to_vec();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn kicks_find_the_optimum_of_berlin52() {
+    let text = include_str!("../puzzles/tsp/berlin52.tsp");
+    let instance = Arc::new(kiln::problems::tsp::tsplib::parse(text, "b").unwrap());
+    let mut rng = Rng::seed_from_u64(1);
+    let mut p = TspProblem::new(
+        instance,
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        6,
+        Init::Random,
+        &mut rng,
+    );
+    let budget = Budget {
+        evaluations: 2_000_000,
+        deadline: None,
+        target: Some(7542.0),
+    };
+    let kicks = local_search::iterate(&mut p, &mut rng, budget);
+    assert_eq!(p.length(), 7542);
+    // Stopped there, long before the budget.
+    assert!(kicks.evaluations < 1_000_000, "{kicks:?}");
 }

@@ -1,16 +1,19 @@
-//! `kiln tsp ... --headless`: anneal, polish, print one JSON line (and a tour file).
+//! `kiln tsp ... --headless`: anneal, then kick and re-descend the best tour for the rest of
+//! the budget (`--kick-share`), print one JSON line (and a tour file).
 
 use std::io::Write;
 use std::time::Instant;
 
 use color_eyre::eyre::WrapErr;
+use rand::SeedableRng;
 use serde::Serialize;
 
 use super::TspArgs;
-use super::problem::MoveSet;
+use super::local_search::{self, Budget, KickStats};
+use super::problem::{Cost, MoveSet};
 use super::setup::{Setup, build};
 use super::tour_file;
-use crate::anneal::{Problem, Runner, StopReason};
+use crate::anneal::{Problem, Rng, RunConfig, Runner, StopReason};
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -30,7 +33,11 @@ struct Report<'a> {
     steps_per_second: f64,
     /// Length of the best annealed tour, before the greedy polish.
     annealed_length: u64,
-    polish_moves: u64,
+    /// Iterated local search after the anneal: kicks made, kicks that shortened the best
+    /// tour, and move evaluations (the polish's counterpart of steps).
+    kicks: u64,
+    kick_improvements: u64,
+    kick_evaluations: u64,
     reference_length: Option<u64>,
     metric: &'static str,
     moves: String,
@@ -43,6 +50,27 @@ struct Report<'a> {
     reason: StopReason,
     /// 1-based city ids in visiting order.
     tour: Vec<u32>,
+}
+
+/// Mixed into the seed for the kicks' own generator.
+const KICK_SEED: u64 = 0x6b69_636b;
+
+/// Takes `share` of the step and time budgets from the annealer for the kicks, which end
+/// with the time limit of the whole run (counted from now) or after their evaluations.
+fn split_budget(mut config: RunConfig, share: f64) -> (RunConfig, Budget) {
+    let started = Instant::now();
+    let budget = Budget {
+        evaluations: config
+            .max_steps
+            .map_or(u64::MAX, |steps| (steps as f64 * share) as u64),
+        deadline: config.time_limit.map(|limit| started + limit),
+        target: None,
+    };
+    config.max_steps = config
+        .max_steps
+        .map(|steps| (steps as f64 * (1.0 - share)) as u64);
+    config.time_limit = config.time_limit.map(|limit| limit.mul_f64(1.0 - share));
+    (config, budget)
 }
 
 pub fn headless(
@@ -59,6 +87,10 @@ pub fn headless(
     } = build(args)?;
     let t0 = config.t0;
     let schedule = config.schedule.to_string();
+    // Only the default move set is polished: the seed's swap moves are shown as they are.
+    let polish = !args.no_polish && args.moves == MoveSet::TwoOpt;
+    let kick_share = if polish { args.kick_share } else { 0.0 };
+    let (config, kick_budget) = split_budget(config, kick_share);
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
     let mut polished = problem.clone();
     let mut runner = Runner::new(problem, config, args.anneal.seed);
@@ -66,11 +98,20 @@ pub fn headless(
     let outcome = runner.finish();
     polished.set_order(&outcome.best.tour);
     let annealed_length = polished.length();
-    // Only the default move set is polished: the seed's swap moves are shown as they are.
-    let polish_moves = if args.no_polish || args.moves != MoveSet::TwoOpt {
-        0
+    let kicks = if polish {
+        let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
+        // The energy is the length only for the Euclidean cost.
+        let target = loaded
+            .optimum
+            .filter(|_| args.cost == Cost::Euclidean)
+            .map(|o| o as f64);
+        let budget = Budget {
+            target,
+            ..kick_budget
+        };
+        local_search::iterate(&mut polished, &mut rng, budget)
     } else {
-        polished.polish()
+        KickStats::default()
     };
     let length = polished.length();
     let seconds = started.elapsed().as_secs_f64();
@@ -94,7 +135,9 @@ pub fn headless(
         anneal_seconds,
         steps_per_second: outcome.iterations as f64 / anneal_seconds.max(1e-9),
         annealed_length,
-        polish_moves,
+        kicks: kicks.kicks,
+        kick_improvements: kicks.improvements,
+        kick_evaluations: kicks.evaluations,
         reference_length: loaded.reference_length(),
         metric: loaded.instance.metric.name(),
         moves: format!("{:?}", args.moves),

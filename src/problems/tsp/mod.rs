@@ -1,9 +1,11 @@
 //! The travelling salesman: TSPLIB or random instances, annealed with 2-opt + Or-opt moves
-//! from nearest-neighbour candidates (or the seed's swap moves, for comparison).
+//! from nearest-neighbour candidates (or the seed's swap moves, for comparison). Headless
+//! runs finish with an iterated local search on the best annealed tour (`local_search`).
 
 pub mod distance;
 mod headless;
 pub mod instance;
+pub mod local_search;
 pub mod problem;
 pub mod random;
 pub mod setup;
@@ -22,6 +24,13 @@ pub use random::Layout;
 pub use setup::{Loaded, Setup, build, load};
 
 use crate::anneal_args::AnnealArgs;
+
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text} is not a fraction in [0, 1)")),
+    }
+}
 
 #[derive(Args, Debug, Clone)]
 pub struct TspArgs {
@@ -54,9 +63,16 @@ pub struct TspArgs {
     /// Write the final tour here as a TSPLIB tour file.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Skip the greedy 2-opt/Or-opt pass at T = 0 on the best annealed tour (--moves two-opt).
+    /// Skip the local search on the best annealed tour (--moves two-opt): the greedy
+    /// 2-opt/Or-opt descent and the kicks.
     #[arg(long)]
     pub no_polish: bool,
+    /// Share of the step and time budget spent kicking and re-descending the best annealed
+    /// tour (iterated local search) instead of annealing. The default is measured: on
+    /// pcb442 at 15M steps, shares of 0.5 and 0.8 left the kicks stuck in the annealed
+    /// tour's basin more often (median gap 0.69% and 0.31% over 10 seeds, 0.12% at 0.99).
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = share)]
+    pub kick_share: f64,
     #[command(flatten)]
     pub anneal: AnnealArgs,
 }

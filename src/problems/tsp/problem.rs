@@ -9,6 +9,7 @@ use rand::seq::SliceRandom;
 
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
+use super::local_search::Descent;
 use super::tour::Tour;
 use crate::anneal::{Problem, Rng};
 
@@ -231,37 +232,85 @@ impl TspProblem {
         })
     }
 
-    /// Greedy descent with the 2-opt-set moves until none improves (T = 0). Returns the
-    /// number of moves made. Used to polish the final tour.
-    pub fn polish(&mut self) -> u64 {
-        let mut made = 0;
-        loop {
-            let before = made;
-            for a in 0..self.n() {
-                for k in 0..self.neighbours.k {
-                    let c = self.neighbours.of(a)[k];
-                    let candidates = [
-                        Some(self.two_opt(a, c, true)),
-                        Some(self.two_opt(a, c, false)),
-                    ]
-                    .into_iter()
-                    .chain((0..12).map(|v| self.or_opt(a, c, v / 4 + 1, v & 1 == 1, v & 2 == 2)));
-                    let best = candidates
-                        .flatten()
-                        .map(|mv| (self.delta(&mv), mv))
-                        .min_by(|x, y| x.0.total_cmp(&y.0));
-                    if let Some((delta, mv)) = best
-                        && delta < 0.0
-                    {
-                        self.apply(&mv);
-                        made += 1;
-                    }
+    /// The cost of the edge between `a` and `b` (its length, or its square).
+    #[inline(always)]
+    pub fn cost(&self, a: u32, b: u32) -> i64 {
+        self.c(a, b)
+    }
+
+    pub fn next(&self, city: u32) -> u32 {
+        self.tour.next(city)
+    }
+
+    pub fn prev(&self, city: u32) -> u32 {
+        self.tour.prev(city)
+    }
+
+    /// The candidate cities of `city` (its nearest neighbours, nearest first).
+    pub fn candidates(&self, city: u32) -> &[u32] {
+        self.neighbours.of(city)
+    }
+
+    /// The best 2-opt-set move that joins `a` to one of its candidates, with its delta,
+    /// and how many moves were evaluated to find it.
+    pub fn best_move_from(&self, a: u32) -> (Option<(f64, Move)>, u64) {
+        let mut best: Option<(f64, Move)> = None;
+        let mut evaluated = 0;
+        for &c in self.neighbours.of(a) {
+            let candidates = [
+                Some(self.two_opt(a, c, true)),
+                Some(self.two_opt(a, c, false)),
+            ]
+            .into_iter()
+            .chain((0..12).map(|v| self.or_opt(a, c, v / 4 + 1, v & 1 == 1, v & 2 == 2)));
+            for mv in candidates.flatten() {
+                let delta = self.delta(&mv);
+                evaluated += 1;
+                if best.is_none_or(|(d, _)| delta < d) {
+                    best = Some((delta, mv));
                 }
             }
-            if made == before {
-                return made;
-            }
         }
+        (best, evaluated)
+    }
+
+    /// The cities whose tour neighbours `mv` changes (with repeats for 2-opt).
+    pub fn touched(&self, mv: &Move) -> [u32; 6] {
+        let t = &self.tour;
+        let n = self.n();
+        match *mv {
+            Move::Reverse { i, j } => {
+                let ends = [t.at(i + n - 1), t.at(i), t.at(j), t.at(j + 1)];
+                [ends[0], ends[1], ends[2], ends[3], ends[0], ends[3]]
+            }
+            Move::OrOpt {
+                start, len, after, ..
+            } => [
+                t.at(start + n - 1),
+                t.at(start),
+                t.at(start + len - 1),
+                t.at(start + len),
+                t.at(after),
+                t.at(after + 1),
+            ],
+            Move::Swap { i, j } => [
+                t.at(i + n - 1),
+                t.at(i),
+                t.at(i + 1),
+                t.at(j + n - 1),
+                t.at(j),
+                t.at(j + 1),
+            ],
+        }
+    }
+
+    /// Greedy descent with the 2-opt-set moves until none improves (T = 0), re-examining
+    /// only cities whose surroundings changed. Returns the number of moves made. Used to
+    /// polish the final tour.
+    pub fn polish(&mut self) -> u64 {
+        let mut descent = Descent::new(self.tour.len());
+        descent.queue_all();
+        descent.run(self).moves
     }
 }
 
