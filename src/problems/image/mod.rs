@@ -9,6 +9,7 @@ pub mod kernel;
 pub mod pattern;
 pub mod pbm;
 pub mod png;
+pub mod region;
 mod setup;
 
 use std::path::PathBuf;
@@ -17,7 +18,7 @@ use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
 pub use bitmap::Bitmap;
-pub use denoise::{Denoise, Neighbourhood};
+pub use denoise::{Change, Denoise, Neighbourhood};
 pub use headless::headless;
 pub use kernel::Kernel;
 pub use pattern::{Edges, Pattern};
