@@ -1,5 +1,5 @@
 //! Binary images: pattern formation (density-conserving swaps under an interaction kernel)
-//! and denoising (single flips under an Ising energy). Files are PBM (P1/P4) or PNG.
+//! and denoising (single flips and region flips under an Ising energy). Files are PBM (P1/P4) or PNG.
 
 pub mod bitmap;
 pub mod denoise;
