@@ -4,7 +4,8 @@
 
 use kiln::anneal::{Problem, Rng};
 use kiln::problems::image::kernel::Tap;
-use kiln::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern};
+use kiln::problems::image::region::{Region, RegionKind};
+use kiln::problems::image::{Bitmap, Change, Denoise, Edges, Kernel, Neighbourhood, Pattern};
 use rand::{RngExt, SeedableRng};
 
 fn kernels() -> Vec<Kernel> {
@@ -181,4 +182,95 @@ fn icm_never_raises_the_energy_and_ends_in_a_local_minimum() {
     for _ in 0..2000 {
         assert!(d.delta(&d.propose(&mut rng)) >= 0.0);
     }
+}
+
+/// Region moves of both kinds, on states annealed away from the ICM reference, with caps
+/// from a single pixel to the whole image: small images make most regions touch the edges.
+#[test]
+fn region_delta_matches_full_energy() {
+    let mut moved = [0usize; 2];
+    let mut touched_edge = 0;
+    for seed in 0..60u64 {
+        let mut rng = Rng::seed_from_u64(seed);
+        let (w, h) = (rng.random_range(1..14), rng.random_range(1..14));
+        let noisy = Bitmap::random(w, h, rng.random_range(0.0..1.0), &mut rng);
+        let n = if seed % 2 == 0 {
+            Neighbourhood::Four
+        } else {
+            Neighbourhood::Eight
+        };
+        let lambda = [0.0, 0.5, 1.0, 2.0][seed as usize % 4];
+        let beta = [0.25, 0.5, 0.75, 1.0, 1.5][seed as usize % 5];
+        let mut d = Denoise::new(&noisy, lambda, beta, n);
+        if seed % 3 != 0 {
+            d.icm();
+        }
+        let mut energy = d.energy();
+        for step in 0..300 {
+            let mv = if step % 2 == 0 {
+                d.propose(&mut rng) // mostly flips: they move the state off the reference
+            } else {
+                let (r, c) = (rng.random_range(0..h), rng.random_range(0..w));
+                Change::Region(Region {
+                    seed: ((r + 1) * (w + 2) + c + 1) as u32,
+                    cap: rng.random_range(1..=w * h) as u32,
+                    kind: if rng.random() {
+                        RegionKind::Reference
+                    } else {
+                        RegionKind::Component
+                    },
+                })
+            };
+            let before = d.snapshot();
+            let delta = d.delta(&mv);
+            d.apply(&mv);
+            let now = d.energy();
+            assert!(
+                (now - energy - delta).abs() < 1e-9,
+                "seed {seed} {mv:?}: delta {delta} but energy changed by {}",
+                now - energy
+            );
+            let after = d.snapshot();
+            if let Change::Region(region) = mv {
+                let changed: Vec<usize> = (0..w * h)
+                    .filter(|&i| before.bits[i] != after.bits[i])
+                    .collect();
+                if !changed.is_empty() {
+                    moved[(region.kind == RegionKind::Component) as usize] += 1;
+                    let on_edge =
+                        |&i: &usize| i % w == 0 || i % w == w - 1 || i / w == 0 || i / w == h - 1;
+                    touched_edge += usize::from(changed.iter().any(on_edge));
+                }
+            }
+            energy = now;
+        }
+    }
+    assert!(moved[0] > 500 && moved[1] > 200, "regions moved: {moved:?}");
+    assert!(touched_edge > 500, "{touched_edge} regions touched an edge");
+}
+
+#[test]
+fn component_moves_never_raise_the_energy_and_remove_a_lone_blob() {
+    // A 3x3 black square in white noise-free data, with a strong coupling: clearing it
+    // costs 9 lambda and saves its 12 boundary pairs (n4) times beta.
+    let mut image = Bitmap::white(9, 9);
+    for r in 3..6 {
+        for c in 3..6 {
+            image.bits[r * 9 + c] = 1;
+        }
+    }
+    let mv = |cap| {
+        Change::Region(Region {
+            seed: (4 * 11 + 4) as u32,
+            cap,
+            kind: RegionKind::Component,
+        })
+    };
+    let keeps = Denoise::new(&image, 1.0, 0.5, Neighbourhood::Four);
+    assert_eq!(keeps.delta(&mv(81)), 0.0, "9 - 6 > 0: the blob stays");
+    let mut clears = Denoise::new(&image, 1.0, 1.0, Neighbourhood::Four);
+    assert_eq!(clears.delta(&mv(8)), 0.0, "larger than the cap: no move");
+    assert_eq!(clears.delta(&mv(9)), -3.0);
+    clears.apply(&mv(9));
+    assert_eq!(clears.snapshot(), Bitmap::white(9, 9));
 }

@@ -1,12 +1,19 @@
 //! Denoising a binary image y: minimise
 //! E(x) = lambda * #{i : x_i != y_i} + beta * #{unordered neighbour pairs {i, j} : x_i != x_j}
-//! over labellings x with single-pixel flips (free edges; in the 8-neighbourhood diagonal
-//! pairs weigh beta too), exactly as in the min-cut ground truth.
+//! over labellings x (free edges; in the 8-neighbourhood diagonal pairs weigh beta too),
+//! exactly as in the min-cut ground truth.
+//!
+//! Moves are single-pixel flips and, rarely, region flips (see [`region`](super::region)):
+//! at strong coupling the minimum removes or fills whole strokes and blobs, which single
+//! flips cannot do at the low temperatures where they settle the rest.
+
+use std::cell::RefCell;
 
 use clap::ValueEnum;
 use rand::RngExt;
 
 use super::bitmap::Bitmap;
+use super::region::{Region, RegionKind, Scratch};
 use crate::anneal::{Problem, Rng};
 
 /// Marks the frame around the padded image: equal to neither label, so it never counts.
@@ -30,9 +37,19 @@ impl Neighbourhood {
     }
 }
 
-/// Flips the pixel at this index of the padded grid.
+/// A move of the denoiser, by indices into the padded grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Flip(pub u32);
+pub enum Change {
+    /// Flips one pixel.
+    Flip(u32),
+    /// Flips a connected region grown from a seed pixel (see [`RegionKind`]).
+    Region(Region),
+}
+
+/// Fraction of proposals that are region flips, in units of 2^-32: rare enough that
+/// single-flip throughput stays almost unchanged, frequent enough that every blob is
+/// tried many times per run.
+const REGION_SHARE: u32 = (1u64 << 32 >> 12) as u32;
 
 #[derive(Debug, Clone)]
 pub struct Denoise {
@@ -47,6 +64,14 @@ pub struct Denoise {
     lambda: f64,
     beta: f64,
     diagonals: bool,
+    /// Offsets of the neighbours in the padded grid (the first 4 or all 8 are used).
+    offsets: [isize; 8],
+    /// The labelling reference regions grow over: y, then the ICM result. Fixed during a
+    /// run, so a reference region can be flipped back.
+    reference: Vec<u8>,
+    /// Where `delta` grows a proposed region (it takes `&self`); the problem is moved to
+    /// its worker thread, never shared, so a `RefCell` suffices.
+    scratch: RefCell<Scratch>,
 }
 
 impl Denoise {
@@ -58,15 +83,19 @@ impl Denoise {
             let start = (row + 1) * stride + 1;
             y[start..start + noisy.width].copy_from_slice(line);
         }
+        let s = stride as isize;
         Denoise {
             width: noisy.width,
             height: noisy.height,
             stride,
+            scratch: RefCell::new(Scratch::new(y.len())),
+            reference: y.clone(),
             x: y.clone(),
             y,
             lambda,
             beta,
             diagonals: neighbourhood == Neighbourhood::Eight,
+            offsets: [-1, 1, -s, s, -s - 1, -s + 1, s - 1, s + 1],
         }
     }
 
@@ -86,7 +115,8 @@ impl Denoise {
     }
 
     /// Iterated conditional modes: raster sweeps flipping every pixel that lowers the
-    /// energy, until a sweep changes nothing. Returns the number of sweeps.
+    /// energy, until a sweep changes nothing. Returns the number of sweeps. The result is
+    /// also the reference labelling for region moves.
     pub fn icm(&mut self) -> usize {
         let mut sweeps = 0;
         loop {
@@ -94,7 +124,7 @@ impl Denoise {
             let mut changed = false;
             for row in 0..self.height {
                 for col in 0..self.width {
-                    let mv = Flip(self.padded(row, col) as u32);
+                    let mv = Change::Flip(self.padded(row, col) as u32);
                     if self.delta(&mv) < 0.0 {
                         self.apply(&mv);
                         changed = true;
@@ -102,9 +132,66 @@ impl Denoise {
                 }
             }
             if !changed {
+                self.reference.clone_from(&self.x);
                 return sweeps;
             }
         }
+    }
+
+    fn neighbour_offsets(&self) -> &[isize] {
+        &self.offsets[..if self.diagonals { 8 } else { 4 }]
+    }
+
+    /// Energy change of flipping the pixel at padded index `i`.
+    #[inline(always)]
+    fn flip_delta(&self, i: usize) -> f64 {
+        let v = self.x[i];
+        // Flipping makes equal neighbours unequal and unequal ones equal.
+        let same = self.neighbours_equal(i, v);
+        let other = self.neighbours_equal(i, v ^ 1);
+        let data = if v == self.y[i] { 1.0 } else { -1.0 };
+        self.lambda * data + self.beta * f64::from(same - other)
+    }
+
+    /// Grows `region` into the scratch buffers and returns the energy change of flipping
+    /// the pixels it holds, or `None` if the move leaves the state as it is.
+    fn grow_region(&self, region: Region) -> Option<f64> {
+        let mut scratch = self.scratch.borrow_mut();
+        let offsets = self.neighbour_offsets();
+        match region.kind {
+            RegionKind::Reference => {
+                scratch.grow(region.seed, region.cap, &self.reference, offsets);
+                let v = self.x[region.seed as usize];
+                scratch.retain(|i| self.x[i] == v);
+                Some(self.region_delta(&scratch))
+            }
+            RegionKind::Component => {
+                let whole = scratch.grow(region.seed, region.cap, &self.x, offsets);
+                let delta = self.region_delta(&scratch);
+                (whole && delta <= 0.0).then_some(delta)
+            }
+        }
+    }
+
+    /// Energy change of flipping the region `scratch` holds (all of one label).
+    fn region_delta(&self, scratch: &Scratch) -> f64 {
+        let pixels = scratch.pixels();
+        let v = self.x[pixels[0] as usize];
+        let mut data = 0i64;
+        let mut pairs = 0i64;
+        for &p in pixels {
+            let i = p as usize;
+            data += if self.x[i] == self.y[i] { 1 } else { -1 };
+            // Pairs inside the region keep their (equal) labels; pairs across its border
+            // change from equal to unequal or back. The frame counts for neither.
+            for &o in self.neighbour_offsets() {
+                let j = i.wrapping_add_signed(o);
+                if !scratch.contains(j) {
+                    pairs += i64::from(self.x[j] == v) - i64::from(self.x[j] == v ^ 1);
+                }
+            }
+        }
+        self.lambda * data as f64 + self.beta * pairs as f64
     }
 
     /// Counts the neighbours of padded index `i` holding label `v`.
@@ -127,7 +214,7 @@ impl Denoise {
 }
 
 impl Problem for Denoise {
-    type Move = Flip;
+    type Move = Change;
     type Snapshot = Bitmap;
 
     fn energy(&self) -> f64 {
@@ -159,26 +246,42 @@ impl Problem for Denoise {
     }
 
     #[inline(always)]
-    fn propose(&self, rng: &mut Rng) -> Flip {
+    fn propose(&self, rng: &mut Rng) -> Change {
         let r: u64 = rng.random();
-        let row = ((r >> 32) * self.height as u64) >> 32;
+        let rows = (r >> 32) * self.height as u64;
+        let row = rows >> 32;
         let col = ((r & 0xffff_ffff) * self.width as u64) >> 32;
-        Flip(self.padded(row as usize, col as usize) as u32)
+        let i = self.padded(row as usize, col as usize) as u32;
+        // The fraction left over from scaling the row is uniform and independent of the
+        // row: it picks the move kind without drawing again.
+        if (rows as u32) < REGION_SHARE {
+            Change::Region(Region::random(i, self.width * self.height, rng))
+        } else {
+            Change::Flip(i)
+        }
     }
 
     #[inline(always)]
-    fn delta(&self, mv: &Flip) -> f64 {
-        let i = mv.0 as usize;
-        let v = self.x[i];
-        // Flipping makes equal neighbours unequal and unequal ones equal.
-        let same = self.neighbours_equal(i, v);
-        let other = self.neighbours_equal(i, v ^ 1);
-        let data = if v == self.y[i] { 1.0 } else { -1.0 };
-        self.lambda * data + self.beta * f64::from(same - other)
+    fn delta(&self, mv: &Change) -> f64 {
+        match *mv {
+            Change::Flip(i) => self.flip_delta(i as usize),
+            Change::Region(region) => self.grow_region(region).unwrap_or(0.0),
+        }
     }
 
-    fn apply(&mut self, mv: &Flip) {
-        self.x[mv.0 as usize] ^= 1;
+    fn apply(&mut self, mv: &Change) {
+        match *mv {
+            Change::Flip(i) => self.x[i as usize] ^= 1,
+            Change::Region(region) => {
+                // Grown again rather than cached: the same state and move give the same
+                // region, and accepted region moves are rare.
+                if self.grow_region(region).is_some() {
+                    for &p in self.scratch.get_mut().pixels() {
+                        self.x[p as usize] ^= 1;
+                    }
+                }
+            }
+        }
     }
 
     /// A restart begins again from the noisy image: a random labelling is hopeless here.

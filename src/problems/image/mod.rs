@@ -1,5 +1,5 @@
 //! Binary images: pattern formation (density-conserving swaps under an interaction kernel)
-//! and denoising (single flips under an Ising energy). Files are PBM (P1/P4) or PNG.
+//! and denoising (single flips and region flips under an Ising energy). Files are PBM (P1/P4) or PNG.
 
 pub mod bitmap;
 pub mod denoise;
@@ -9,6 +9,7 @@ pub mod kernel;
 pub mod pattern;
 pub mod pbm;
 pub mod png;
+pub mod region;
 mod setup;
 
 use std::path::PathBuf;
@@ -17,7 +18,7 @@ use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
 pub use bitmap::Bitmap;
-pub use denoise::{Denoise, Neighbourhood};
+pub use denoise::{Change, Denoise, Neighbourhood};
 pub use headless::headless;
 pub use kernel::Kernel;
 pub use pattern::{Edges, Pattern};
