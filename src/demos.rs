@@ -2,14 +2,18 @@
 
 use color_eyre::Result;
 
+use crate::anneal::worker::Speed;
 use crate::cli::{self, Command};
 use crate::problems::image::ImageArgs;
 use crate::problems::sudoku::{self, Puzzle};
 use crate::problems::tsp::TspArgs;
-use crate::ui::Demo;
+use crate::race::RaceArgs;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
+use crate::ui::boards::sudoku::SudokuThumbnail;
 use crate::ui::boards::tsp::TspDemo;
+use crate::ui::race::{Race, Racer};
+use crate::ui::{Demo, History, Live, Options, Theme};
 
 /// The puzzles `n`/`p` walk through when kiln starts with no file: the embedded default,
 /// then the 11 "hardest" and a 16x16.
@@ -134,7 +138,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             ))
         }
         Some(Command::Presets | Command::Race(_)) => {
-            color_eyre::eyre::bail!("this command has no TUI: run it with --headless")
+            unreachable!("presets print and races have their own screen")
         }
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;
@@ -146,4 +150,42 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             ))
         }
     }
+}
+
+/// The race screen for `kiln race`: one pane per preset on the first selected puzzle, all
+/// at full speed unless `--speed` says otherwise.
+pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
+    let puzzles = args.puzzles()?;
+    let puzzle = puzzles
+        .first()
+        .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
+    let speed = options.speed.unwrap_or(Speed::Full);
+    let racers = args
+        .solvers(puzzle)?
+        .into_iter()
+        .map(|solver| {
+            let (high, low) = solver.temperature_span();
+            let budget = solver.budget();
+            let session = Live::with_search(
+                solver.label.clone(),
+                solver.search,
+                SudokuThumbnail::new(puzzle.n),
+                speed,
+                solver.reheat_to,
+                History::new(high, low),
+                budget,
+            );
+            Racer {
+                name: solver.preset.name().to_string(),
+                session: Box::new(session),
+            }
+        })
+        .collect();
+    let source = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
+    Ok(Race::new(
+        source.to_string(),
+        racers,
+        speed,
+        Theme::from_env(options.ascii),
+    ))
 }

@@ -24,14 +24,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> color_eyre::Result<()> {
-    // Race mode has no TUI yet: it prints its results like --headless.
-    match &cli.command {
-        Some(Command::Presets) => return Ok(kiln::race::list_presets(&mut std::io::stdout())?),
-        Some(Command::Race(args)) => {
-            let stdout = std::io::stdout();
-            return kiln::race::headless_race(args, &mut stdout.lock(), &mut std::io::stderr());
-        }
-        _ => {}
+    if let Some(Command::Presets) = &cli.command {
+        return Ok(kiln::race::list_presets(&mut std::io::stdout())?);
     }
     let headless = cli.headless || !std::io::stdout().is_terminal();
     if !headless {
@@ -40,6 +34,10 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
             ascii: cli.ascii,
             speed: cli.speed,
         };
+        if let Some(Command::Race(args)) = &cli.command {
+            let mut race = kiln::demos::race(args, &options)?;
+            return kiln::ui::drive(&mut race, options.fps);
+        }
         let start = kiln::demos::for_command(cli.command.as_ref())?;
         return kiln::ui::run(start.demos, start.tab, start.index, options);
     }
@@ -58,6 +56,7 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
         Command::Sudoku(args) => kiln::problems::sudoku::headless(args, &mut out, &mut log),
         Command::Tsp(args) => kiln::problems::tsp::headless(args, &mut out, &mut log),
         Command::Image(args) => kiln::problems::image::headless(args, &mut out, &mut log),
-        Command::Presets | Command::Race(_) => unreachable!("handled before the TUI"),
+        Command::Race(args) => kiln::race::headless_race(args, &mut out, &mut log),
+        Command::Presets => unreachable!("listed before anything else"),
     }
 }

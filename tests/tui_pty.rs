@@ -43,6 +43,7 @@ impl Tui {
         let cooked = modes(&*pair.master);
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kiln"));
         cmd.args(args);
+        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
         for (key, value) in env {
@@ -187,6 +188,31 @@ fn tab_cycles_through_the_three_demos() {
     tui.wait_for("[Sudoku]");
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
+}
+
+#[test]
+fn a_race_shows_one_pane_per_preset_and_who_finished() {
+    let mut tui = Tui::start(
+        &[
+            "race",
+            "puzzles/sudoku/hardest11.txt",
+            "--index",
+            "1",
+            "--presets",
+            "kiln,yarpiz",
+        ],
+        80,
+        24,
+    );
+    let text = tui.wait_for("finished: 1.");
+    assert!(
+        text.contains("╭ kiln") && text.contains("╭ yarpiz"),
+        "{text}"
+    );
+    tui.wait_for("finished: 1. kiln");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
 }
 
 #[test]

@@ -204,6 +204,10 @@ struct Loop<E: Search> {
 impl<E: Search> Loop<E> {
     fn run(mut self) {
         self.publish();
+        // A search can be over before it starts (a puzzle propagation already solved).
+        if let Some(reason) = self.search.stopped() {
+            let _ = self.reports.send(Report::Finished(reason));
+        }
         let mut last_publish = Instant::now();
         let mut next_tick = Instant::now();
         loop {
@@ -329,6 +333,18 @@ mod tests {
         assert_eq!(finished, Report::Finished(StopReason::Target));
         let board = worker.take_snapshot().expect("a board after finishing");
         assert!(board.len() == 64);
+    }
+
+    #[test]
+    fn a_search_done_before_it_starts_still_reports_finishing() {
+        let mut config = RunConfig::new(Schedule::Constant, 1.0);
+        config.target_energy = Some(0.0);
+        let solved = Bits {
+            bits: vec![false; 8],
+        };
+        let worker = Worker::spawn(Runner::new(solved, config, 1), Speed::Full, 1.0);
+        let finished = wait_for(&worker, |r| matches!(r, Report::Finished(_)));
+        assert_eq!(finished, Report::Finished(StopReason::Target));
     }
 
     #[test]
