@@ -142,7 +142,7 @@ fn propagation_fills_forced_cells_and_finds_contradictions() {
 
 #[test]
 fn prepared_puzzles_mark_cell_kinds_and_conflicts() {
-    let p = &file("hardest11.txt")[0];
+    let p = &file("hardest11.txt")[1];
     let prepared = Prepared::new(p, true);
     assert!(prepared.propagated > 0);
     let snapshot = prepared.problem(3).snapshot();

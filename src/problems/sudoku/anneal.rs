@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use rand::Rng as _;
-use rand::seq::SliceRandom;
 
 use super::check::line_conflicts;
+use super::fill::BoxFill;
 use super::grid::Geometry;
 use crate::anneal::{Problem, Rng};
 
@@ -45,7 +45,7 @@ pub struct SudokuAnneal {
     /// Every pair of free cells in one box; a move is one of them, drawn uniformly.
     swaps: Vec<Swap>,
     /// Free cells and missing values of each box, for fresh random fills.
-    boxes: Vec<(Vec<usize>, Vec<u8>)>,
+    boxes: Vec<BoxFill>,
 }
 
 /// What the UI draws and the report prints: the grid and why each cell holds its value.
@@ -68,6 +68,19 @@ impl SudokuAnneal {
     /// `fixed` holds the givens and the propagated cells (0 = free); `givens` tells them
     /// apart. The free cells start as a random fill from `rng`.
     pub fn new(geometry: Arc<Geometry>, givens: &[u8], fixed: &[u8], rng: &mut Rng) -> Self {
+        let all = vec![u32::MAX; fixed.len()];
+        Self::with_marks(geometry, givens, fixed, &all, rng)
+    }
+
+    /// Like `new`, but random fills put values where `marks` (bit v-1 per cell) allow them,
+    /// as far as a box's values can be matched to its cells that way.
+    pub fn with_marks(
+        geometry: Arc<Geometry>,
+        givens: &[u8],
+        fixed: &[u8],
+        marks: &[u32],
+        rng: &mut Rng,
+    ) -> Self {
         let side = geometry.side;
         let kinds: Arc<[CellKind]> = givens
             .iter()
@@ -99,7 +112,7 @@ impl SudokuAnneal {
                     });
                 }
             }
-            boxes.push((free, missing));
+            boxes.push(BoxFill::new(free, missing, marks));
         }
         if swaps.is_empty() {
             // Nothing is free: one do-nothing swap keeps `propose` total.
@@ -204,11 +217,8 @@ impl Problem for SudokuAnneal {
     }
 
     fn randomize(&mut self, rng: &mut Rng) {
-        for (free, missing) in &mut self.boxes {
-            missing.shuffle(rng);
-            for (&cell, &v) in free.iter().zip(missing.iter()) {
-                self.values[cell] = v;
-            }
+        for fill in &mut self.boxes {
+            fill.fill(&mut self.values, rng);
         }
         self.recount();
     }

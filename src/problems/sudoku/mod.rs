@@ -2,7 +2,9 @@
 
 mod anneal;
 mod check;
+mod deduce;
 mod exact;
+mod fill;
 mod grid;
 mod headless;
 mod parse;
@@ -18,6 +20,7 @@ use crate::anneal_args::AnnealArgs;
 
 pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
 pub use check::{first_clash, is_valid_solution, line_conflicts};
+pub use deduce::{Deduced, deduce};
 pub use exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use headless::{Report, selected_puzzles, solve};

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 
 use super::anneal::SudokuAnneal;
+use super::deduce::{Deduced, deduce};
 use super::exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
 use super::grid::{Geometry, Puzzle};
-use super::propagate::propagate;
 use crate::anneal::{Rng, RunConfig};
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
 
@@ -42,6 +42,9 @@ pub struct Prepared {
     pub geometry: Arc<Geometry>,
     /// Givens plus the cells propagation forced (0 = left to the annealer).
     pub fixed: Vec<u8>,
+    /// Per cell, the values propagation left possible (bit v-1; all for open cells when
+    /// propagation is off, 0 for fixed cells). Random fills honour them where they can.
+    pub marks: Vec<u32>,
     /// How many cells propagation forced (0 with propagation off).
     pub propagated: usize,
     /// What the exact search says (`None` also when propagation found a contradiction).
@@ -58,24 +61,34 @@ impl Prepared {
         let geometry = Arc::new(Geometry::new(puzzle.n));
         let started = Instant::now();
         let forced = if propagate_singles {
-            propagate(&geometry, &puzzle.cells).ok()
+            deduce(&geometry, &puzzle.cells).ok()
         } else {
-            Some(puzzle.cells.clone())
+            let all = (1u32 << geometry.side) - 1;
+            let marks = puzzle.cells.iter().map(|&v| if v == 0 { all } else { 0 });
+            Some(Deduced {
+                cells: puzzle.cells.clone(),
+                marks: marks.collect(),
+            })
         };
         let propagate_time = started.elapsed();
         let started = Instant::now();
-        let (fixed, solutions) = match forced {
-            Some(fixed) => {
-                let solutions = count_solutions(&geometry, &fixed, DEFAULT_NODE_LIMIT);
-                (fixed, solutions)
+        let (fixed, marks, solutions) = match forced {
+            Some(Deduced { cells, marks }) => {
+                let solutions = count_solutions(&geometry, &cells, DEFAULT_NODE_LIMIT);
+                (cells, marks, solutions)
             }
-            None => (puzzle.cells.clone(), Solutions::None),
+            None => (
+                puzzle.cells.clone(),
+                vec![0; puzzle.cells.len()],
+                Solutions::None,
+            ),
         };
         let propagated = fixed.iter().filter(|&&v| v != 0).count() - puzzle.givens();
         Prepared {
             puzzle: puzzle.clone(),
             geometry,
             fixed,
+            marks,
             propagated,
             solutions,
             propagate_time,
@@ -90,10 +103,11 @@ impl Prepared {
     /// The annealing state, filled at random from `seed`.
     pub fn problem(&self, seed: u64) -> SudokuAnneal {
         let mut rng = Rng::seed_from_u64(seed ^ 0x5eed_50d0_0000_0001u64);
-        SudokuAnneal::new(
+        SudokuAnneal::with_marks(
             Arc::clone(&self.geometry),
             &self.puzzle.cells,
             &self.fixed,
+            &self.marks,
             &mut rng,
         )
     }
