@@ -20,6 +20,17 @@ fn full_grid(n: usize) -> Vec<u8> {
         .collect()
 }
 
+/// How many (line, value) pairs occur more than once in rows and columns.
+fn repeated_in_lines(n: usize, values: &[u8]) -> usize {
+    let side = n * n;
+    let mut counts = vec![0; 2 * side * (side + 1)];
+    for (c, &v) in values.iter().enumerate() {
+        counts[(c / side) * (side + 1) + v as usize] += 1;
+        counts[(side + c % side) * (side + 1) + v as usize] += 1;
+    }
+    counts.iter().filter(|&&k| k > 1).count()
+}
+
 fn puzzle_of(cells: Vec<u8>, n: usize) -> Puzzle {
     Puzzle {
         n,
@@ -48,6 +59,8 @@ fn every_delta_equals_the_recomputed_energy_change() {
             if round % 2 == 1 {
                 state.randomize(&mut rng);
             }
+            // Half the rounds mix in conflict-focused moves.
+            state.set_focus(if round < 3 { 0.0 } else { 0.6 });
             let mut energy = state.energy();
             for _ in 0..2_000 {
                 let mv = state.propose(&mut rng);
@@ -56,6 +69,7 @@ fn every_delta_equals_the_recomputed_energy_change() {
                 let after = state.energy();
                 assert_eq!(after - energy, delta, "n={n} move {mv:?}");
                 energy = after;
+                assert_eq!(state.repeated(), repeated_in_lines(n, state.values()));
             }
             // Moves never touch fixed cells.
             let values = state.snapshot().values;

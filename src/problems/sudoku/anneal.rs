@@ -7,6 +7,7 @@ use rand::Rng as _;
 
 use super::check::line_conflicts;
 use super::fill::BoxFill;
+use super::focus::{Duplicates, FreeCells, pick};
 use super::grid::Geometry;
 use crate::anneal::{Problem, Rng};
 
@@ -46,6 +47,13 @@ pub struct SudokuAnneal {
     swaps: Vec<Swap>,
     /// Free cells and missing values of each box, for fresh random fills.
     boxes: Vec<BoxFill>,
+    /// The count slots above 1: where conflict-focused moves start.
+    duplicates: Duplicates,
+    free: FreeCells,
+    /// Per cell, the count-table offsets of its row and column.
+    line_offsets: Vec<(u16, u16)>,
+    /// A move is conflict-focused with probability focus / 2^32.
+    focus: u32,
 }
 
 /// What the UI draws and the report prints: the grid and why each cell holds its value.
@@ -125,12 +133,25 @@ impl SudokuAnneal {
                 col_b: offset(side),
             });
         }
+        let table = 2 * side * (side + 1);
+        let free: Vec<bool> = fixed.iter().map(|&v| v == 0).collect();
         let mut state = SudokuAnneal {
             values: fixed.to_vec(),
-            counts: vec![0; 2 * side * (side + 1)],
+            counts: vec![0; table],
             kinds,
             swaps,
             boxes,
+            duplicates: Duplicates::new(table),
+            free: FreeCells::new(&geometry, &free),
+            line_offsets: (0..fixed.len())
+                .map(|c| {
+                    (
+                        offset(geometry.row_of[c]),
+                        offset(side + geometry.col_of[c]),
+                    )
+                })
+                .collect(),
+            focus: 0,
             geometry,
         };
         state.randomize(rng);
@@ -144,12 +165,71 @@ impl SudokuAnneal {
         &self.values
     }
 
+    /// Makes this fraction (0..=1) of the moves start at a cell whose value repeats in its
+    /// row or column; the rest are uniform over all swaps.
+    pub fn set_focus(&mut self, fraction: f64) {
+        self.focus = (fraction.clamp(0.0, 1.0) * u32::MAX as f64) as u32;
+    }
+
+    /// How many (line, value) pairs occur more than once: the bookkeeping focused moves
+    /// draw from (for tests).
+    pub fn repeated(&self) -> usize {
+        self.duplicates.len()
+    }
+
     fn recount(&mut self) {
-        let side = self.geometry.side;
         self.counts.fill(0);
         for (cell, &v) in self.values.iter().enumerate() {
-            self.counts[self.geometry.row_of[cell] * (side + 1) + v as usize] += 1;
-            self.counts[(side + self.geometry.col_of[cell]) * (side + 1) + v as usize] += 1;
+            let (row, col) = self.line_offsets[cell];
+            self.counts[row as usize + v as usize] += 1;
+            self.counts[col as usize + v as usize] += 1;
+        }
+        self.duplicates.clear();
+        for slot in 0..self.counts.len() {
+            if self.counts[slot] > 1 {
+                self.duplicates.insert(slot);
+            }
+        }
+    }
+
+    /// A uniform swap, chosen by `r`.
+    #[inline(always)]
+    fn uniform(&self, r: u32) -> Swap {
+        self.swaps[pick(r, self.swaps.len())]
+    }
+
+    /// A swap of a cell whose value repeats in a line with another free cell of its box.
+    #[inline(always)]
+    fn focused(&self, r: u64) -> Option<Swap> {
+        let slot = self.duplicates.get(pick(r as u32, self.duplicates.len()));
+        let a = self
+            .free
+            .repeated_cell(slot, &self.values, (r >> 32) as u32)?;
+        let b = self
+            .free
+            .box_partner(a, (r >> 16) as u32 ^ (r << 16) as u32)?;
+        let (row_a, col_a) = self.line_offsets[a];
+        let (row_b, col_b) = self.line_offsets[b];
+        Some(Swap {
+            a: a as u16,
+            b: b as u16,
+            row_a,
+            row_b,
+            col_a,
+            col_b,
+        })
+    }
+
+    /// Moves one occurrence of a value between two count slots, keeping `duplicates`.
+    #[inline(always)]
+    fn shift(&mut self, from: usize, to: usize) {
+        self.counts[from] -= 1;
+        if self.counts[from] == 1 {
+            self.duplicates.remove(from);
+        }
+        self.counts[to] += 1;
+        if self.counts[to] == 2 {
+            self.duplicates.insert(to);
         }
     }
 
@@ -179,11 +259,15 @@ impl Problem for SudokuAnneal {
 
     #[inline(always)]
     fn propose(&self, rng: &mut Rng) -> Swap {
-        // One random word, scaled to the number of swaps (Lemire's multiply-shift; the bias
-        // is below 2^-50 for these list lengths).
+        // One random word decides the kind and picks a uniform swap (multiply-shift).
         let r = rng.next_u64();
-        let i = ((r as u128 * self.swaps.len() as u128) >> 64) as usize;
-        self.swaps[i]
+        if (r as u32) < self.focus
+            && self.duplicates.len() > 0
+            && let Some(swap) = self.focused(rng.next_u64())
+        {
+            return swap;
+        }
+        self.uniform((r >> 32) as u32)
     }
 
     #[inline(always)]
@@ -208,11 +292,11 @@ impl Problem for SudokuAnneal {
         self.values[a] = y as u8;
         self.values[b] = x as u8;
         for (la, lb) in [(m.row_a, m.row_b), (m.col_a, m.col_b)] {
-            let (la, lb) = (la as usize, lb as usize);
-            self.counts[la + x] -= 1;
-            self.counts[la + y] += 1;
-            self.counts[lb + y] -= 1;
-            self.counts[lb + x] += 1;
+            if la != lb {
+                let (la, lb) = (la as usize, lb as usize);
+                self.shift(la + x, lb + x);
+                self.shift(lb + y, la + y);
+            }
         }
     }
 

@@ -5,6 +5,7 @@ mod check;
 mod deduce;
 mod exact;
 mod fill;
+mod focus;
 mod grid;
 mod headless;
 mod parse;
@@ -25,7 +26,7 @@ pub use exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use headless::{Report, selected_puzzles, solve};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
-pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, defaults};
+pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, defaults};
 pub use propagate::{Contradiction, propagate};
 
 #[derive(Args, Debug, Clone)]
@@ -38,8 +39,19 @@ pub struct SudokuArgs {
     /// Do not fix the cells naked and hidden singles force before annealing.
     #[arg(long)]
     pub no_propagate: bool,
+    /// Fraction of moves that start at a cell whose value repeats in its row or column
+    /// (default: per size, see `default_focus`).
+    #[arg(long, value_name = "P", value_parser = unit_fraction)]
+    pub focus: Option<f64>,
     #[command(flatten)]
     pub anneal: AnnealArgs,
+}
+
+fn unit_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
 }
 
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
