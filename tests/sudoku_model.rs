@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use kiln::anneal::{Problem, Rng};
 use kiln::problems::sudoku::{
-    CellKind, Geometry, Prepared, Puzzle, Solutions, count_solutions, is_valid_solution, propagate,
-    read_puzzles,
+    CellKind, Geometry, Prepared, Puzzle, Solutions, count_solutions, deduce, is_valid_solution,
+    propagate, read_puzzles,
 };
 use rand::{RngExt, SeedableRng};
 
@@ -193,4 +193,29 @@ fn the_rules_checker_rejects_broken_grids() {
         3,
     );
     assert!(!is_valid_solution(&given, &full_grid(3)));
+}
+
+#[test]
+fn deduction_keeps_the_solution_and_fills_honour_its_marks() {
+    for p in file("generated16.txt").iter().chain(&file("hardest11.txt")) {
+        let geometry = Geometry::new(p.n);
+        let Solutions::Unique(solution) = count_solutions(&geometry, &p.cells, 1_000_000) else {
+            panic!("{} should be unique", p.source);
+        };
+        let deduced = deduce(&geometry, &p.cells).unwrap();
+        for (cell, &v) in solution.iter().enumerate() {
+            let fixed = deduced.cells[cell];
+            assert!(fixed == 0 || fixed == v, "{} fixed a wrong value", p.source);
+            if fixed == 0 {
+                assert_ne!(deduced.marks[cell] & 1 << (v - 1), 0, "{}", p.source);
+            }
+        }
+        // A fill is a matching inside the marks whenever one exists (the solution is one).
+        let prepared = Prepared::new(p, true);
+        let values = prepared.problem(7).snapshot().values;
+        for (cell, &v) in values.iter().enumerate() {
+            let m = prepared.marks[cell];
+            assert!(m == 0 || m & 1 << (v - 1) != 0, "{} cell {cell}", p.source);
+        }
+    }
 }

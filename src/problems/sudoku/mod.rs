@@ -22,7 +22,7 @@ use crate::anneal_args::AnnealArgs;
 pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
 pub use check::{first_clash, is_valid_solution, line_conflicts};
 pub use deduce::{Deduced, deduce};
-pub use exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
+pub use exact::{Solutions, count_solutions, node_limit};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use headless::{Report, selected_puzzles, solve};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
