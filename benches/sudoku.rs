@@ -7,16 +7,19 @@ use kiln::problems::sudoku::{Prepared, read_puzzles};
 fn throughput(c: &mut Criterion) {
     let puzzle = &read_puzzles("puzzles/sudoku/hardest11.txt".as_ref()).unwrap()[0];
     let prepared = Prepared::new(puzzle, false);
-    // No target: every step is counted, none ends the run early.
-    let mut runner = Runner::new(
-        prepared.problem(1),
-        RunConfig::new(Schedule::Constant, 0.3),
-        1,
-    );
     const STEPS: u64 = 1 << 20;
     let mut group = c.benchmark_group("sudoku_9x9_steps");
     group.throughput(Throughput::Elements(STEPS));
-    group.bench_function("no_propagate_T0.3", |b| b.iter(|| runner.step_batch(STEPS)));
+    // Uniform swaps only, then the 9x9 default share of conflict-focused ones.
+    for focus in [0.0, kiln::problems::sudoku::default_focus(3)] {
+        let mut problem = prepared.problem(1);
+        problem.set_focus(focus);
+        // No target: every step is counted, none ends the run early.
+        let mut runner = Runner::new(problem, RunConfig::new(Schedule::Constant, 0.3), 1);
+        group.bench_function(format!("no_propagate_T0.3_focus{focus}"), |b| {
+            b.iter(|| runner.step_batch(STEPS))
+        });
+    }
     group.finish();
 }
 

@@ -69,6 +69,7 @@ fn geometric_restart() {
     });
     assert_eq!(p.config, expected);
     assert_eq!((p.model, p.propagate, p.ga), (Model::BoxSwap, false, None));
+    assert_eq!(p.focus, 0.0, "the classroom solvers draw swaps uniformly");
 }
 
 #[test]
@@ -143,6 +144,7 @@ fn kiln_is_the_tuned_default_with_propagation() {
     });
     assert_eq!(p.config, expected);
     assert!(p.propagate);
+    assert_eq!(p.focus, kiln::problems::sudoku::default_focus(3));
     assert!(!plan_for("kiln", &["--no-propagate"], 60).propagate);
 }
 

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use kiln::anneal::{Problem, Rng};
 use kiln::problems::sudoku::{
-    CellKind, Geometry, Prepared, Puzzle, Solutions, count_solutions, is_valid_solution, propagate,
-    read_puzzles,
+    CellKind, Geometry, Prepared, Puzzle, Solutions, count_solutions, deduce, is_valid_solution,
+    propagate, read_puzzles,
 };
 use rand::{RngExt, SeedableRng};
 
@@ -18,6 +18,17 @@ fn full_grid(n: usize) -> Vec<u8> {
             ((n * (r % n) + r / n + col) % side + 1) as u8
         })
         .collect()
+}
+
+/// How many (line, value) pairs occur more than once in rows and columns.
+fn repeated_in_lines(n: usize, values: &[u8]) -> usize {
+    let side = n * n;
+    let mut counts = vec![0; 2 * side * (side + 1)];
+    for (c, &v) in values.iter().enumerate() {
+        counts[(c / side) * (side + 1) + v as usize] += 1;
+        counts[(side + c % side) * (side + 1) + v as usize] += 1;
+    }
+    counts.iter().filter(|&&k| k > 1).count()
 }
 
 fn puzzle_of(cells: Vec<u8>, n: usize) -> Puzzle {
@@ -48,6 +59,8 @@ fn every_delta_equals_the_recomputed_energy_change() {
             if round % 2 == 1 {
                 state.randomize(&mut rng);
             }
+            // Half the rounds mix in conflict-focused moves.
+            state.set_focus(if round < 3 { 0.0 } else { 0.6 });
             let mut energy = state.energy();
             for _ in 0..2_000 {
                 let mv = state.propose(&mut rng);
@@ -56,6 +69,7 @@ fn every_delta_equals_the_recomputed_energy_change() {
                 let after = state.energy();
                 assert_eq!(after - energy, delta, "n={n} move {mv:?}");
                 energy = after;
+                assert_eq!(state.repeated(), repeated_in_lines(n, state.values()));
             }
             // Moves never touch fixed cells.
             let values = state.snapshot().values;
@@ -142,7 +156,7 @@ fn propagation_fills_forced_cells_and_finds_contradictions() {
 
 #[test]
 fn prepared_puzzles_mark_cell_kinds_and_conflicts() {
-    let p = &file("hardest11.txt")[0];
+    let p = &file("hardest11.txt")[1];
     let prepared = Prepared::new(p, true);
     assert!(prepared.propagated > 0);
     let snapshot = prepared.problem(3).snapshot();
@@ -179,4 +193,29 @@ fn the_rules_checker_rejects_broken_grids() {
         3,
     );
     assert!(!is_valid_solution(&given, &full_grid(3)));
+}
+
+#[test]
+fn deduction_keeps_the_solution_and_fills_honour_its_marks() {
+    for p in file("generated16.txt").iter().chain(&file("hardest11.txt")) {
+        let geometry = Geometry::new(p.n);
+        let Solutions::Unique(solution) = count_solutions(&geometry, &p.cells, 1_000_000) else {
+            panic!("{} should be unique", p.source);
+        };
+        let deduced = deduce(&geometry, &p.cells).unwrap();
+        for (cell, &v) in solution.iter().enumerate() {
+            let fixed = deduced.cells[cell];
+            assert!(fixed == 0 || fixed == v, "{} fixed a wrong value", p.source);
+            if fixed == 0 {
+                assert_ne!(deduced.marks[cell] & 1 << (v - 1), 0, "{}", p.source);
+            }
+        }
+        // A fill is a matching inside the marks whenever one exists (the solution is one).
+        let prepared = Prepared::new(p, true);
+        let values = prepared.problem(7).snapshot().values;
+        for (cell, &v) in values.iter().enumerate() {
+            let m = prepared.marks[cell];
+            assert!(m == 0 || m & 1 << (v - 1) != 0, "{} cell {cell}", p.source);
+        }
+    }
 }

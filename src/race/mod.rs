@@ -73,6 +73,7 @@ impl RaceArgs {
             no_propagate: self.no_propagate,
             anneal: self.anneal.clone(),
             preset: None,
+            focus: None,
             ga: self.ga.clone(),
         })
     }

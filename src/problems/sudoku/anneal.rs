@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use rand::Rng as _;
-use rand::seq::SliceRandom;
 
 use super::check::line_conflicts;
+use super::fill::BoxFill;
+use super::focus::{Duplicates, FreeCells, pick};
 use super::grid::Geometry;
 use crate::anneal::{Problem, Rng};
 
@@ -45,7 +46,14 @@ pub struct SudokuAnneal {
     /// Every pair of free cells in one box; a move is one of them, drawn uniformly.
     swaps: Vec<Swap>,
     /// Free cells and missing values of each box, for fresh random fills.
-    boxes: Vec<(Vec<usize>, Vec<u8>)>,
+    boxes: Vec<BoxFill>,
+    /// The count slots above 1: where conflict-focused moves start.
+    duplicates: Duplicates,
+    free: FreeCells,
+    /// Per cell, the count-table offsets of its row and column.
+    line_offsets: Vec<(u16, u16)>,
+    /// A move is conflict-focused with probability focus / 2^32.
+    focus: u32,
 }
 
 /// What the UI draws and the report prints: the grid and why each cell holds its value.
@@ -68,6 +76,19 @@ impl SudokuAnneal {
     /// `fixed` holds the givens and the propagated cells (0 = free); `givens` tells them
     /// apart. The free cells start as a random fill from `rng`.
     pub fn new(geometry: Arc<Geometry>, givens: &[u8], fixed: &[u8], rng: &mut Rng) -> Self {
+        let all = vec![u32::MAX; fixed.len()];
+        Self::with_marks(geometry, givens, fixed, &all, rng)
+    }
+
+    /// Like `new`, but random fills put values where `marks` (bit v-1 per cell) allow them,
+    /// as far as a box's values can be matched to its cells that way.
+    pub fn with_marks(
+        geometry: Arc<Geometry>,
+        givens: &[u8],
+        fixed: &[u8],
+        marks: &[u32],
+        rng: &mut Rng,
+    ) -> Self {
         let side = geometry.side;
         let kinds: Arc<[CellKind]> = givens
             .iter()
@@ -99,7 +120,7 @@ impl SudokuAnneal {
                     });
                 }
             }
-            boxes.push((free, missing));
+            boxes.push(BoxFill::new(free, missing, marks));
         }
         if swaps.is_empty() {
             // Nothing is free: one do-nothing swap keeps `propose` total.
@@ -112,12 +133,25 @@ impl SudokuAnneal {
                 col_b: offset(side),
             });
         }
+        let table = 2 * side * (side + 1);
+        let free: Vec<bool> = fixed.iter().map(|&v| v == 0).collect();
         let mut state = SudokuAnneal {
             values: fixed.to_vec(),
-            counts: vec![0; 2 * side * (side + 1)],
+            counts: vec![0; table],
             kinds,
             swaps,
             boxes,
+            duplicates: Duplicates::new(table),
+            free: FreeCells::new(&geometry, &free),
+            line_offsets: (0..fixed.len())
+                .map(|c| {
+                    (
+                        offset(geometry.row_of[c]),
+                        offset(side + geometry.col_of[c]),
+                    )
+                })
+                .collect(),
+            focus: 0,
             geometry,
         };
         state.randomize(rng);
@@ -131,12 +165,71 @@ impl SudokuAnneal {
         &self.values
     }
 
+    /// Makes this fraction (0..=1) of the moves start at a cell whose value repeats in its
+    /// row or column; the rest are uniform over all swaps.
+    pub fn set_focus(&mut self, fraction: f64) {
+        self.focus = (fraction.clamp(0.0, 1.0) * u32::MAX as f64) as u32;
+    }
+
+    /// How many (line, value) pairs occur more than once: the bookkeeping focused moves
+    /// draw from (for tests).
+    pub fn repeated(&self) -> usize {
+        self.duplicates.len()
+    }
+
     fn recount(&mut self) {
-        let side = self.geometry.side;
         self.counts.fill(0);
         for (cell, &v) in self.values.iter().enumerate() {
-            self.counts[self.geometry.row_of[cell] * (side + 1) + v as usize] += 1;
-            self.counts[(side + self.geometry.col_of[cell]) * (side + 1) + v as usize] += 1;
+            let (row, col) = self.line_offsets[cell];
+            self.counts[row as usize + v as usize] += 1;
+            self.counts[col as usize + v as usize] += 1;
+        }
+        self.duplicates.clear();
+        for slot in 0..self.counts.len() {
+            if self.counts[slot] > 1 {
+                self.duplicates.insert(slot);
+            }
+        }
+    }
+
+    /// A uniform swap, chosen by `r`.
+    #[inline(always)]
+    fn uniform(&self, r: u32) -> Swap {
+        self.swaps[pick(r, self.swaps.len())]
+    }
+
+    /// A swap of a cell whose value repeats in a line with another free cell of its box.
+    #[inline(always)]
+    fn focused(&self, r: u64) -> Option<Swap> {
+        let slot = self.duplicates.get(pick(r as u32, self.duplicates.len()));
+        let a = self
+            .free
+            .repeated_cell(slot, &self.values, (r >> 32) as u32)?;
+        let b = self
+            .free
+            .box_partner(a, (r >> 16) as u32 ^ (r << 16) as u32)?;
+        let (row_a, col_a) = self.line_offsets[a];
+        let (row_b, col_b) = self.line_offsets[b];
+        Some(Swap {
+            a: a as u16,
+            b: b as u16,
+            row_a,
+            row_b,
+            col_a,
+            col_b,
+        })
+    }
+
+    /// Moves one occurrence of a value between two count slots, keeping `duplicates`.
+    #[inline(always)]
+    fn shift(&mut self, from: usize, to: usize) {
+        self.counts[from] -= 1;
+        if self.counts[from] == 1 {
+            self.duplicates.remove(from);
+        }
+        self.counts[to] += 1;
+        if self.counts[to] == 2 {
+            self.duplicates.insert(to);
         }
     }
 
@@ -166,11 +259,15 @@ impl Problem for SudokuAnneal {
 
     #[inline(always)]
     fn propose(&self, rng: &mut Rng) -> Swap {
-        // One random word, scaled to the number of swaps (Lemire's multiply-shift; the bias
-        // is below 2^-50 for these list lengths).
+        // One random word decides the kind and picks a uniform swap (multiply-shift).
         let r = rng.next_u64();
-        let i = ((r as u128 * self.swaps.len() as u128) >> 64) as usize;
-        self.swaps[i]
+        if (r as u32) < self.focus
+            && self.duplicates.len() > 0
+            && let Some(swap) = self.focused(rng.next_u64())
+        {
+            return swap;
+        }
+        self.uniform((r >> 32) as u32)
     }
 
     #[inline(always)]
@@ -195,20 +292,17 @@ impl Problem for SudokuAnneal {
         self.values[a] = y as u8;
         self.values[b] = x as u8;
         for (la, lb) in [(m.row_a, m.row_b), (m.col_a, m.col_b)] {
-            let (la, lb) = (la as usize, lb as usize);
-            self.counts[la + x] -= 1;
-            self.counts[la + y] += 1;
-            self.counts[lb + y] -= 1;
-            self.counts[lb + x] += 1;
+            if la != lb {
+                let (la, lb) = (la as usize, lb as usize);
+                self.shift(la + x, lb + x);
+                self.shift(lb + y, la + y);
+            }
         }
     }
 
     fn randomize(&mut self, rng: &mut Rng) {
-        for (free, missing) in &mut self.boxes {
-            missing.shuffle(rng);
-            for (&cell, &v) in free.iter().zip(missing.iter()) {
-                self.values[cell] = v;
-            }
+        for fill in &mut self.boxes {
+            fill.fill(&mut self.values, rng);
         }
         self.recount();
     }

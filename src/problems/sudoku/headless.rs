@@ -90,7 +90,10 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
         report.error = Some("no solution");
         return Ok(report);
     }
-    let problem = prepared.problem(args.anneal.seed);
+    let mut problem = prepared.problem(args.anneal.seed);
+    if let Some(focus) = args.focus {
+        problem.set_focus(focus);
+    }
     let config = prepared
         .run_config(&args.anneal, &problem)
         .map_err(|e| InputError::new("flags", e))?;

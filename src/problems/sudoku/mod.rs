@@ -3,7 +3,10 @@
 mod anneal;
 mod cell_linear;
 mod check;
+mod deduce;
 mod exact;
+mod fill;
+mod focus;
 mod ga;
 mod grid;
 mod headless;
@@ -22,12 +25,13 @@ use crate::anneal_args::AnnealArgs;
 pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
 pub use cell_linear::{CellLinear, SetCell};
 pub use check::{first_clash, is_valid_solution, line_conflicts};
-pub use exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
+pub use deduce::{Deduced, deduce};
+pub use exact::{Solutions, count_solutions, node_limit};
 pub use ga::{GaConfig, Genetic, line_cost};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use headless::{Report, selected_puzzles, solve};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
-pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, defaults};
+pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, defaults};
 pub use presets::{GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, plan, solver};
 pub use propagate::{Contradiction, propagate};
 
@@ -41,6 +45,10 @@ pub struct SudokuArgs {
     /// Do not fix the cells naked and hidden singles force before annealing.
     #[arg(long)]
     pub no_propagate: bool,
+    /// Fraction of moves that start at a cell whose value repeats in its row or column
+    /// (default: per size, see `default_focus`).
+    #[arg(long, value_name = "P", value_parser = unit_fraction)]
+    pub focus: Option<f64>,
     #[command(flatten)]
     pub anneal: AnnealArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values.
@@ -48,6 +56,13 @@ pub struct SudokuArgs {
     pub preset: Option<Preset>,
     #[command(flatten)]
     pub ga: GaArgs,
+}
+
+fn unit_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
 }
 
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 
 use super::anneal::SudokuAnneal;
-use super::exact::{DEFAULT_NODE_LIMIT, Solutions, count_solutions};
+use super::deduce::{Deduced, deduce};
+use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
-use super::propagate::propagate;
 use crate::anneal::{Rng, RunConfig};
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
 
@@ -21,9 +21,13 @@ pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 pub fn defaults(n: usize) -> Defaults {
     let (t0, stall) = match n {
         2 | 3 => (0.3, 1_000_000),
-        // Measured on sudoku16_generated_dev10 (8 s each): 1M solved 2/10, 20M 4/10.
-        4 => (0.3, 20_000_000),
-        _ => (0.3, 50_000_000),
+        // sudoku16_generated_dev10 at 100M steps with focus 0.2: a 2M window solved 8/10,
+        // 5M 10/10, 60M 7/10.
+        4 => (0.3, 5_000_000),
+        // sudoku25_generated_dev3 stays at energy 2 in most restarts whatever the window
+        // (3M-50M) or T (0.25-0.35); 10M with focus 0.5 is the only setting that solved one
+        // (line 3, in 300M steps).
+        _ => (0.3, 10_000_000),
     };
     Defaults {
         schedule: ScheduleKind::Constant,
@@ -35,6 +39,18 @@ pub fn defaults(n: usize) -> Defaults {
     }
 }
 
+/// Fraction of conflict-focused moves per box side n.
+pub fn default_focus(n: usize) -> f64 {
+    match n {
+        // top95 by iterations: 0 median 620k max 40M; 0.3 276k / 5.1M; 0.5 232k / 9.5M;
+        // clue17_dev100 max: 0 93M, 0.3 17M, 0.5 2.0M.
+        2 | 3 => 0.5,
+        // sudoku16_generated_dev10 at 100M steps, stall 5M: 0 solved 4/10, 0.2 solved 10/10.
+        4 => 0.2,
+        _ => 0.5,
+    }
+}
+
 /// A puzzle checked and made ready to anneal.
 #[derive(Debug, Clone)]
 pub struct Prepared {
@@ -42,6 +58,9 @@ pub struct Prepared {
     pub geometry: Arc<Geometry>,
     /// Givens plus the cells propagation forced (0 = left to the annealer).
     pub fixed: Vec<u8>,
+    /// Per cell, the values propagation left possible (bit v-1; all for open cells when
+    /// propagation is off, 0 for fixed cells). Random fills honour them where they can.
+    pub marks: Vec<u32>,
     /// How many cells propagation forced (0 with propagation off).
     pub propagated: usize,
     /// What the exact search says (`None` also when propagation found a contradiction).
@@ -58,24 +77,34 @@ impl Prepared {
         let geometry = Arc::new(Geometry::new(puzzle.n));
         let started = Instant::now();
         let forced = if propagate_singles {
-            propagate(&geometry, &puzzle.cells).ok()
+            deduce(&geometry, &puzzle.cells).ok()
         } else {
-            Some(puzzle.cells.clone())
+            let all = (1u32 << geometry.side) - 1;
+            let marks = puzzle.cells.iter().map(|&v| if v == 0 { all } else { 0 });
+            Some(Deduced {
+                cells: puzzle.cells.clone(),
+                marks: marks.collect(),
+            })
         };
         let propagate_time = started.elapsed();
         let started = Instant::now();
-        let (fixed, solutions) = match forced {
-            Some(fixed) => {
-                let solutions = count_solutions(&geometry, &fixed, DEFAULT_NODE_LIMIT);
-                (fixed, solutions)
+        let (fixed, marks, solutions) = match forced {
+            Some(Deduced { cells, marks }) => {
+                let solutions = count_solutions(&geometry, &cells, node_limit(puzzle.n));
+                (cells, marks, solutions)
             }
-            None => (puzzle.cells.clone(), Solutions::None),
+            None => (
+                puzzle.cells.clone(),
+                vec![0; puzzle.cells.len()],
+                Solutions::None,
+            ),
         };
         let propagated = fixed.iter().filter(|&&v| v != 0).count() - puzzle.givens();
         Prepared {
             puzzle: puzzle.clone(),
             geometry,
             fixed,
+            marks,
             propagated,
             solutions,
             propagate_time,
@@ -87,15 +116,18 @@ impl Prepared {
         self.solutions == Solutions::None
     }
 
-    /// The annealing state, filled at random from `seed`.
+    /// The annealing state, filled at random from `seed`, with this size's focus.
     pub fn problem(&self, seed: u64) -> SudokuAnneal {
         let mut rng = Rng::seed_from_u64(seed ^ 0x5eed_50d0_0000_0001u64);
-        SudokuAnneal::new(
+        let mut problem = SudokuAnneal::with_marks(
             Arc::clone(&self.geometry),
             &self.puzzle.cells,
             &self.fixed,
+            &self.marks,
             &mut rng,
-        )
+        );
+        problem.set_focus(default_focus(self.puzzle.n));
+        problem
     }
 
     /// The run configuration from the shared flags over this size's defaults, stopping at

@@ -14,7 +14,7 @@ use super::anneal::SudokuSnapshot;
 use super::cell_linear::CellLinear;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
-use super::prepare::{DEFAULT_TIME_LIMIT, Prepared, defaults};
+use super::prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, defaults};
 use crate::anneal::{
     Checkpoint, Clock, Problem, Rng, RunConfig, Runner, Schedule, Search, StallAction,
     auto_temperature,
@@ -238,6 +238,9 @@ pub struct Plan {
     pub config: RunConfig,
     /// The GA's settings (only for `Model::Genetic`).
     pub ga: Option<GaConfig>,
+    /// Fraction of box-swap moves aimed at conflicts: kiln's own; the classroom solvers
+    /// drew their swaps uniformly.
+    pub focus: f64,
 }
 
 /// The plan for `preset` on a grid of box side `n` whose model leaves `free_cells` cells to
@@ -319,6 +322,11 @@ pub fn plan(
         propagate: preset.propagates() && !no_propagate,
         config,
         ga,
+        focus: if preset == Preset::Kiln {
+            default_focus(n)
+        } else {
+            0.0
+        },
     })
 }
 
@@ -392,8 +400,9 @@ pub fn solver(
     }
     let (plan, search): (Plan, SudokuSearch) = match preset.model() {
         Model::BoxSwap => {
-            let problem = prepared.problem(seed);
+            let mut problem = prepared.problem(seed);
             let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
+            problem.set_focus(plan.focus);
             let search = annealer(problem, &plan, seed);
             (plan, search)
         }
