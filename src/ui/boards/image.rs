@@ -206,8 +206,9 @@ impl Demo for ImageDemo {
         })
     }
 
+    /// A pattern's budget is about 80M steps: at 3M steps/s it forms in half a minute.
     fn default_speed(&self) -> Speed {
-        Speed::Limited(10_000_000)
+        Speed::Limited(3_000_000)
     }
 }
 

@@ -196,6 +196,7 @@ impl Demo for TspDemo {
         )))
     }
 
+    /// A tour's budget is about 20M steps: at 1M steps/s it untangles in 20 seconds.
     fn default_speed(&self) -> Speed {
         Speed::Limited(1_000_000)
     }
