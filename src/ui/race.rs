@@ -316,6 +316,29 @@ mod tests {
     }
 
     #[test]
+    fn two_panes_fill_a_160x48_screen() {
+        let lines = screen(&race(2, &[]), 160, 48);
+        assert!(lines[1].starts_with("╭ kiln running ─") && lines[1].ends_with("╮"));
+        assert!(
+            lines[1].contains("╮╭ geometric-restart running ─"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(
+            lines[2].matches("2 1 3  4 5 6  7 8 9").count(),
+            2,
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[46].starts_with("╰") && lines[46].ends_with("╯"),
+            "{}",
+            lines[46]
+        );
+        assert!(lines[47].starts_with(" space pause all"));
+    }
+
+    #[test]
     fn four_panes_in_a_grid_at_80x24_and_160x48() {
         for (w, h) in [(80, 24), (160, 48)] {
             let lines = screen(&race(4, &[2, 0]), w, h);
