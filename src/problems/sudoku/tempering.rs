@@ -1,9 +1,9 @@
 //! Parallel tempering (replica exchange): K copies of a problem, each running Metropolis at
 //! its own temperature of a geometric ladder; every `sweep` steps per replica, neighbours on
 //! the ladder offer to trade temperatures. Cold replicas polish, hot ones wander, and a good
-//! state found hot drifts down the ladder, so the coldest chain is not stuck in one minimum
-//! the way a single constant-temperature chain is. Generic over the problem (nothing here is
-//! Sudoku-specific) and a `Search`, so headless and the TUI drive it like a `Runner`.
+//! state found hot drifts down the ladder: an alternative to restarting one chain at a fixed
+//! temperature. Generic over the problem (nothing here is Sudoku-specific) and a `Search`,
+//! so headless and the TUI drive it like a `Runner`.
 
 use std::time::{Duration, Instant};
 
