@@ -74,6 +74,7 @@ impl RaceArgs {
             anneal: self.anneal.clone(),
             preset: None,
             focus: None,
+            tempering: Default::default(),
             ga: self.ga.clone(),
         })
     }

@@ -11,8 +11,11 @@ use super::SudokuArgs;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::prepare::Prepared;
-use crate::anneal::{Runner, StopReason};
+use crate::anneal::{Search, StopReason};
 use crate::input::InputError;
+
+/// Steps between checks of the stop conditions (the search checks its own budget).
+const BATCH: u64 = 1 << 14;
 
 /// One line of output. Field order is the documented one.
 #[derive(Debug, Serialize)]
@@ -90,25 +93,23 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
         report.error = Some("no solution");
         return Ok(report);
     }
-    let mut problem = prepared.problem(args.anneal.seed);
-    if let Some(focus) = args.focus {
-        problem.set_focus(focus);
-    }
-    let config = prepared
-        .run_config(&args.anneal, &problem)
+    let mut search = prepared
+        .search(args)
         .map_err(|e| InputError::new("flags", e))?;
-    let mut runner = Runner::new(problem, config, args.anneal.seed);
-    let stop = runner.run(|_| true);
-    let outcome = runner.finish();
-    report.energy = Some(outcome.energy.round() as u64);
-    report.iterations = outcome.iterations;
-    report.restarts = outcome.restarts;
-    report.reheats = outcome.reheats;
-    report.seconds += outcome.elapsed.as_secs_f64();
-    report.solution = line_of(&outcome.best.values);
-    report.stop = Some(stop);
-    report.solved = outcome.energy == 0.0 && is_valid_solution(puzzle, &outcome.best.values);
-    if outcome.energy == 0.0 && !report.solved {
+    while search.stopped().is_none() {
+        search.step_batch(BATCH);
+    }
+    let sample = search.sample();
+    let best = search.best_snapshot();
+    report.energy = Some(sample.best_energy.round() as u64);
+    report.iterations = sample.iteration;
+    report.restarts = sample.restarts;
+    report.reheats = sample.reheats;
+    report.seconds += sample.elapsed.as_secs_f64();
+    report.solution = line_of(&best.values);
+    report.stop = search.stopped();
+    report.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
+    if sample.best_energy == 0.0 && !report.solved {
         bail!(
             "{}: annealing reached energy 0 with a grid that breaks the rules (a bug)",
             puzzle.source

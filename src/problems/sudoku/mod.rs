@@ -14,6 +14,7 @@ mod parse;
 mod prepare;
 mod presets;
 mod propagate;
+mod tempering;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,6 +35,7 @@ pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
 pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, defaults};
 pub use presets::{GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, plan, solver};
 pub use propagate::{Contradiction, propagate};
+pub use tempering::{Tempering, TemperingConfig, ladder};
 
 #[derive(Args, Debug, Clone)]
 pub struct SudokuArgs {
@@ -50,12 +52,33 @@ pub struct SudokuArgs {
     #[arg(long, value_name = "P", value_parser = unit_fraction)]
     pub focus: Option<f64>,
     #[command(flatten)]
+    pub tempering: TemperingArgs,
+    #[command(flatten)]
     pub anneal: AnnealArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values.
     #[arg(long, value_name = "NAME")]
     pub preset: Option<Preset>,
     #[command(flatten)]
     pub ga: GaArgs,
+}
+
+/// Parallel tempering instead of one annealing chain.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct TemperingArgs {
+    /// Parallel tempering with this many replicas (default 1: one annealing chain, with
+    /// restarts). The coldest replica runs at --t0; --stall and --on-stall do not apply.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub replicas: Option<u64>,
+    /// Hottest temperature of the tempering ladder (default 0.5).
+    #[arg(long, value_name = "T", value_parser = positive)]
+    pub t_hot: Option<f64>,
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number")),
+    }
 }
 
 fn unit_fraction(s: &str) -> Result<f64, String> {

@@ -6,11 +6,14 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
+use super::SudokuArgs;
 use super::anneal::SudokuAnneal;
 use super::deduce::{Deduced, deduce};
 use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
-use crate::anneal::{Rng, RunConfig};
+use super::presets::SudokuSearch;
+use super::tempering::{Tempering, TemperingConfig};
+use crate::anneal::{Rng, RunConfig, Runner};
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
 
 /// Seconds per puzzle when no --time-limit is given, so nothing hangs.
@@ -50,6 +53,16 @@ pub fn default_focus(n: usize) -> f64 {
         _ => 0.5,
     }
 }
+
+/// Steps each replica takes between offers to exchange temperatures.
+const TEMPERING_SWEEP: u64 = 1_000;
+
+/// Hottest rung of the tempering ladder when --t-hot is not given: on 25x25 grids the
+/// energy jumps from about 20 to about 60 between T = 0.40 and 0.45, so the ladder spans
+/// that transition. Tempering is opt-in (--replicas): on sudoku25_generated_dev3 line 3,
+/// 4-16 replicas over 0.22-0.6 solved none of 10 runs of 0.6G-1.8G steps, one chain with
+/// restarts 2 of 6 runs of 0.6G (seeds 1-6); lines 1-2 stayed at energy 2 either way.
+pub const DEFAULT_T_HOT: f64 = 0.5;
 
 /// A puzzle checked and made ready to anneal.
 #[derive(Debug, Clone)]
@@ -142,6 +155,31 @@ impl Prepared {
         })?;
         config.target_energy = Some(0.0);
         Ok(config)
+    }
+
+    /// The search the flags ask for: one annealing chain, or parallel tempering when more
+    /// than one replica is wanted (its coldest rung at the chain's start temperature).
+    pub fn search(&self, args: &SudokuArgs) -> Result<SudokuSearch, String> {
+        let seed = args.anneal.seed;
+        let mut problem = self.problem(seed);
+        if let Some(focus) = args.focus {
+            problem.set_focus(focus);
+        }
+        let config = self.run_config(&args.anneal, &problem)?;
+        let replicas = args.tempering.replicas.unwrap_or(1) as usize;
+        if replicas <= 1 {
+            return Ok(Box::new(Runner::new(problem, config, seed)));
+        }
+        let tempering = TemperingConfig {
+            replicas,
+            t_cold: config.t0,
+            t_hot: args.tempering.t_hot.unwrap_or(DEFAULT_T_HOT),
+            sweep: TEMPERING_SWEEP,
+            target_energy: config.target_energy,
+            max_steps: config.max_steps,
+            time_limit: config.time_limit,
+        };
+        Ok(Box::new(Tempering::new(problem, tempering, seed)))
     }
 
     /// "9x9 from FILE:LINE, 24 givens, 12 propagated": a title for the UI.
