@@ -15,8 +15,7 @@ use crate::anneal::Search;
 use crate::anneal_args::AnnealArgs;
 use crate::input::InputError;
 use crate::problems::sudoku::{
-    GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, is_valid_solution, line_of,
-    selected_puzzles, solver,
+    GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, selected_puzzles, solver,
 };
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
@@ -105,55 +104,24 @@ pub struct PresetReport {
 }
 
 /// Runs `solver` to its stop condition and checks the best grid against the rules.
-pub fn run_solver(mut solver: Solver, puzzle: &Puzzle, seed: u64) -> PresetReport {
-    const BATCH: u64 = 1 << 14;
-    let prepared = &solver.prepared;
-    let mut report = Report {
-        problem: "sudoku",
-        source: puzzle.source.clone(),
-        size: puzzle.side(),
-        seed,
-        solved: false,
-        energy: None,
-        iterations: 0,
-        restarts: 0,
-        reheats: 0,
-        seconds: prepared.propagate_time.as_secs_f64(),
-        solution: line_of(&prepared.fixed),
-        givens: puzzle.givens(),
-        propagated: prepared.propagated,
-        solutions: prepared.solutions.label(),
-        check_seconds: prepared.check_time.as_secs_f64(),
-        stop: None,
-        error: None,
-    };
+pub fn run_solver(
+    mut solver: Solver,
+    puzzle: &Puzzle,
+    seed: u64,
+) -> color_eyre::Result<PresetReport> {
+    let mut report = Report::prepared(puzzle, &solver.prepared, seed);
     let mut generations = None;
-    if prepared.has_no_solution() {
-        report.error = Some("no solution");
-    } else {
-        let search = &mut solver.search;
-        while search.stopped().is_none() {
-            search.step_batch(BATCH);
-        }
-        let sample = search.sample();
-        let best = search.best_snapshot();
-        report.energy = Some(sample.best_energy.round() as u64);
-        report.iterations = sample.iteration;
-        report.restarts = sample.restarts;
-        report.reheats = sample.reheats;
-        report.seconds += sample.elapsed.as_secs_f64();
-        report.solution = line_of(&best.values);
-        report.stop = search.stopped();
-        report.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
-        generations = search.generations();
+    if report.error.is_none() {
+        report.run(puzzle, &mut solver.search)?;
+        generations = solver.search.generations();
     }
-    PresetReport {
+    Ok(PresetReport {
         report,
         algorithm: solver.preset.algorithm(),
         preset: solver.preset.name(),
         generations,
         rank: None,
-    }
+    })
 }
 
 /// `kiln sudoku FILE --preset NAME`: like `kiln sudoku --headless`, with the preset's model
@@ -169,7 +137,7 @@ pub fn headless_preset(
     for puzzle in &puzzles {
         let solver = solver(preset, puzzle, &args.anneal, &args.ga, args.no_propagate)
             .map_err(|e| InputError::new("flags", e))?;
-        let report = run_solver(solver, puzzle, args.anneal.seed);
+        let report = run_solver(solver, puzzle, args.anneal.seed)?;
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
         out.flush()?;
@@ -258,7 +226,11 @@ struct Ranking {
 }
 
 /// Runs every solver of one race on its own thread and ranks them.
-pub fn race(solvers: Vec<Solver>, puzzle: &Puzzle, seed: u64) -> Vec<PresetReport> {
+pub fn race(
+    solvers: Vec<Solver>,
+    puzzle: &Puzzle,
+    seed: u64,
+) -> color_eyre::Result<Vec<PresetReport>> {
     let mut reports: Vec<PresetReport> = thread::scope(|scope| {
         let handles: Vec<_> = solvers
             .into_iter()
@@ -267,14 +239,14 @@ pub fn race(solvers: Vec<Solver>, puzzle: &Puzzle, seed: u64) -> Vec<PresetRepor
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
+            .collect::<color_eyre::Result<_>>()
+    })?;
     let plain: Vec<&Report> = reports.iter().map(|r| &r.report).collect();
     let order = finishing_order(&plain);
     for (rank, &i) in order.iter().enumerate() {
         reports[i].rank = Some(rank + 1);
     }
-    reports
+    Ok(reports)
 }
 
 /// `kiln race FILE --presets a,b,..`: one JSON line per solver (in the order given, with its
@@ -287,7 +259,7 @@ pub fn headless_race(
     args.racers()?;
     let puzzles = args.puzzles()?;
     for puzzle in &puzzles {
-        let reports = race(args.solvers(puzzle)?, puzzle, args.anneal.seed);
+        let reports = race(args.solvers(puzzle)?, puzzle, args.anneal.seed)?;
         for report in &reports {
             serde_json::to_writer(&mut *out, report)?;
             writeln!(out)?;

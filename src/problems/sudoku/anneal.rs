@@ -66,6 +66,30 @@ pub struct SudokuSnapshot {
 }
 
 impl SudokuSnapshot {
+    /// A copy of `values`, sharing the grid's shape and cell kinds.
+    pub(super) fn of(geometry: &Arc<Geometry>, kinds: &Arc<[CellKind]>, values: &[u8]) -> Self {
+        SudokuSnapshot {
+            geometry: Arc::clone(geometry),
+            kinds: Arc::clone(kinds),
+            values: values.to_vec(),
+        }
+    }
+
+    /// Copies `values` into this snapshot, reusing its buffer.
+    pub(super) fn refresh(
+        &mut self,
+        geometry: &Arc<Geometry>,
+        kinds: &Arc<[CellKind]>,
+        values: &[u8],
+    ) {
+        self.values.clear();
+        self.values.extend_from_slice(values);
+        if !Arc::ptr_eq(&self.kinds, kinds) {
+            self.kinds = Arc::clone(kinds);
+            self.geometry = Arc::clone(geometry);
+        }
+    }
+
     /// Per cell: whether its value repeats in its row or column.
     pub fn conflicts(&self) -> Vec<bool> {
         line_conflicts(&self.geometry, &self.values)
@@ -308,19 +332,11 @@ impl Problem for SudokuAnneal {
     }
 
     fn snapshot(&self) -> SudokuSnapshot {
-        SudokuSnapshot {
-            geometry: Arc::clone(&self.geometry),
-            kinds: Arc::clone(&self.kinds),
-            values: self.values.clone(),
-        }
+        SudokuSnapshot::of(&self.geometry, &self.kinds, &self.values)
     }
 
     fn snapshot_into(&self, into: &mut SudokuSnapshot) {
-        into.values.clone_from(&self.values);
-        if !Arc::ptr_eq(&into.kinds, &self.kinds) {
-            into.kinds = Arc::clone(&self.kinds);
-            into.geometry = Arc::clone(&self.geometry);
-        }
+        into.refresh(&self.geometry, &self.kinds, &self.values);
     }
 
     fn snapshot_cost(&self) -> usize {

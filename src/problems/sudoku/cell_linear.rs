@@ -164,19 +164,11 @@ impl Problem for CellLinear {
     }
 
     fn snapshot(&self) -> SudokuSnapshot {
-        SudokuSnapshot {
-            geometry: Arc::clone(&self.geometry),
-            kinds: Arc::clone(&self.kinds),
-            values: self.values.clone(),
-        }
+        SudokuSnapshot::of(&self.geometry, &self.kinds, &self.values)
     }
 
     fn snapshot_into(&self, into: &mut SudokuSnapshot) {
-        into.values.clone_from(&self.values);
-        if !Arc::ptr_eq(&into.kinds, &self.kinds) {
-            into.kinds = Arc::clone(&self.kinds);
-            into.geometry = Arc::clone(&self.geometry);
-        }
+        into.refresh(&self.geometry, &self.kinds, &self.values);
     }
 
     fn snapshot_cost(&self) -> usize {

@@ -11,6 +11,7 @@ use super::SudokuArgs;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::prepare::Prepared;
+use super::presets::SudokuSearch;
 use crate::anneal::{Search, StopReason};
 use crate::input::InputError;
 
@@ -70,52 +71,65 @@ pub fn selected_puzzles(args: &SudokuArgs) -> Result<Vec<Puzzle>, InputError> {
 /// Solves one puzzle by annealing and checks the result against the rules.
 pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
     let prepared = Prepared::new(puzzle, !args.no_propagate);
-    let mut report = Report {
-        problem: "sudoku",
-        source: puzzle.source.clone(),
-        size: puzzle.side(),
-        seed: args.anneal.seed,
-        solved: false,
-        energy: None,
-        iterations: 0,
-        restarts: 0,
-        reheats: 0,
-        seconds: prepared.propagate_time.as_secs_f64(),
-        solution: line_of(&prepared.fixed),
-        givens: puzzle.givens(),
-        propagated: prepared.propagated,
-        solutions: prepared.solutions.label(),
-        check_seconds: prepared.check_time.as_secs_f64(),
-        stop: None,
-        error: None,
-    };
-    if prepared.has_no_solution() {
-        report.error = Some("no solution");
-        return Ok(report);
-    }
-    let mut search = prepared
-        .search(args)
-        .map_err(|e| InputError::new("flags", e))?;
-    while search.stopped().is_none() {
-        search.step_batch(BATCH);
-    }
-    let sample = search.sample();
-    let best = search.best_snapshot();
-    report.energy = Some(sample.best_energy.round() as u64);
-    report.iterations = sample.iteration;
-    report.restarts = sample.restarts;
-    report.reheats = sample.reheats;
-    report.seconds += sample.elapsed.as_secs_f64();
-    report.solution = line_of(&best.values);
-    report.stop = search.stopped();
-    report.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
-    if sample.best_energy == 0.0 && !report.solved {
-        bail!(
-            "{}: annealing reached energy 0 with a grid that breaks the rules (a bug)",
-            puzzle.source
-        );
+    let mut report = Report::prepared(puzzle, &prepared, args.anneal.seed);
+    if report.error.is_none() {
+        let mut search = prepared
+            .search(args)
+            .map_err(|e| InputError::new("flags", e))?;
+        report.run(puzzle, &mut search)?;
     }
     Ok(report)
+}
+
+impl Report {
+    /// What is known before any search: the puzzle, what propagation fixed and what the
+    /// exact check found (a puzzle with no solution gets its error here and no search).
+    pub fn prepared(puzzle: &Puzzle, prepared: &Prepared, seed: u64) -> Report {
+        Report {
+            problem: "sudoku",
+            source: puzzle.source.clone(),
+            size: puzzle.side(),
+            seed,
+            solved: false,
+            energy: None,
+            iterations: 0,
+            restarts: 0,
+            reheats: 0,
+            seconds: prepared.propagate_time.as_secs_f64(),
+            solution: line_of(&prepared.fixed),
+            givens: puzzle.givens(),
+            propagated: prepared.propagated,
+            solutions: prepared.solutions.label(),
+            check_seconds: prepared.check_time.as_secs_f64(),
+            stop: None,
+            error: prepared.has_no_solution().then_some("no solution"),
+        }
+    }
+
+    /// Runs `search` to its stop condition and records how it went; the best grid counts
+    /// as solved only once it is checked against the givens and the rules.
+    pub fn run(&mut self, puzzle: &Puzzle, search: &mut SudokuSearch) -> color_eyre::Result<()> {
+        while search.stopped().is_none() {
+            search.step_batch(BATCH);
+        }
+        let sample = search.sample();
+        let best = search.best_snapshot();
+        self.energy = Some(sample.best_energy.round() as u64);
+        self.iterations = sample.iteration;
+        self.restarts = sample.restarts;
+        self.reheats = sample.reheats;
+        self.seconds += sample.elapsed.as_secs_f64();
+        self.solution = line_of(&best.values);
+        self.stop = search.stopped();
+        self.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
+        if sample.best_energy == 0.0 && !self.solved {
+            bail!(
+                "{}: the search reached energy 0 with a grid that breaks the rules (a bug)",
+                puzzle.source
+            );
+        }
+        Ok(())
+    }
 }
 
 pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
