@@ -1,23 +1,11 @@
 //! The built binary: `kiln presets`, `kiln sudoku --preset`, and `kiln race` headless.
 
-use std::process::{Command, Output};
-
 use kiln::problems::sudoku::{PRESETS, is_valid_solution, read_puzzles};
 use serde_json::Value;
 
-fn kiln(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
 
-fn lines(output: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{kiln, lines};
 
 #[test]
 fn presets_lists_every_preset_with_its_parameters() {

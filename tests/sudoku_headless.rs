@@ -1,23 +1,10 @@
 //! The built binary, headless: JSON lines checked against the rules, exit codes.
 
-use std::process::{Command, Output};
-
 use kiln::problems::sudoku::{is_valid_solution, read_puzzles};
-use serde_json::Value;
 
-fn kiln(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
 
-fn lines(output: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{kiln, lines};
 
 #[test]
 fn solves_every_puzzle_of_a_file_with_valid_solutions() {
