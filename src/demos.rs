@@ -95,8 +95,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             let demos: Vec<Box<dyn Demo>> = vec![
                 Box::new(SudokuDemo {
                     puzzles: embedded_sudokus(),
-                    anneal: args.anneal,
-                    propagate: true,
+                    args,
                 }),
                 Box::new(TspDemo {
                     runs: tsp_presets(),
@@ -122,8 +121,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             let index = args.index.map_or(0, |i| i - 1);
             let demo = SudokuDemo {
                 puzzles,
-                anneal: args.anneal.clone(),
-                propagate: !args.no_propagate,
+                args: args.clone(),
             };
             Ok(Startup::one(demo, index))
         }

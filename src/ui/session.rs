@@ -90,7 +90,7 @@ pub trait Demo {
 }
 
 /// The temperature the schedule ends at, when the run has a budget to end.
-fn final_temperature(config: &RunConfig) -> Option<f64> {
+pub(crate) fn final_temperature(config: &RunConfig) -> Option<f64> {
     if config.max_steps.is_none() && config.time_limit.is_none() {
         return None;
     }

@@ -73,7 +73,7 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
     let prepared = Prepared::new(puzzle, !args.no_propagate);
     let mut report = Report::prepared(puzzle, &prepared, args.anneal.seed);
     if report.error.is_none() {
-        let mut search = prepared
+        let (mut search, _) = prepared
             .search(args)
             .map_err(|e| InputError::new("flags", e))?;
         report.run(puzzle, &mut search)?;

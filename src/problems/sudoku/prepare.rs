@@ -158,8 +158,9 @@ impl Prepared {
     }
 
     /// The search the flags ask for: one annealing chain, or parallel tempering when more
-    /// than one replica is wanted (its coldest rung at the chain's start temperature).
-    pub fn search(&self, args: &SudokuArgs) -> Result<SudokuSearch, String> {
+    /// than one replica is wanted (its coldest rung at the chain's start temperature); with
+    /// the chain's configuration, for displays.
+    pub fn search(&self, args: &SudokuArgs) -> Result<(SudokuSearch, RunConfig), String> {
         let seed = args.anneal.seed;
         let mut problem = self.problem(seed);
         if let Some(focus) = args.focus {
@@ -168,7 +169,7 @@ impl Prepared {
         let config = self.run_config(&args.anneal, &problem)?;
         let replicas = args.tempering.replicas.unwrap_or(1) as usize;
         if replicas <= 1 {
-            return Ok(Box::new(Runner::new(problem, config, seed)));
+            return Ok((Box::new(Runner::new(problem, config.clone(), seed)), config));
         }
         let tempering = TemperingConfig {
             replicas,
@@ -179,7 +180,7 @@ impl Prepared {
             max_steps: config.max_steps,
             time_limit: config.time_limit,
         };
-        Ok(Box::new(Tempering::new(problem, tempering, seed)))
+        Ok((Box::new(Tempering::new(problem, tempering, seed)), config))
     }
 
     /// "9x9 from FILE:LINE, 24 givens, 12 propagated": a title for the UI.

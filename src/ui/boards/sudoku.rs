@@ -6,10 +6,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
-use crate::anneal_args::AnnealArgs;
-use crate::problems::sudoku::{CellKind, Prepared, Puzzle, SudokuSnapshot, symbol};
+use color_eyre::eyre::{bail, eyre};
+
+use crate::problems::sudoku::{
+    CellKind, Prepared, Puzzle, SudokuArgs, SudokuSearch, SudokuSnapshot, solver, symbol,
+};
+use crate::ui::history::History;
+use crate::ui::session::final_temperature;
 use crate::ui::session::{BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
@@ -249,11 +253,58 @@ impl BoardView<SudokuSnapshot> for SudokuThumbnail {
     }
 }
 
-/// The Sudoku tab: a list of puzzles, each annealed with the command line's flags.
+/// The Sudoku tab: a list of puzzles, each solved as `kiln sudoku` would with the same
+/// flags (a preset, the GA, parallel tempering or kiln's own annealer).
 pub struct SudokuDemo {
     pub puzzles: Vec<Puzzle>,
-    pub anneal: AnnealArgs,
-    pub propagate: bool,
+    pub args: SudokuArgs,
+}
+
+/// What a live run of one puzzle starts from.
+struct Start {
+    search: SudokuSearch,
+    /// Knows the temperatures the display should span.
+    history: History,
+    reheat_to: f64,
+    budget: Option<u64>,
+    propagated: usize,
+}
+
+impl SudokuDemo {
+    fn search(&self, puzzle: &Puzzle) -> color_eyre::Result<Start> {
+        let a = &self.args;
+        if let Some(preset) = a.preset {
+            let s =
+                solver(preset, puzzle, &a.anneal, &a.ga, a.no_propagate).map_err(|e| eyre!(e))?;
+            if s.prepared.has_no_solution() {
+                bail!("{}: this puzzle has no solution", puzzle.source);
+            }
+            let (high, low) = s.temperature_span();
+            let budget = s.budget();
+            let propagated = s.prepared.propagated;
+            return Ok(Start {
+                search: s.search,
+                history: History::new(high, low),
+                reheat_to: s.reheat_to,
+                budget,
+                propagated,
+            });
+        }
+        let prepared = Prepared::new(puzzle, !a.no_propagate);
+        if prepared.has_no_solution() {
+            bail!("{}: this puzzle has no solution", puzzle.source);
+        }
+        let (search, config) = prepared.search(a).map_err(|e| eyre!(e))?;
+        let reheat_to = a.anneal.reheat_temperature(&config);
+        let history = History::new(config.t0.max(reheat_to), final_temperature(&config));
+        Ok(Start {
+            search,
+            history,
+            reheat_to,
+            budget: config.max_steps,
+            propagated: prepared.propagated,
+        })
+    }
 }
 
 impl Demo for SudokuDemo {
@@ -269,27 +320,29 @@ impl Demo for SudokuDemo {
         let puzzle = self
             .puzzles
             .get(index)
-            .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle {}", index + 1))?;
-        let prepared = Prepared::new(puzzle, self.propagate);
-        if prepared.has_no_solution() {
-            color_eyre::eyre::bail!("{}: this puzzle has no solution", puzzle.source);
-        }
-        let problem = prepared.problem(self.anneal.seed);
-        let config = prepared
-            .run_config(&self.anneal, &problem)
-            .map_err(|e| color_eyre::eyre::eyre!(e))?;
-        let reheat_to = self.anneal.reheat_temperature(&config);
-        let runner = Runner::new(problem, config, self.anneal.seed);
+            .ok_or_else(|| eyre!("no puzzle {}", index + 1))?;
+        let start = self.search(puzzle)?;
         let origin = format!(
             "{} givens +{} propagated",
             puzzle.givens(),
-            prepared.propagated
+            start.propagated
         );
         let view = SudokuView::new(puzzle.n, origin);
         let side = puzzle.side();
         let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
-        let title = format!("{side}x{side} {file}");
-        Ok(Box::new(Live::start(title, runner, view, speed, reheat_to)))
+        let mut title = format!("{side}x{side} {file}");
+        if let Some(preset) = self.args.preset {
+            title = format!("{preset} · {title}");
+        }
+        Ok(Box::new(Live::with_search(
+            title,
+            start.search,
+            view,
+            speed,
+            start.reheat_to,
+            start.history,
+            start.budget,
+        )))
     }
 
     /// The embedded puzzle takes about a million steps (median over seeds): half a minute.
