@@ -9,7 +9,7 @@ pub mod worker;
 pub use problem::{Problem, Rng};
 pub use runner::{
     Checkpoint, Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason,
-    auto_temperature,
+    auto_temperature, budget_spent,
 };
 pub use schedule::{Clock, Schedule};
 pub use search::Search;

@@ -345,11 +345,12 @@ impl<P: Problem> Runner<P> {
     }
 
     fn check_budget(&mut self) {
-        if self.config.max_steps.is_some_and(|m| self.iterations >= m) {
-            self.stopped = Some(StopReason::MaxSteps);
-        } else if self.config.time_limit.is_some_and(|t| self.elapsed >= t) {
-            self.stopped = Some(StopReason::TimeLimit);
-        }
+        self.stopped = budget_spent(
+            self.config.max_steps,
+            self.config.time_limit,
+            self.iterations,
+            self.elapsed,
+        );
     }
 
     fn check_stagnation(&mut self) {
@@ -473,6 +474,22 @@ impl<P: Problem> Runner<P> {
             elapsed: self.elapsed,
             reason: self.stopped.unwrap_or(StopReason::Stopped),
         }
+    }
+}
+
+/// Which budget `steps` and `elapsed` have used up, if any: every search stops the same way.
+pub fn budget_spent(
+    max_steps: Option<u64>,
+    time_limit: Option<Duration>,
+    steps: u64,
+    elapsed: Duration,
+) -> Option<StopReason> {
+    if max_steps.is_some_and(|m| steps >= m) {
+        Some(StopReason::MaxSteps)
+    } else if time_limit.is_some_and(|t| elapsed >= t) {
+        Some(StopReason::TimeLimit)
+    } else {
+        None
     }
 }
 

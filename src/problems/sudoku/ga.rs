@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::anneal::{CellKind, SudokuAnneal, SudokuSnapshot};
 use super::grid::Geometry;
-use crate::anneal::{Problem, Rng, Sample, Search, StopReason};
+use crate::anneal::{Problem, Rng, Sample, Search, StopReason, budget_spent};
 
 /// Rechenberg's factor: the rate grows by 1/C after a generation with more than 1/5
 /// successful mutations and shrinks by C after one with fewer.
@@ -267,15 +267,12 @@ impl Genetic {
         if self.stopped.is_some() {
             return;
         }
-        if self
-            .config
-            .max_evaluations
-            .is_some_and(|m| self.evaluations >= m)
-        {
-            self.stopped = Some(StopReason::MaxSteps);
-        } else if self.config.time_limit.is_some_and(|t| self.elapsed >= t) {
-            self.stopped = Some(StopReason::TimeLimit);
-        }
+        self.stopped = budget_spent(
+            self.config.max_evaluations,
+            self.config.time_limit,
+            self.evaluations,
+            self.elapsed,
+        );
     }
 
     /// The current mutation rate.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
-use crate::anneal::{Problem, Rng, Sample, Search, StopReason};
+use crate::anneal::{Problem, Rng, Sample, Search, StopReason, budget_spent};
 
 /// Uphill deltas up to this many quanta read their probability from a per-slot table.
 const TABLE: usize = 32;
@@ -217,11 +217,12 @@ impl<P: Problem + Clone> Tempering<P> {
     }
 
     fn check_budget(&mut self) {
-        if self.config.max_steps.is_some_and(|m| self.iterations >= m) {
-            self.stopped = Some(StopReason::MaxSteps);
-        } else if self.config.time_limit.is_some_and(|t| self.elapsed >= t) {
-            self.stopped = Some(StopReason::TimeLimit);
-        }
+        self.stopped = budget_spent(
+            self.config.max_steps,
+            self.config.time_limit,
+            self.iterations,
+            self.elapsed,
+        );
     }
 
     /// The replica with the lowest current energy.
