@@ -11,6 +11,8 @@ fn main() -> ExitCode {
     let _ = color_eyre::install();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`kiln ... | head`): stop quietly, as command-line tools do.
+        Err(e) if reader_gone(&e) => ExitCode::SUCCESS,
         Err(e) => {
             if let Some(input) = e.downcast_ref::<InputError>() {
                 eprintln!("kiln: {input}");
@@ -21,6 +23,18 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+fn reader_gone(e: &color_eyre::Report) -> bool {
+    e.chain().any(|cause| {
+        let io = cause
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind);
+        let json = cause
+            .downcast_ref::<serde_json::Error>()
+            .and_then(serde_json::Error::io_error_kind);
+        io.or(json) == Some(std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> color_eyre::Result<()> {

@@ -134,3 +134,23 @@ fn bad_input_exits_2_with_one_line() {
         "kiln: --index: 3 is not a puzzle number: the input has puzzles 1-2\n"
     );
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_run_quietly() {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(["sudoku", "puzzles/sudoku/top95_first10.txt", "--headless"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before kiln has solved anything: its first line cannot be written.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
