@@ -109,6 +109,38 @@ fn denoising_shapes_gets_within_a_tenth_of_a_percent() {
     assert!(v["pixel_error"].as_u64().unwrap() < 200);
 }
 
+/// n8, beta 1: the exact minimum drops whole shapes. From the ICM start the run usually
+/// keeps them (about +1.9 %); the multi-scale start has them gone.
+#[test]
+fn the_multiscale_start_lets_strong_coupling_drop_whole_shapes() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "puzzles/image/shapes_128_noisy.pbm",
+            "--denoise",
+            "--neighbourhood",
+            "8",
+            "--beta",
+            "1.0",
+            "--max-steps",
+            "15000000",
+            // Steps only: the outcome must not depend on the machine's load.
+            "--time-limit",
+            "100",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let exact = 3745.0; // ground_truth_slice
+    let v = run(&[]);
+    let ratio = v["energy"].as_f64().unwrap() / exact;
+    assert!(ratio <= 1.001, "ratio {ratio}");
+    assert!(v["multiscale_energy"].as_f64().unwrap() >= v["energy"].as_f64().unwrap());
+    assert!(v["multiscale_seconds"].as_f64().unwrap() > 0.0);
+    let without = run(&["--no-multiscale"]);
+    assert!(without["multiscale_energy"].is_null());
+    assert!(without["energy"].as_f64().unwrap() / exact > 1.005);
+}
+
 #[test]
 fn noise_is_added_to_a_clean_input_and_the_output_is_written() {
     let dir = std::env::temp_dir().join(format!("kiln-image-headless-{}", std::process::id()));

@@ -39,6 +39,8 @@ pub fn headless(
                 "noise": args.noise,
                 "icm_energy": setup.icm.map(|(e, _)| e),
                 "icm_sweeps": setup.icm.map(|(_, s)| s),
+                "multiscale_energy": setup.multiscale.map(|m| m.energy),
+                "multiscale_seconds": setup.multiscale.map(|m| m.seconds),
             });
             (anneal(d, config, seed), extra)
         }

@@ -2,6 +2,7 @@
 //! and denoising (single flips and region flips under an Ising energy). Files are PBM (P1/P4) or PNG.
 
 pub mod bitmap;
+pub mod coarse;
 pub mod denoise;
 pub mod file;
 mod headless;
@@ -22,7 +23,7 @@ pub use denoise::{Change, Denoise, Neighbourhood};
 pub use headless::headless;
 pub use kernel::Kernel;
 pub use pattern::{Edges, Pattern};
-pub use setup::{Mode, Setup, build};
+pub use setup::{Mode, Multiscale, Setup, build};
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
 #[derive(Args, Debug, Clone)]
@@ -64,6 +65,9 @@ pub struct ImageArgs {
     /// Skip the ICM pass that otherwise precedes annealing.
     #[arg(long, requires = "denoise")]
     pub no_icm: bool,
+    /// Skip the multi-scale start (annealing half- and quarter-resolution versions first).
+    #[arg(long, requires = "denoise")]
+    pub no_multiscale: bool,
     /// Write the best image here (.png as PNG, otherwise raw PBM).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
