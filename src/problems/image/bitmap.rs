@@ -19,6 +19,19 @@ pub struct Bitmap {
 }
 
 impl Bitmap {
+    /// Copies a `width` x `height` image stored row by row inside a one-pixel frame with
+    /// rows `stride` apart (the layout the denoisers use so neighbours need no bounds
+    /// checks), reusing this bitmap's buffer.
+    pub fn copy_from_framed(&mut self, framed: &[u8], width: usize, height: usize, stride: usize) {
+        self.width = width;
+        self.height = height;
+        self.bits.clear();
+        for row in 0..height {
+            let start = (row + 1) * stride + 1;
+            self.bits.extend_from_slice(&framed[start..start + width]);
+        }
+    }
+
     /// An all-white image; the size must already have passed [`check_size`].
     pub fn white(width: usize, height: usize) -> Self {
         Bitmap {

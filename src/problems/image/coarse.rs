@@ -217,14 +217,7 @@ impl Problem for Coarse {
     }
 
     fn snapshot_into(&self, into: &mut Bitmap) {
-        into.width = self.width;
-        into.height = self.height;
-        into.bits.clear();
-        for row in 0..self.height {
-            let start = self.padded(row, 0);
-            into.bits
-                .extend_from_slice(&self.x[start..start + self.width]);
-        }
+        into.copy_from_framed(&self.x, self.width, self.height, self.stride);
     }
 
     fn snapshot_cost(&self) -> usize {
