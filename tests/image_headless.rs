@@ -126,6 +126,9 @@ fn the_multiscale_start_lets_strong_coupling_drop_whole_shapes() {
             // Steps only: the outcome must not depend on the machine's load.
             "--time-limit",
             "100",
+            // One run: this is about where it starts, not about fusing rounds.
+            "--rounds",
+            "1",
         ];
         args.extend_from_slice(extra);
         json(&args)
@@ -139,6 +142,39 @@ fn the_multiscale_start_lets_strong_coupling_drop_whole_shapes() {
     let without = run(&["--no-multiscale"]);
     assert!(without["multiscale_energy"].is_null());
     assert!(without["energy"].as_f64().unwrap() / exact > 1.005);
+}
+
+#[test]
+fn denoising_runs_in_rounds_and_reports_each() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "puzzles/image/shapes_128_noisy.pbm",
+            "--denoise",
+            "--max-steps",
+            "4000000",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let v = run(&["--rounds", "3"]);
+    assert_eq!(v["rounds"], 3);
+    assert_eq!(v["restarts"], 2);
+    assert_eq!(v["iterations"], 4_000_000);
+    let rounds: Vec<f64> = v["round_energies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_f64().unwrap())
+        .collect();
+    assert_eq!(rounds.len(), 3);
+    assert_eq!(v["multiscale_energies"].as_array().unwrap().len(), 3);
+    let energy = v["energy"].as_f64().unwrap();
+    assert!(rounds.iter().all(|&e| energy <= e), "{v}");
+    // 4M steps over 128x128 pixels give 244 per pixel: 4 rounds of at least 60.
+    assert_eq!(run(&[])["rounds"], 4);
+    let (code, err) = failure(&["--denoise", "--rounds", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--rounds"), "{err}");
 }
 
 #[test]

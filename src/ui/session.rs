@@ -119,10 +119,8 @@ where
 {
     /// Anneals `runner` live.
     pub fn start(title: String, runner: Runner<P>, view: V, speed: Speed, reheat_to: f64) -> Self {
-        let config = runner.config();
-        let budget = config.max_steps;
-        let history = History::new(config.t0.max(reheat_to), final_temperature(config));
-        Live::with_search(title, runner, view, speed, reheat_to, history, budget)
+        let config = runner.config().clone();
+        Live::configured(title, runner, &config, view, speed, reheat_to)
     }
 }
 
@@ -131,6 +129,28 @@ where
     E: Search,
     V: BoardView<E::Snapshot>,
 {
+    /// Runs a search that anneals within `config`: the temperature range and the step
+    /// budget shown are `config`'s.
+    pub fn configured(
+        title: String,
+        search: E,
+        config: &RunConfig,
+        view: V,
+        speed: Speed,
+        reheat_to: f64,
+    ) -> Self {
+        let history = History::new(config.t0.max(reheat_to), final_temperature(config));
+        Live::with_search(
+            title,
+            search,
+            view,
+            speed,
+            reheat_to,
+            history,
+            config.max_steps,
+        )
+    }
+
     /// Runs any search live; `history` knows its temperature range, `budget` its steps.
     pub fn with_search(
         title: String,

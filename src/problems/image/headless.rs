@@ -8,6 +8,7 @@ use super::ImageArgs;
 use super::bitmap::Bitmap;
 use super::denoise::Neighbourhood;
 use super::file;
+use super::rounds::Rounds;
 use super::setup::{Mode, Setup, build};
 use crate::anneal::{Outcome, Problem, RunConfig, Runner};
 
@@ -30,7 +31,11 @@ pub fn headless(
             });
             (anneal(p, config, seed), extra)
         }
-        Mode::Denoise(d) => {
+        Mode::Denoise(d, plan) => {
+            let mut rounds = Rounds::new(d, plan, config, seed);
+            let count = rounds.rounds();
+            rounds.run();
+            let (outcome, report) = rounds.finish();
             let extra = json!({
                 "mode": "denoise",
                 "lambda": args.lambda.unwrap_or(1.0),
@@ -39,10 +44,13 @@ pub fn headless(
                 "noise": args.noise,
                 "icm_energy": setup.icm.map(|(e, _)| e),
                 "icm_sweeps": setup.icm.map(|(_, s)| s),
-                "multiscale_energy": setup.multiscale.map(|m| m.energy),
-                "multiscale_seconds": setup.multiscale.map(|m| m.seconds),
+                "rounds": count,
+                "round_energies": report.round_energies,
+                "multiscale_energy": report.start_energies.first(),
+                "multiscale_energies": report.start_energies,
+                "multiscale_seconds": plan.multiscale.then_some(report.start_seconds),
             });
-            (anneal(d, config, seed), extra)
+            (outcome, extra)
         }
     };
     if let Some(path) = &args.output {

@@ -11,6 +11,7 @@ pub mod pattern;
 pub mod pbm;
 pub mod png;
 pub mod region;
+pub mod rounds;
 mod setup;
 
 use std::path::PathBuf;
@@ -23,7 +24,8 @@ pub use denoise::{Change, Denoise, Neighbourhood};
 pub use headless::headless;
 pub use kernel::Kernel;
 pub use pattern::{Edges, Pattern};
-pub use setup::{Mode, Multiscale, Setup, build};
+pub use rounds::{Plan, Rounds, RoundsReport};
+pub use setup::{Mode, Setup, build};
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
 #[derive(Args, Debug, Clone)]
@@ -68,6 +70,11 @@ pub struct ImageArgs {
     /// Skip the multi-scale start (annealing half- and quarter-resolution versions first).
     #[arg(long, requires = "denoise")]
     pub no_multiscale: bool,
+    /// Split the budget into this many independent annealing rounds and fuse their results
+    /// patch by patch (default: up to 8, as many as give every pixel 60 proposals each;
+    /// 1 is a single run).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=64), requires = "denoise")]
+    pub rounds: Option<u64>,
     /// Write the best image here (.png as PNG, otherwise raw PBM).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -1,8 +1,6 @@
 //! From command-line arguments to a ready problem: loading, noise, ICM, kernel, defaults.
 //! Separate from running, so the TUI can build the same problem and anneal it live.
 
-use std::time::{Duration, Instant};
-
 use rand::SeedableRng;
 
 use super::ImageArgs;
@@ -11,6 +9,7 @@ use super::denoise::{Denoise, Neighbourhood};
 use super::file;
 use super::kernel::Kernel;
 use super::pattern::{Edges, Pattern};
+use super::rounds::Plan;
 use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
 use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
@@ -26,7 +25,8 @@ const SETUP_SALT: u64 = 0x1a6e_5eed;
 #[derive(Debug, Clone)]
 pub enum Mode {
     Pattern(Pattern),
-    Denoise(Denoise),
+    /// The problem and how its budget is split into rounds.
+    Denoise(Denoise, Plan),
 }
 
 /// A built problem with what the report and the TUI show about it.
@@ -44,23 +44,7 @@ pub struct Setup {
     /// Energy of the input, and (denoising) after the ICM pass with its sweep count.
     pub input_energy: f64,
     pub icm: Option<(f64, usize)>,
-    /// Denoising: the multi-scale start, unless --no-icm or --no-multiscale.
-    pub multiscale: Option<Multiscale>,
 }
-
-/// The multi-scale start of a denoising run (see [`Denoise::multiscale_start`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Multiscale {
-    /// Energy of the upscaled coarse result after ICM, where the run starts.
-    pub energy: f64,
-    /// Time it took; taken from the run's time limit.
-    pub seconds: f64,
-}
-
-/// The coarse levels: half and quarter resolution.
-const MULTISCALE_LEVELS: usize = 2;
-/// Proposals per cell at each coarse level: about 5% of a 1 s budget on 256x256.
-const MULTISCALE_SWEEPS: u64 = 100;
 
 pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
     let mut rng = Rng::seed_from_u64(args.anneal.seed ^ SETUP_SALT);
@@ -104,7 +88,6 @@ fn build_pattern(args: &ImageArgs, input: Bitmap, source: String) -> Result<Setu
         input,
         clean: None,
         icm: None,
-        multiscale: None,
     })
 }
 
@@ -146,27 +129,21 @@ fn build_denoise(
         let sweeps = problem.icm();
         (problem.energy(), sweeps)
     });
-    let multiscale = (!args.no_icm && !args.no_multiscale).then(|| {
-        let started = Instant::now();
-        let energy =
-            problem.multiscale_start(MULTISCALE_LEVELS, MULTISCALE_SWEEPS, args.anneal.seed);
-        Multiscale {
-            energy,
-            seconds: started.elapsed().as_secs_f64(),
-        }
-    });
+    let plan = Plan {
+        rounds: args.rounds.map(|k| k as usize),
+        multiscale: !args.no_icm && !args.no_multiscale,
+    };
     Ok(Setup {
         title: format!(
             "{source}, denoise n{} lambda={lambda} beta={beta}",
             neighbourhood.size()
         ),
-        mode: Mode::Denoise(problem),
+        mode: Mode::Denoise(problem, plan),
         source,
         input,
         clean,
         input_energy,
         icm,
-        multiscale,
     })
 }
 
@@ -190,12 +167,12 @@ impl Setup {
                     ..Defaults::default()
                 }
             }
-            Mode::Denoise(d) => {
+            Mode::Denoise(d, plan) => {
                 // Tuned on the developer ground truth (see puzzles/README.md).
                 let unit = if d.lambda() > 0.0 { d.lambda() } else { 1.0 };
                 // A multi-scale start already has the strokes and blobs right: a cooler
                 // start keeps them and refines the edges.
-                let t0 = if self.multiscale.is_some() {
+                let t0 = if plan.multiscale {
                     (0.6 * unit).max(d.coupling() / 8.0)
                 } else {
                     d.start_temperature()
@@ -219,15 +196,10 @@ impl Setup {
             Mode::Pattern(p) => args
                 .anneal
                 .run_config(&defaults, |a| auto_temperature(p, seed, a, 10_000)),
-            Mode::Denoise(d) => args
+            Mode::Denoise(d, _) => args
                 .anneal
                 .run_config(&defaults, |a| auto_temperature(d, seed, a, 10_000)),
         };
-        let mut config = config.map_err(|message| InputError::new("arguments", message))?;
-        // The multi-scale start is part of the run: it spends the same time budget.
-        if let (Some(limit), Some(m)) = (config.time_limit, self.multiscale) {
-            config.time_limit = Some(limit.saturating_sub(Duration::from_secs_f64(m.seconds)));
-        }
-        Ok(config)
+        config.map_err(|message| InputError::new("arguments", message))
     }
 }

@@ -4,9 +4,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
-use crate::anneal::{Problem, RunConfig, Runner};
-use crate::problems::image::{Bitmap, ImageArgs, Mode, build};
+use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, build};
 use crate::ui::boards::step_budget;
 use crate::ui::session::{BoardKey, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
@@ -161,22 +161,6 @@ pub struct ImageDemo {
 /// the same number of steps whatever its speed.
 const TYPICAL_RATE: f64 = 40e6;
 
-fn session<P>(
-    problem: P,
-    config: RunConfig,
-    view: ImageView,
-    title: String,
-    seed: u64,
-    speed: Speed,
-) -> Box<dyn Session>
-where
-    P: Problem<Snapshot = Bitmap> + Send + 'static,
-{
-    let reheat_to = config.t0;
-    let runner = Runner::new(problem, config, seed);
-    Box::new(Live::start(title, runner, view, speed, reheat_to))
-}
-
 impl Demo for ImageDemo {
     fn name(&self) -> &str {
         "Image"
@@ -200,9 +184,19 @@ impl Demo for ImageDemo {
             show_input: false,
         };
         let seed = args.anneal.seed;
+        let reheat_to = config.t0;
         Ok(match setup.mode {
-            Mode::Pattern(p) => session(p, config, view, setup.title, seed, speed),
-            Mode::Denoise(d) => session(d, config, view, setup.title, seed, speed),
+            Mode::Pattern(p) => {
+                let runner = Runner::new(p, config, seed);
+                Box::new(Live::start(setup.title, runner, view, speed, reheat_to))
+            }
+            Mode::Denoise(d, plan) => {
+                let rounds = Rounds::new(d, plan, config.clone(), seed);
+                let title = format!("{} · {} rounds", setup.title, rounds.rounds());
+                Box::new(Live::configured(
+                    title, rounds, &config, view, speed, reheat_to,
+                ))
+            }
         })
     }
 
