@@ -77,12 +77,11 @@ struct Elite {
 pub struct Rounds {
     /// The state every round starts from (the ICM result).
     start: Denoise,
-    plan: Plan,
+    /// Which round the runner is in, of how many (decided at the start).
+    share: Share,
     /// The budget of the whole run.
     config: RunConfig,
     seed: u64,
-    /// Index of the round the runner is in.
-    round: usize,
     runner: Runner<Denoise>,
     elite: Option<Elite>,
     spent: Spent,
@@ -98,27 +97,27 @@ fn round_seed(seed: u64, round: usize) -> u64 {
 impl Rounds {
     /// Starts the first round of annealing `start` (after ICM) within `config`'s budget.
     pub fn new(start: Denoise, plan: Plan, config: RunConfig, seed: u64) -> Self {
-        let plan = Plan {
-            rounds: Some(
-                plan.rounds
-                    .unwrap_or_else(|| auto_rounds(&config, start.pixels()))
-                    .max(1),
-            ),
-            ..plan
-        };
+        let rounds = plan
+            .rounds
+            .unwrap_or_else(|| auto_rounds(&config, start.pixels()))
+            .max(1);
         let mut report = RoundsReport {
             round_energies: Vec::new(),
             start_energies: Vec::new(),
             start_seconds: 0.0,
         };
         let mut spent = Spent::default();
-        let runner = begin_round(&start, plan, &config, seed, 0, &mut spent, &mut report);
+        let share = Share {
+            rounds,
+            round: 0,
+            multiscale: plan.multiscale,
+        };
+        let runner = begin_round(&start, share, &config, seed, &mut spent, &mut report);
         Rounds {
             start,
-            plan,
+            share,
             config,
             seed,
-            round: 0,
             runner,
             elite: None,
             spent,
@@ -129,7 +128,7 @@ impl Rounds {
 
     /// How many rounds the run has (decided when it starts).
     pub fn rounds(&self) -> usize {
-        self.plan.rounds.unwrap_or(1)
+        self.share.rounds
     }
 
     /// The energy of the best state so far (the fused rounds or the current one).
@@ -154,7 +153,7 @@ impl Rounds {
                 elite.energy += elite.state.fuse(best);
             }
         }
-        if self.round + 1 >= self.rounds() || reason == StopReason::Stopped {
+        if self.share.round + 1 >= self.share.rounds || reason == StopReason::Stopped {
             self.finished = Some(reason);
             return;
         }
@@ -163,13 +162,12 @@ impl Rounds {
         self.spent.elapsed += sample.elapsed;
         self.spent.restarts += sample.restarts;
         self.spent.reheats += sample.reheats;
-        self.round += 1;
+        self.share.round += 1;
         self.runner = begin_round(
             &self.start,
-            self.plan,
+            self.share,
             &self.config,
             self.seed,
-            self.round,
             &mut self.spent,
             &mut self.report,
         );
@@ -187,7 +185,7 @@ impl Rounds {
         }
         outcome.iterations += self.spent.iterations;
         outcome.elapsed += self.spent.elapsed;
-        outcome.restarts += self.spent.restarts + self.round as u64;
+        outcome.restarts += self.spent.restarts + self.share.round as u64;
         outcome.reheats += self.spent.reheats;
         (outcome, self.report)
     }
@@ -201,22 +199,29 @@ impl Rounds {
     }
 }
 
-/// A runner for round `round`: a multi-scale start (when planned) and an equal share of
-/// what is left of the budget; the start's time is taken from the share.
+/// Which round of how many is starting, and from where.
+#[derive(Debug, Clone, Copy)]
+struct Share {
+    rounds: usize,
+    round: usize,
+    multiscale: bool,
+}
+
+/// A runner for the round `share` names: a multi-scale start (when planned) and an equal
+/// share of what is left of the budget; the start's time is taken from the share.
 fn begin_round(
     start: &Denoise,
-    plan: Plan,
+    share: Share,
     config: &RunConfig,
     seed: u64,
-    round: usize,
     spent: &mut Spent,
     report: &mut RoundsReport,
 ) -> Runner<Denoise> {
-    let left = (plan.rounds.unwrap_or(1) - round) as u32;
-    let seed = round_seed(seed, round);
+    let left = (share.rounds - share.round) as u32;
+    let seed = round_seed(seed, share.round);
     let mut problem = start.clone();
     let began = Instant::now();
-    if plan.multiscale {
+    if share.multiscale {
         report.start_energies.push(problem.multiscale_start(seed));
     }
     let took = began.elapsed();
@@ -257,7 +262,7 @@ impl Search for Rounds {
         let mut sample = self.runner.sample();
         sample.iteration += self.spent.iterations;
         sample.elapsed += self.spent.elapsed;
-        sample.restarts += self.spent.restarts + self.round as u64;
+        sample.restarts += self.spent.restarts + self.share.round as u64;
         sample.reheats += self.spent.reheats;
         sample.best_energy = best;
         if let (Some(elite), Some(_)) = (&self.elite, self.finished) {
