@@ -56,11 +56,14 @@ pub fn default_focus(n: usize) -> f64 {
 }
 
 /// Constraint weighting's window (steps without a new weighted low before a raise) and
-/// decay period (raises between drops of every weight). Tuned on 25x25 grids: solutions
-/// per 20 s of sudoku25_generated_dev3 line 1 with 8 more givens from its solution, at
-/// T = 0.3: window 500 15, 1000 72, 2000 67, 4000 78, 5000 61 (decay 3); decay 6 46;
-/// without weighting 13. Weighting is opt-in (--weighting): it does not solve lines 1-2 in
-/// 60 s either, and on sudoku16_generated_dev10 it is slower (max 555M steps against 85M).
+/// decay period (raises between drops of every weight), tuned on 25x25 grids at T = 0.3.
+/// Solutions per 20 s of sudoku25_generated_dev3 line 1 with 8 more givens from its
+/// solution (a restart after each): window 500 15, 1000 72, 2000 67, 4000 78, 5000 61
+/// (decay 3); decay 6 46; without weighting 13. Weighting is opt-in (--weighting): its
+/// gain shrinks as puzzles get harder (line 1 with 4 more givens: 1 of 3 seeds solved in
+/// 40 s, 2 of 3 without), it solves none of lines 1-2 in 60 s either, and on
+/// sudoku16_generated_dev10 it is slower (max 555M steps against 85M). On the 45-50 %
+/// 25x25 lines of lewis_style_dev300 it takes 0.63x the steps (seeds 1-10).
 pub const WEIGHTING_WINDOW: u64 = 2_000;
 pub const WEIGHTING_DECAY: u64 = 3;
 
