@@ -15,6 +15,7 @@ mod prepare;
 mod presets;
 mod propagate;
 mod tempering;
+mod weighting;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -36,6 +37,7 @@ pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, defaults};
 pub use presets::{GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, plan, solver};
 pub use propagate::{Contradiction, propagate};
 pub use tempering::{Tempering, TemperingConfig, ladder};
+pub use weighting::{Breakout, Weighted, WeightingConfig};
 
 #[derive(Args, Debug, Clone)]
 pub struct SudokuArgs {
@@ -62,7 +64,7 @@ pub struct SudokuArgs {
     pub ga: GaArgs,
 }
 
-/// Parallel tempering instead of one annealing chain.
+/// Parallel tempering (or constraint weighting) instead of one annealing chain.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct TemperingArgs {
     /// Parallel tempering with this many replicas (default 1: one annealing chain, with
@@ -72,6 +74,27 @@ pub struct TemperingArgs {
     /// Hottest temperature of the tempering ladder (default 0.5).
     #[arg(long, value_name = "T", value_parser = positive)]
     pub t_hot: Option<f64>,
+    /// The other alternative to one chain (kept here so every `SudokuArgs` literal that
+    /// defaults `tempering` defaults it too).
+    #[command(flatten)]
+    pub weighting: WeightingArgs,
+}
+
+/// Constraint weighting instead of plain annealing.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+pub struct WeightingArgs {
+    /// Constraint weighting: a value missing from a line gains weight while the search
+    /// stays stuck, and the chain anneals the summed weights (--t0 is its temperature,
+    /// --stall restarts it with fresh weights).
+    #[arg(long)]
+    pub weighting: bool,
+    /// Steps without a new low of the weighted energy before the violated constraints gain
+    /// weight (default 2000).
+    #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub weight_window: Option<u64>,
+    /// Every this many raises all weights drop by one towards 1 (0: never; default 3).
+    #[arg(long, value_name = "RAISES")]
+    pub weight_decay: Option<u64>,
 }
 
 fn positive(s: &str) -> Result<f64, String> {
