@@ -2,9 +2,10 @@
 //! weighted energy the search keeps survives raises and decays, and it solves puzzles
 //! (headless too, behind --weighting).
 
-use std::process::Command;
 use std::sync::Arc;
 
+mod common;
+use common::{kiln, lines};
 use kiln::anneal::{Problem, Rng, Search, StopReason};
 use kiln::problems::sudoku::{
     Breakout, Geometry, Prepared, SudokuAnneal, Weighted, WeightingConfig, is_valid_solution,
@@ -133,13 +134,6 @@ fn weighting_solves_hard_nine_by_nines_and_stops_at_the_target() {
     }
 }
 
-fn kiln(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn headless_runs_weighting_with_its_flags() {
     let output = kiln(&[
@@ -156,23 +150,24 @@ fn headless_runs_weighting_with_its_flags() {
         "4",
     ]);
     assert!(output.status.success(), "{output:?}");
-    let line = String::from_utf8(output.stdout).unwrap();
-    let report: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    let report = &lines(&output)[0];
     assert_eq!(report["solved"], true);
     assert_eq!(report["energy"], 0);
     assert_eq!(report["stop"], "target");
 }
 
 #[test]
-fn a_zero_weight_window_is_refused() {
-    let output = kiln(&[
-        "sudoku",
-        "--headless",
-        "--weighting",
-        "--weight-window",
-        "0",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains("--weight-window"), "{stderr}");
+fn a_zero_weight_window_and_weighting_with_tempering_are_refused() {
+    let cases: [(&[&str], &str); 2] = [
+        (&["--weight-window", "0"], "--weight-window"),
+        (&["--replicas", "4"], "cannot be used with"),
+    ];
+    for (extra, expected) in cases {
+        let mut args = vec!["sudoku", "--headless", "--weighting"];
+        args.extend_from_slice(extra);
+        let output = kiln(&args);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains(expected), "{stderr}");
+    }
 }

@@ -74,6 +74,7 @@ impl RaceArgs {
             preset: None,
             focus: None,
             tempering: Default::default(),
+            weighting: Default::default(),
             ga: self.ga.clone(),
         })
     }

@@ -56,6 +56,8 @@ pub struct SudokuArgs {
     #[command(flatten)]
     pub tempering: TemperingArgs,
     #[command(flatten)]
+    pub weighting: WeightingArgs,
+    #[command(flatten)]
     pub anneal: AnnealArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values.
     #[arg(long, value_name = "NAME")]
@@ -64,7 +66,7 @@ pub struct SudokuArgs {
     pub ga: GaArgs,
 }
 
-/// Parallel tempering (or constraint weighting) instead of one annealing chain.
+/// Parallel tempering instead of one annealing chain.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct TemperingArgs {
     /// Parallel tempering with this many replicas (default 1: one annealing chain, with
@@ -74,10 +76,6 @@ pub struct TemperingArgs {
     /// Hottest temperature of the tempering ladder (default 0.5).
     #[arg(long, value_name = "T", value_parser = positive)]
     pub t_hot: Option<f64>,
-    /// The other alternative to one chain (kept here so every `SudokuArgs` literal that
-    /// defaults `tempering` defaults it too).
-    #[command(flatten)]
-    pub weighting: WeightingArgs,
 }
 
 /// Constraint weighting instead of plain annealing.
@@ -86,7 +84,7 @@ pub struct WeightingArgs {
     /// Constraint weighting: a value missing from a line gains weight while the search
     /// stays stuck, and the chain anneals the summed weights (--t0 is its temperature,
     /// --stall restarts it with fresh weights).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "replicas")]
     pub weighting: bool,
     /// Steps without a new low of the weighted energy before the violated constraints gain
     /// weight (default 2000).

@@ -180,19 +180,11 @@ impl Prepared {
             problem.set_focus(focus);
         }
         let config = self.run_config(&args.anneal, &problem)?;
-        if args.tempering.weighting.weighting {
+        if args.weighting.weighting {
             let weighting = WeightingConfig {
                 temperature: config.t0,
-                window: args
-                    .tempering
-                    .weighting
-                    .weight_window
-                    .unwrap_or(WEIGHTING_WINDOW),
-                decay_every: args
-                    .tempering
-                    .weighting
-                    .weight_decay
-                    .unwrap_or(WEIGHTING_DECAY),
+                window: args.weighting.weight_window.unwrap_or(WEIGHTING_WINDOW),
+                decay_every: args.weighting.weight_decay.unwrap_or(WEIGHTING_DECAY),
                 restart_after: config.stagnation.map(|s| s.window),
                 target_energy: config.target_energy,
                 max_steps: config.max_steps,
