@@ -154,3 +154,34 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn threads_run_chains_side_by_side_within_the_step_budget() {
+    let output = kiln(&[
+        "sudoku",
+        "puzzles/sudoku/hardest11.txt",
+        "--index",
+        "3",
+        "--headless",
+        "--threads",
+        "3",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let r = &lines(&output)[0];
+    assert_eq!(r["threads"], 3);
+    assert_eq!(r["solved"], true);
+    // 25x25 runs two chains by default; --max-steps is their total.
+    let output = kiln(&[
+        "sudoku",
+        "puzzles/sudoku/generated25.txt",
+        "--headless",
+        "--max-steps",
+        "2000000",
+    ]);
+    let r = &lines(&output)[0];
+    assert_eq!(r["threads"], 2);
+    assert_eq!(r["iterations"], 2_000_000, "{r}");
+    assert_eq!(r["stop"], "max_steps");
+    let output = kiln(&["sudoku", "--headless", "--threads", "0"]);
+    assert_eq!(output.status.code(), Some(2));
+}

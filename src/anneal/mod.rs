@@ -1,11 +1,13 @@
 //! The generic annealing engine. It knows nothing of terminals or of any one problem.
 
+mod parallel;
 mod problem;
 mod runner;
 mod schedule;
 mod search;
 pub mod worker;
 
+pub use parallel::Parallel;
 pub use problem::{Problem, Rng};
 pub use runner::{
     Checkpoint, Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason,

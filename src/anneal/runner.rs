@@ -295,7 +295,9 @@ impl<P: Problem> Runner<P> {
         }
         let started = Instant::now();
         let first = self.iterations;
-        let end = self.iterations + n;
+        // A batch never runs past the step budget, however large it is asked to be.
+        let budget = self.config.max_steps.unwrap_or(u64::MAX).max(first);
+        let end = (first + n).min(budget);
         'outer: while self.iterations < end {
             self.refresh_temperature();
             let chunk_end = end.min(self.iterations + CHUNK).min(self.next_boundary());

@@ -73,6 +73,7 @@ impl RaceArgs {
             anneal: self.anneal.clone(),
             preset: None,
             focus: None,
+            threads: None,
             tempering: Default::default(),
             weighting: Default::default(),
             ga: self.ga.clone(),

@@ -244,13 +244,8 @@ impl Search for Rounds {
         if self.finished.is_some() {
             return 0;
         }
-        // Batches end at the round's step budget, so that every round gets its share.
-        let left = self
-            .runner
-            .config()
-            .max_steps
-            .map(|max| max.saturating_sub(self.runner.iterations()));
-        let done = self.runner.step_batch(left.map_or(n, |left| n.min(left)));
+        let done = self.runner.step_batch(n);
+
         if let Some(reason) = self.runner.stopped() {
             self.end_round(reason);
         }

@@ -10,13 +10,14 @@ use serde::Serialize;
 use super::SudokuArgs;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
-use super::prepare::Prepared;
+use super::prepare::{Prepared, default_threads};
 use super::presets::SudokuSearch;
 use crate::anneal::{Search, StopReason};
 use crate::input::InputError;
 
-/// Steps between checks of the stop conditions (the search checks its own budget).
-const BATCH: u64 = 1 << 14;
+/// Steps between checks of the stop conditions (the search checks its own budget and
+/// stops at the target within a batch); chains on threads share a batch.
+const BATCH: u64 = 1 << 20;
 
 /// One line of output. Field order is the documented one.
 #[derive(Debug, Serialize)]
@@ -40,6 +41,8 @@ pub struct Report {
     /// The exact search's verdict: "unique", "several", "none" or "unknown".
     pub solutions: &'static str,
     pub check_seconds: f64,
+    /// Chains run side by side (`iterations` counts them all).
+    pub threads: usize,
     /// Why annealing stopped (absent when it did not run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop: Option<StopReason>,
@@ -73,8 +76,12 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
     let prepared = Prepared::new(puzzle, !args.no_propagate);
     let mut report = Report::prepared(puzzle, &prepared, args.anneal.seed);
     if report.error.is_none() {
-        let (mut search, _) = prepared
-            .search(args)
+        let threads = args
+            .threads
+            .map_or(default_threads(puzzle.n), |t| t as usize);
+        report.threads = threads;
+        let mut search = prepared
+            .parallel_search(args, threads)
             .map_err(|e| InputError::new("flags", e))?;
         report.run(puzzle, &mut search)?;
     }
@@ -101,6 +108,7 @@ impl Report {
             propagated: prepared.propagated,
             solutions: prepared.solutions.label(),
             check_seconds: prepared.check_time.as_secs_f64(),
+            threads: 1,
             stop: None,
             error: prepared.has_no_solution().then_some("no solution"),
         }

@@ -33,7 +33,7 @@ pub use ga::{GaConfig, Genetic, line_cost};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use headless::{Report, selected_puzzles, solve};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
-pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, defaults};
+pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults};
 pub use presets::{GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, plan, solver};
 pub use propagate::{Contradiction, propagate};
 pub use tempering::{Tempering, TemperingConfig, ladder};
@@ -53,6 +53,10 @@ pub struct SudokuArgs {
     /// (default: per size, see `default_focus`).
     #[arg(long, value_name = "P", value_parser = unit_fraction)]
     pub focus: Option<f64>,
+    /// Headless: run this many independent chains on as many threads, the first to solve
+    /// wins (default 2 for 25x25, else 1). The seed decides every chain.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub threads: Option<u64>,
     #[command(flatten)]
     pub tempering: TemperingArgs,
     #[command(flatten)]

@@ -14,11 +14,27 @@ use super::grid::{Geometry, Puzzle};
 use super::presets::SudokuSearch;
 use super::tempering::{Tempering, TemperingConfig};
 use super::weighting::{Breakout, WeightingConfig};
-use crate::anneal::{Rng, RunConfig, Runner};
+use crate::anneal::{Parallel, Rng, RunConfig, Runner};
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
 
 /// Seconds per puzzle when no --time-limit is given, so nothing hangs.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
+/// The same for 25x25: the hardest generated ones took one chain 166 s and 531 s (one run
+/// each, sudoku25_generated_dev3 lines 1 and 2), so they get ten minutes.
+const LARGE_TIME_LIMIT: f64 = 600.0;
+
+/// Chains a headless run uses when --threads is not given: two for 25x25, whose hardest
+/// puzzles take minutes of restarts (two chains, about half the time on two cores); one
+/// below, where a puzzle takes milliseconds. A fixed number, not the machine's core count,
+/// so that a seed gives the same run everywhere.
+pub fn default_threads(n: usize) -> usize {
+    if n >= 5 { 2 } else { 1 }
+}
+
+/// Chain `i`'s seed: the run's own for the first, so one chain is the plain run.
+fn chain_seed(seed: u64, i: usize) -> u64 {
+    seed.wrapping_add((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
 
 /// Kiln's Sudoku schedule: a constant temperature near 0.3 and a fresh random fill when the
 /// energy has not improved for a while (the window grows with the grid).
@@ -38,7 +54,11 @@ pub fn defaults(n: usize) -> Defaults {
         t0: StartTemperature::Fixed(t0),
         stall: Some(stall),
         on_stall: StallKind::Restart,
-        time_limit: Some(DEFAULT_TIME_LIMIT),
+        time_limit: Some(if n >= 5 {
+            LARGE_TIME_LIMIT
+        } else {
+            DEFAULT_TIME_LIMIT
+        }),
         ..Defaults::default()
     }
 }
@@ -206,6 +226,27 @@ impl Prepared {
             time_limit: config.time_limit,
         };
         Ok((Box::new(Tempering::new(problem, tempering, seed)), config))
+    }
+
+    /// The headless search: [`Prepared::search`] on `threads` chains side by side, each with
+    /// its own seed and its share of --max-steps.
+    pub fn parallel_search(
+        &self,
+        args: &SudokuArgs,
+        threads: usize,
+    ) -> Result<SudokuSearch, String> {
+        if threads <= 1 {
+            return Ok(self.search(args)?.0);
+        }
+        let chains = (0..threads)
+            .map(|i| {
+                let mut chain = args.clone();
+                chain.anneal.seed = chain_seed(args.anneal.seed, i);
+                chain.anneal.max_steps = args.anneal.max_steps.map(|m| m.div_ceil(threads as u64));
+                Ok(self.search(&chain)?.0)
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Box::new(Parallel::new(chains)))
     }
 
     /// "9x9 from FILE:LINE, 24 givens, 12 propagated": a title for the UI.

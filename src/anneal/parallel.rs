@@ -1,0 +1,183 @@
+//! Independent chains on several threads: each batch runs every chain for its share of the
+//! steps at once, and the run ends when one reaches the target (or all have spent their
+//! budgets). For puzzles solved by restarts, k chains find a solution about k times sooner
+//! on k cores.
+//!
+//! Deterministic for a given set of chains: every chain runs exactly its share of each
+//! batch, and when several reach the target in the same batch the first one counts.
+
+use std::thread;
+
+use super::{Sample, Search, StopReason};
+
+pub struct Parallel<S: Search> {
+    chains: Vec<S>,
+    /// The chain that reached the target first.
+    winner: Option<usize>,
+    /// Each chain's best energy at the last sample.
+    best: Vec<f64>,
+}
+
+impl<S: Search> Parallel<S> {
+    /// Runs `chains` (at least one) side by side.
+    pub fn new(chains: Vec<S>) -> Self {
+        assert!(!chains.is_empty(), "a parallel search needs a chain");
+        Parallel {
+            best: vec![f64::INFINITY; chains.len()],
+            chains,
+            winner: None,
+        }
+    }
+
+    /// The chain whose state stands for the run: the winner, else the lowest best energy
+    /// at the last sample.
+    fn leader(&self) -> usize {
+        self.winner.unwrap_or_else(|| {
+            (0..self.best.len())
+                .min_by(|&a, &b| self.best[a].total_cmp(&self.best[b]))
+                .unwrap_or(0)
+        })
+    }
+}
+
+impl<S: Search> Search for Parallel<S> {
+    type Snapshot = S::Snapshot;
+
+    fn step_batch(&mut self, n: u64) -> u64 {
+        if self.stopped().is_some() {
+            return 0;
+        }
+        let share = n.div_ceil(self.chains.len() as u64);
+        let (first, rest) = self.chains.split_first_mut().expect("at least one chain");
+        let done = thread::scope(|scope| {
+            let others: Vec<_> = rest
+                .iter_mut()
+                .map(|chain| scope.spawn(move || chain.step_batch(share)))
+                .collect();
+            let mut done = first.step_batch(share);
+            for other in others {
+                done += other.join().expect("a chain panicked");
+            }
+            done
+        });
+        self.winner = self
+            .chains
+            .iter()
+            .position(|c| c.stopped() == Some(StopReason::Target));
+        done
+    }
+
+    /// Steps, restarts and reheats summed over the chains; energies and temperature of the
+    /// leading chain, best energy over all; time of the longest-running chain.
+    fn sample(&mut self) -> Sample {
+        let samples: Vec<Sample> = self.chains.iter_mut().map(|c| c.sample()).collect();
+        for (best, sample) in self.best.iter_mut().zip(&samples) {
+            *best = sample.best_energy;
+        }
+        let mut sample = samples[self.leader()];
+        sample.iteration = samples.iter().map(|s| s.iteration).sum();
+        sample.restarts = samples.iter().map(|s| s.restarts).sum();
+        sample.reheats = samples.iter().map(|s| s.reheats).sum();
+        sample.elapsed = samples.iter().map(|s| s.elapsed).max().unwrap_or_default();
+        sample.best_energy = samples
+            .iter()
+            .map(|s| s.best_energy)
+            .fold(f64::INFINITY, f64::min);
+        sample.acceptance =
+            samples.iter().map(|s| s.acceptance).sum::<f64>() / samples.len() as f64;
+        sample
+    }
+
+    /// Stopped when one chain reached the target, or when every chain has stopped.
+    fn stopped(&self) -> Option<StopReason> {
+        if self.winner.is_some() {
+            return Some(StopReason::Target);
+        }
+        let reasons: Option<Vec<StopReason>> = self.chains.iter().map(|c| c.stopped()).collect();
+        reasons.map(|r| r[0])
+    }
+
+    fn snapshot(&self) -> S::Snapshot {
+        self.chains[self.leader()].snapshot()
+    }
+
+    fn best_snapshot(&mut self) -> S::Snapshot {
+        let leader = self.leader();
+        self.chains[leader].best_snapshot()
+    }
+
+    fn reheat(&mut self, temperature: f64) {
+        for chain in &mut self.chains {
+            chain.reheat(temperature);
+        }
+    }
+
+    fn restart(&mut self) {
+        self.winner = None;
+        for chain in &mut self.chains {
+            chain.restart();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anneal::toy::Bits;
+    use crate::anneal::{RunConfig, Runner, Schedule};
+
+    /// Chains on 200 bits at a temperature where reaching zero ones takes thousands of
+    /// steps and depends on the seed (at equilibrium about one bit is set).
+    fn chains(seeds: &[u64], max_steps: Option<u64>) -> Parallel<Runner<Bits>> {
+        let mut config = RunConfig::new(Schedule::Constant, 0.2);
+        config.target_energy = Some(0.0);
+        config.max_steps = max_steps;
+        Parallel::new(
+            seeds
+                .iter()
+                .map(|&s| Runner::new(Bits::ones(200), config.clone(), s))
+                .collect(),
+        )
+    }
+
+    fn run(p: &mut Parallel<Runner<Bits>>) -> Sample {
+        while p.stopped().is_none() {
+            p.step_batch(1000);
+        }
+        p.sample()
+    }
+
+    #[test]
+    fn the_first_chain_to_the_target_ends_the_run_and_counts_for_it() {
+        let mut p = chains(&[1, 2, 3], Some(10_000_000));
+        let sample = run(&mut p);
+        assert_eq!(p.stopped(), Some(StopReason::Target));
+        let winner = p.winner.expect("a winner");
+        assert_eq!(p.chains[winner].stopped(), Some(StopReason::Target));
+        // No chain that got there earlier is passed over.
+        assert!(p.chains[..winner].iter().all(|c| c.stopped().is_none()));
+        assert_eq!(sample.best_energy, 0.0);
+        assert!(p.best_snapshot().iter().all(|&b| !b));
+        assert!(p.snapshot().iter().all(|&b| !b));
+        // Every chain ran the same batches: steps add up across them.
+        let steps: u64 = p.chains.iter().map(|c| c.iterations()).sum();
+        assert_eq!(sample.iteration, steps);
+    }
+
+    #[test]
+    fn the_same_chains_give_the_same_run() {
+        let a = run(&mut chains(&[4, 5], Some(10_000_000)));
+        let b = run(&mut chains(&[4, 5], Some(10_000_000)));
+        assert_eq!((a.iteration, a.restarts), (b.iteration, b.restarts));
+    }
+
+    #[test]
+    fn without_a_winner_the_run_ends_when_every_budget_is_spent() {
+        let mut p = chains(&[6, 7], Some(500));
+        let sample = run(&mut p);
+        assert_eq!(p.stopped(), Some(StopReason::MaxSteps));
+        assert_eq!(sample.iteration, 1000);
+        assert!(sample.best_energy > 0.0);
+        assert_eq!(p.step_batch(1000), 0);
+    }
+}
