@@ -8,7 +8,7 @@ mod search;
 pub mod worker;
 
 pub use parallel::Parallel;
-pub use problem::{Problem, Rng};
+pub use problem::{Problem, Rng, nth_seed};
 pub use runner::{
     Checkpoint, Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason,
     auto_temperature, budget_spent,

@@ -3,6 +3,12 @@
 /// The one random generator kiln uses: seeded, fast, and the same on every platform.
 pub type Rng = rand::rngs::Xoshiro256PlusPlus;
 
+/// The seed of the `k`-th of several runs drawn from one `--seed` (independent chains,
+/// rounds): the seed itself for the first, so a single run is the plain run.
+pub fn nth_seed(seed: u64, k: usize) -> u64 {
+    seed.wrapping_add((k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
 /// A state that can be annealed.
 ///
 /// The runner calls `propose`, then `delta`, and `apply` only when it accepts, so `propose`

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::bitmap::Bitmap;
 use super::denoise::Denoise;
-use crate::anneal::{Outcome, Problem, RunConfig, Runner, Sample, Search, StopReason};
+use crate::anneal::{Outcome, Problem, RunConfig, Runner, Sample, Search, StopReason, nth_seed};
 
 /// How a denoising run is split into rounds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,11 +87,6 @@ pub struct Rounds {
     spent: Spent,
     report: RoundsReport,
     finished: Option<StopReason>,
-}
-
-/// Each round's seed: the run's own seed for the first, so one round is one plain run.
-fn round_seed(seed: u64, round: usize) -> u64 {
-    seed.wrapping_add((round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
 impl Rounds {
@@ -218,7 +213,7 @@ fn begin_round(
     report: &mut RoundsReport,
 ) -> Runner<Denoise> {
     let left = (share.rounds - share.round) as u32;
-    let seed = round_seed(seed, share.round);
+    let seed = nth_seed(seed, share.round);
     let mut problem = start.clone();
     let began = Instant::now();
     if share.multiscale {

@@ -14,7 +14,7 @@ use super::grid::{Geometry, Puzzle};
 use super::presets::SudokuSearch;
 use super::tempering::{Tempering, TemperingConfig};
 use super::weighting::{Breakout, WeightingConfig};
-use crate::anneal::{Parallel, Rng, RunConfig, Runner};
+use crate::anneal::{Parallel, Rng, RunConfig, Runner, nth_seed};
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
 
 /// Seconds per puzzle when no --time-limit is given, so nothing hangs.
@@ -29,11 +29,6 @@ const LARGE_TIME_LIMIT: f64 = 600.0;
 /// so that a seed gives the same run everywhere.
 pub fn default_threads(n: usize) -> usize {
     if n >= 5 { 2 } else { 1 }
-}
-
-/// Chain `i`'s seed: the run's own for the first, so one chain is the plain run.
-fn chain_seed(seed: u64, i: usize) -> u64 {
-    seed.wrapping_add((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
 /// Kiln's Sudoku schedule: a constant temperature near 0.3 and a fresh random fill when the
@@ -241,7 +236,7 @@ impl Prepared {
         let chains = (0..threads)
             .map(|i| {
                 let mut chain = args.clone();
-                chain.anneal.seed = chain_seed(args.anneal.seed, i);
+                chain.anneal.seed = nth_seed(args.anneal.seed, i);
                 chain.anneal.max_steps = args.anneal.max_steps.map(|m| m.div_ceil(threads as u64));
                 Ok(self.search(&chain)?.0)
             })
