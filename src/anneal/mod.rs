@@ -5,6 +5,7 @@ mod problem;
 mod runner;
 mod schedule;
 mod search;
+mod tally;
 pub mod worker;
 
 pub use parallel::Parallel;
@@ -15,6 +16,7 @@ pub use runner::{
 };
 pub use schedule::{Clock, Schedule};
 pub use search::Search;
+pub use tally::Tally;
 
 #[cfg(test)]
 pub(crate) mod toy;

@@ -6,6 +6,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::problem::{Problem, Rng};
 use super::schedule::{Clock, Schedule};
+use super::tally::Tally;
 
 /// Deltas that are small whole multiples of the problem's quantum (Sudoku, images) read
 /// their acceptance probability from a table refreshed with the temperature, not `exp`.
@@ -139,11 +140,7 @@ pub struct Runner<P: Problem> {
     best_pending: bool,
     last_save: u64,
     save_gap: u64,
-    restarts: u64,
-    reheats: u64,
-    accepted: u64,
-    proposed: u64,
-    elapsed: Duration,
+    tally: Tally,
     stopped: Option<StopReason>,
 }
 
@@ -177,11 +174,7 @@ impl<P: Problem> Runner<P> {
             best_pending: false,
             last_save: 0,
             save_gap,
-            restarts: 0,
-            reheats: 0,
-            accepted: 0,
-            proposed: 0,
-            elapsed: Duration::ZERO,
+            tally: Tally::default(),
             stopped: None,
         };
         runner.refresh_temperature();
@@ -222,7 +215,7 @@ impl<P: Problem> Runner<P> {
             if span <= 0.0 {
                 1.0
             } else {
-                (self.elapsed - self.origin_time).as_secs_f64() / span
+                (self.tally.elapsed - self.origin_time).as_secs_f64() / span
             }
         });
         match (by_steps, by_time) {
@@ -318,7 +311,7 @@ impl<P: Problem> Runner<P> {
                 }
                 self.problem.apply(&mv);
                 self.energy += delta;
-                self.accepted += 1;
+                self.tally.accepted += 1;
                 if self.energy < self.epoch_best - EPS {
                     self.epoch_best = self.energy;
                     self.last_improvement = self.iterations;
@@ -335,8 +328,8 @@ impl<P: Problem> Runner<P> {
             self.check_stagnation();
             self.check_checkpoint();
         }
-        self.proposed += self.iterations - first;
-        self.elapsed += started.elapsed();
+        self.tally.proposed += self.iterations - first;
+        self.tally.elapsed += started.elapsed();
         if self.energy < self.best_saved_energy - EPS {
             self.save_best();
         }
@@ -351,7 +344,7 @@ impl<P: Problem> Runner<P> {
             self.config.max_steps,
             self.config.time_limit,
             self.iterations,
-            self.elapsed,
+            self.tally.elapsed,
         );
     }
 
@@ -389,7 +382,7 @@ impl<P: Problem> Runner<P> {
     fn reset_clock(&mut self, t_start: f64) {
         self.t_start = t_start;
         self.origin_steps = self.iterations;
-        self.origin_time = self.elapsed;
+        self.origin_time = self.tally.elapsed;
         self.epoch_best = self.energy;
         self.checkpoint_best = self.energy;
         self.last_improvement = self.iterations;
@@ -398,7 +391,7 @@ impl<P: Problem> Runner<P> {
 
     /// Raises the temperature to `temperature` and cools from there.
     pub fn reheat(&mut self, temperature: f64) {
-        self.reheats += 1;
+        self.tally.reheats += 1;
         self.reset_clock(temperature);
     }
 
@@ -409,7 +402,7 @@ impl<P: Problem> Runner<P> {
         if self.energy < self.best_saved_energy - EPS {
             self.save_best();
         }
-        self.restarts += 1;
+        self.tally.restarts += 1;
         self.problem.randomize(&mut self.rng);
         self.energy = self.problem.energy();
         self.reset_clock(self.config.t0);
@@ -422,23 +415,12 @@ impl<P: Problem> Runner<P> {
 
     /// Telemetry since the previous sample.
     pub fn sample(&mut self) -> Sample {
-        let acceptance = if self.proposed == 0 {
-            0.0
-        } else {
-            self.accepted as f64 / self.proposed as f64
-        };
-        self.accepted = 0;
-        self.proposed = 0;
-        Sample {
-            iteration: self.iterations,
-            temperature: self.temperature,
-            energy: self.energy,
-            best_energy: self.best_energy,
-            acceptance,
-            restarts: self.restarts,
-            reheats: self.reheats,
-            elapsed: self.elapsed,
-        }
+        self.tally.sample(
+            self.iterations,
+            self.temperature,
+            self.energy,
+            self.best_energy,
+        )
     }
 
     /// Runs to a stop condition, calling `observe` after every batch; it may stop the run
@@ -471,9 +453,9 @@ impl<P: Problem> Runner<P> {
             best: self.best,
             energy: self.best_saved_energy,
             iterations: self.iterations,
-            restarts: self.restarts,
-            reheats: self.reheats,
-            elapsed: self.elapsed,
+            restarts: self.tally.restarts,
+            reheats: self.tally.reheats,
+            elapsed: self.tally.elapsed,
             reason: self.stopped.unwrap_or(StopReason::Stopped),
         }
     }

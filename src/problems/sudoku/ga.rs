@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::anneal::{CellKind, SudokuAnneal, SudokuSnapshot};
 use super::grid::Geometry;
-use crate::anneal::{Problem, Rng, Sample, Search, StopReason, budget_spent};
+use crate::anneal::{Problem, Rng, Sample, Search, StopReason, Tally, budget_spent};
 
 /// Rechenberg's factor: the rate grows by 1/C after a generation with more than 1/5
 /// successful mutations and shrinks by C after one with fewer.
@@ -76,13 +76,9 @@ pub struct Genetic {
     rate: f64,
     evaluations: u64,
     generations: u64,
-    restarts: u64,
-    reheats: u64,
     stale: u64,
-    /// Mutations and improving mutations since the last sample.
-    mutations: u64,
-    successes: u64,
-    elapsed: Duration,
+    /// Mutations count as proposals, improving ones as acceptances.
+    tally: Tally,
     stopped: Option<StopReason>,
 }
 
@@ -145,12 +141,8 @@ impl Genetic {
             geometry,
             evaluations: 0,
             generations: 0,
-            restarts: 0,
-            reheats: 0,
             stale: 0,
-            mutations: 0,
-            successes: 0,
-            elapsed: Duration::ZERO,
+            tally: Tally::default(),
             stopped: None,
         };
         ga.seed_population();
@@ -245,8 +237,8 @@ impl Genetic {
         self.generations += 1;
         self.stale += 1;
         self.note_best();
-        self.mutations += mutations;
-        self.successes += successes;
+        self.tally.proposed += mutations;
+        self.tally.accepted += successes;
         if mutations > 0 {
             // Rechenberg: more than 1/5 successes means the search can afford more change.
             let ratio = successes as f64 / mutations as f64;
@@ -258,7 +250,7 @@ impl Genetic {
             self.rate = self.rate.clamp(MIN_RATE, MAX_RATE);
         }
         if self.stopped.is_none() && self.stale >= self.config.stall_generations {
-            self.restarts += 1;
+            self.tally.restarts += 1;
             self.seed_population();
         }
     }
@@ -271,7 +263,7 @@ impl Genetic {
             self.config.max_evaluations,
             self.config.time_limit,
             self.evaluations,
-            self.elapsed,
+            self.tally.elapsed,
         );
     }
 
@@ -314,7 +306,7 @@ impl Search for Genetic {
                 break;
             }
         }
-        self.elapsed += started.elapsed();
+        self.tally.elapsed += started.elapsed();
         self.check_budget();
         self.evaluations - first
     }
@@ -322,23 +314,12 @@ impl Search for Genetic {
     /// iteration = evaluations, temperature = mutation rate, energy = the current
     /// population's best cost, acceptance = improving mutations / mutations.
     fn sample(&mut self) -> Sample {
-        let acceptance = if self.mutations == 0 {
-            0.0
-        } else {
-            self.successes as f64 / self.mutations as f64
-        };
-        self.mutations = 0;
-        self.successes = 0;
-        Sample {
-            iteration: self.evaluations,
-            temperature: self.rate,
-            energy: self.population[0].cost as f64,
-            best_energy: self.best.cost as f64,
-            acceptance,
-            restarts: self.restarts,
-            reheats: self.reheats,
-            elapsed: self.elapsed,
-        }
+        self.tally.sample(
+            self.evaluations,
+            self.rate,
+            self.population[0].cost as f64,
+            self.best.cost as f64,
+        )
     }
 
     fn stopped(&self) -> Option<StopReason> {
@@ -355,12 +336,12 @@ impl Search for Genetic {
 
     /// A reheat sets the mutation rate (the GA's temperature) to `temperature`.
     fn reheat(&mut self, temperature: f64) {
-        self.reheats += 1;
+        self.tally.reheats += 1;
         self.rate = temperature.clamp(MIN_RATE, MAX_RATE);
     }
 
     fn restart(&mut self) {
-        self.restarts += 1;
+        self.tally.restarts += 1;
         if self.stopped != Some(StopReason::Target) {
             self.stopped = None;
         }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
-use crate::anneal::{Problem, Rng, Sample, Search, StopReason, budget_spent};
+use crate::anneal::{Problem, Rng, Sample, Search, StopReason, Tally, budget_spent};
 
 /// Uphill deltas up to this many quanta read their probability from a per-slot table.
 const TABLE: usize = 32;
@@ -59,8 +59,7 @@ pub struct Tempering<P: Problem> {
     iterations: u64,
     best: P::Snapshot,
     best_energy: f64,
-    accepted: u64,
-    proposed: u64,
+    tally: Tally,
     exchanges_tried: u64,
     exchanges_done: u64,
     /// Exchange rounds so far; their parity picks the pairs offered.
@@ -69,9 +68,6 @@ pub struct Tempering<P: Problem> {
     /// inside a round).
     slot: usize,
     slot_steps: u64,
-    restarts: u64,
-    reheats: u64,
-    elapsed: Duration,
     stopped: Option<StopReason>,
 }
 
@@ -104,16 +100,12 @@ impl<P: Problem + Clone> Tempering<P> {
             target: config.target_energy.unwrap_or(f64::NEG_INFINITY),
             rng,
             iterations: 0,
-            accepted: 0,
-            proposed: 0,
+            tally: Tally::default(),
             exchanges_tried: 0,
             exchanges_done: 0,
             rounds: 0,
             slot: 0,
             slot_steps: 0,
-            restarts: 0,
-            reheats: 0,
-            elapsed: Duration::ZERO,
             stopped: None,
             config,
         };
@@ -190,7 +182,7 @@ impl<P: Problem + Clone> Tempering<P> {
             }
         }
         self.energies[r] = energy;
-        self.accepted += accepted;
+        self.tally.accepted += accepted;
         done
     }
 
@@ -221,7 +213,7 @@ impl<P: Problem + Clone> Tempering<P> {
             self.config.max_steps,
             self.config.time_limit,
             self.iterations,
-            self.elapsed,
+            self.tally.elapsed,
         );
     }
 
@@ -262,8 +254,8 @@ impl<P: Problem + Clone + Send + 'static> Search for Tempering<P> {
                 }
             }
         }
-        self.proposed += self.iterations - first;
-        self.elapsed += started.elapsed();
+        self.tally.proposed += self.iterations - first;
+        self.tally.elapsed += started.elapsed();
         if self.stopped.is_none() {
             self.check_budget();
         }
@@ -271,19 +263,12 @@ impl<P: Problem + Clone + Send + 'static> Search for Tempering<P> {
     }
 
     fn sample(&mut self) -> Sample {
-        let acceptance = self.accepted as f64 / self.proposed.max(1) as f64;
-        self.accepted = 0;
-        self.proposed = 0;
-        Sample {
-            iteration: self.iterations,
-            temperature: self.temperatures[0],
-            energy: self.energies[self.at_slot[0]],
-            best_energy: self.best_energy,
-            acceptance,
-            restarts: self.restarts,
-            reheats: self.reheats,
-            elapsed: self.elapsed,
-        }
+        self.tally.sample(
+            self.iterations,
+            self.temperatures[0],
+            self.energies[self.at_slot[0]],
+            self.best_energy,
+        )
     }
 
     fn stopped(&self) -> Option<StopReason> {
@@ -300,13 +285,13 @@ impl<P: Problem + Clone + Send + 'static> Search for Tempering<P> {
 
     /// Makes `temperature` the hottest rung of the ladder (the coldest stays).
     fn reheat(&mut self, temperature: f64) {
-        self.reheats += 1;
+        self.tally.reheats += 1;
         self.set_ladder(temperature.max(self.config.t_cold));
     }
 
     /// Fresh random states for every replica.
     fn restart(&mut self) {
-        self.restarts += 1;
+        self.tally.restarts += 1;
         self.stopped = None;
         for (problem, energy) in self.replicas.iter_mut().zip(&mut self.energies) {
             problem.randomize(&mut self.rng);

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
-use crate::anneal::{Problem, Rng, Sample, Search, StopReason, budget_spent};
+use crate::anneal::{Problem, Rng, Sample, Search, StopReason, Tally, budget_spent};
 
 /// A problem whose energy counts violated constraints, so each can carry a weight.
 pub trait Weighted: Problem {
@@ -68,11 +68,7 @@ pub struct Breakout<P: Problem> {
     iterations: u64,
     best: P::Snapshot,
     best_energy: f64,
-    accepted: u64,
-    proposed: u64,
-    restarts: u64,
-    reheats: u64,
-    elapsed: Duration,
+    tally: Tally,
     stopped: Option<StopReason>,
     /// Scratch for the violated constraints.
     violated: Vec<usize>,
@@ -97,11 +93,7 @@ impl<P: Weighted> Breakout<P> {
             iterations: 0,
             best: problem.snapshot(),
             best_energy: energy,
-            accepted: 0,
-            proposed: 0,
-            restarts: 0,
-            reheats: 0,
-            elapsed: Duration::ZERO,
+            tally: Tally::default(),
             stopped: None,
             violated: Vec::new(),
             problem,
@@ -170,7 +162,7 @@ impl<P: Weighted> Breakout<P> {
 
     /// A fresh random state with every weight back at 1.
     fn start_over(&mut self) {
-        self.restarts += 1;
+        self.tally.restarts += 1;
         self.problem.randomize(&mut self.rng);
         self.energy = self.problem.energy();
         self.weights.fill(1);
@@ -200,7 +192,7 @@ impl<P: Weighted> Breakout<P> {
                 self.energy += self.problem.delta(&mv);
                 self.problem.apply(&mv);
                 self.weighted += delta;
-                self.accepted += 1;
+                self.tally.accepted += 1;
                 if self.energy < self.restart_best {
                     self.restart_best = self.energy;
                     self.since_best = 0;
@@ -241,7 +233,7 @@ impl<P: Weighted> Breakout<P> {
             self.config.max_steps,
             self.config.time_limit,
             self.iterations,
-            self.elapsed,
+            self.tally.elapsed,
         );
     }
 }
@@ -260,8 +252,8 @@ impl<P: Weighted + Send + 'static> Search for Breakout<P> {
         };
         let done = self.run(steps);
         self.iterations += done;
-        self.proposed += done;
-        self.elapsed += started.elapsed();
+        self.tally.proposed += done;
+        self.tally.elapsed += started.elapsed();
         if self.stopped.is_none() {
             self.check_budget();
         }
@@ -269,19 +261,12 @@ impl<P: Weighted + Send + 'static> Search for Breakout<P> {
     }
 
     fn sample(&mut self) -> Sample {
-        let acceptance = self.accepted as f64 / self.proposed.max(1) as f64;
-        self.accepted = 0;
-        self.proposed = 0;
-        Sample {
-            iteration: self.iterations,
-            temperature: self.config.temperature,
-            energy: self.energy,
-            best_energy: self.best_energy,
-            acceptance,
-            restarts: self.restarts,
-            reheats: self.reheats,
-            elapsed: self.elapsed,
-        }
+        self.tally.sample(
+            self.iterations,
+            self.config.temperature,
+            self.energy,
+            self.best_energy,
+        )
     }
 
     fn stopped(&self) -> Option<StopReason> {
@@ -298,7 +283,7 @@ impl<P: Weighted + Send + 'static> Search for Breakout<P> {
 
     /// Sets the temperature (weights stay).
     fn reheat(&mut self, temperature: f64) {
-        self.reheats += 1;
+        self.tally.reheats += 1;
         self.set_temperature(temperature);
     }
 
