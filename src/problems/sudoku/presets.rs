@@ -130,8 +130,9 @@ impl Preset {
                  sweep = one move per empty cell); then restart"
             }
             Preset::Kiln => {
-                "box swaps after singles propagation; constant T = 0.3, restart after \
-                 1,000,000 steps without a new best (9x9; longer for 16x16 and 25x25)"
+                "box swaps after singles propagation; constant T = 0.3 (0.34 for 25x25), \
+                 restart after 1,000,000 steps without a new best (9x9; longer for 16x16 \
+                 and 25x25)"
             }
             Preset::Ga => {
                 "genetic algorithm on box permutations, no propagation; population 1000, 5% \
