@@ -44,10 +44,12 @@ pub fn defaults(n: usize) -> Defaults {
         // temperature where the chain stops settling. Solves per G steps on that file's
         // lines 1-2 with 4 cells of the solution added (3 variants x 4 seeds, 30 s): T 0.3
         // 0.42 and 0.26, 0.34 1.48 and 1.49, 0.36 1.3-1.9, 0.38 1.17; with 8 cells added:
-        // 0.25 0.66, 0.3 3.1, 0.35 14.3, 0.38 20.6, 0.41 3.4, 0.44 0.37. Where that edge
-        // lies depends on the puzzle: at 0.38 five 30-35 % Lewis-style 25x25 grids (many
-        // solutions) were not solved in 30 s, at 0.34 all 100 were (max 0.44 s). The stall
-        // window matters little here (3M, 10M, 30M within noise at T 0.36).
+        // 0.25 0.66, 0.3 3.1, 0.35 14.3, 0.38 20.6, 0.41 3.4, 0.44 0.37. On the file itself
+        // (two chains, seeds 1-3, lines 1-3): T 0.3 7 solves in 195G steps, 0.34 8 in 128G,
+        // 0.36 8 in 92G. But that edge is lower for sparse grids: one chain on the 100
+        // Lewis-style 25x25 (0-95 % givens) took at most 0.44 s at 0.34 and 9.8 s at 0.36
+        // (the empty grid), and at 0.38 five 30-35 % ones were not solved in 30 s. The
+        // stall window matters little here (3M, 10M, 30M within noise at T 0.36).
         _ => (0.34, 10_000_000),
     };
     Defaults {
