@@ -4,12 +4,15 @@
 
 use std::sync::Arc;
 
+use clap::Parser;
+
 mod common;
 use common::{kiln, lines};
 use kiln::anneal::{Problem, Rng, Search, StopReason};
+use kiln::cli::{Cli, Command};
 use kiln::problems::sudoku::{
-    Breakout, Geometry, Prepared, SudokuAnneal, Weighted, WeightingConfig, is_valid_solution,
-    read_puzzles,
+    Breakout, Geometry, Prepared, SudokuAnneal, SudokuArgs, Weighted, WeightingConfig,
+    is_valid_solution, read_puzzles,
 };
 use rand::{RngExt, SeedableRng};
 
@@ -170,4 +173,30 @@ fn a_zero_weight_window_and_weighting_with_tempering_are_refused() {
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains(expected), "{stderr}");
     }
+}
+
+/// `kiln sudoku FILE EXTRA...` as parsed from the command line.
+fn sudoku_args(file: &str, extra: &[&str]) -> SudokuArgs {
+    let words = ["kiln", "sudoku", file]
+        .into_iter()
+        .chain(extra.iter().copied());
+    match Cli::try_parse_from(words).unwrap().command {
+        Some(Command::Sudoku(a)) => a,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn weighting_keeps_its_tuned_temperature_unless_t0_is_given() {
+    let file = "puzzles/sudoku/generated25.txt";
+    let puzzle = &read_puzzles(file.as_ref()).unwrap()[0];
+    let prepared = Prepared::new(puzzle, true);
+    let temperature = |extra: &[&str]| {
+        let (mut search, config) = prepared.search(&sudoku_args(file, extra)).unwrap();
+        (search.sample().temperature, config.t0)
+    };
+    // 25x25 chains run hotter than weighting was tuned for.
+    assert_eq!(temperature(&[]), (0.34, 0.34));
+    assert_eq!(temperature(&["--weighting"]), (0.3, 0.34));
+    assert_eq!(temperature(&["--weighting", "--t0", "0.4"]), (0.4, 0.4));
 }

@@ -89,6 +89,8 @@ pub fn default_focus(n: usize) -> f64 {
 /// 25x25 lines of lewis_style_dev300 it takes 0.63x the steps (seeds 1-10).
 pub const WEIGHTING_WINDOW: u64 = 2_000;
 pub const WEIGHTING_DECAY: u64 = 3;
+/// The temperature weighting was tuned at (every size), used when --t0 is not given.
+const WEIGHTING_TEMPERATURE: f64 = 0.3;
 
 /// Steps each replica takes between offers to exchange temperatures.
 const TEMPERING_SWEEP: u64 = 1_000;
@@ -205,7 +207,10 @@ impl Prepared {
         let config = self.run_config(&args.anneal, &problem)?;
         if args.weighting.weighting {
             let weighting = WeightingConfig {
-                temperature: config.t0,
+                temperature: match args.anneal.t0 {
+                    None => WEIGHTING_TEMPERATURE,
+                    Some(_) => config.t0,
+                },
                 window: args.weighting.weight_window.unwrap_or(WEIGHTING_WINDOW),
                 decay_every: args.weighting.weight_decay.unwrap_or(WEIGHTING_DECAY),
                 restart_after: config.stagnation.map(|s| s.window),
