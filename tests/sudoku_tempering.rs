@@ -2,11 +2,12 @@
 //! match full recomputation, and it solves puzzles (headless too).
 
 use std::process::Command;
+#[path = "common/searches.rs"]
+mod searches;
+use searches::solves_the_first_hardest;
 
-use kiln::anneal::{Problem, Search, StopReason};
-use kiln::problems::sudoku::{
-    Prepared, Tempering, TemperingConfig, is_valid_solution, ladder, read_puzzles,
-};
+use kiln::anneal::{Problem, Search};
+use kiln::problems::sudoku::{Prepared, Tempering, TemperingConfig, ladder, read_puzzles};
 
 fn config(replicas: usize, max_steps: u64) -> TemperingConfig {
     TemperingConfig {
@@ -70,26 +71,9 @@ fn replicas_stay_box_permutations_with_givens_and_energies_in_sync() {
 
 #[test]
 fn tempering_solves_hard_nine_by_nines_and_stops_at_the_target() {
-    for puzzle in read_puzzles("puzzles/sudoku/hardest11.txt".as_ref())
-        .unwrap()
-        .iter()
-        .take(4)
-    {
-        let prepared = Prepared::new(puzzle, false);
-        let mut search = Tempering::new(prepared.problem(5), config(4, 200_000_000), 5);
-        while search.stopped().is_none() {
-            search.step_batch(1 << 14);
-        }
-        assert_eq!(
-            search.stopped(),
-            Some(StopReason::Target),
-            "{}",
-            puzzle.source
-        );
-        let best = search.best_snapshot();
-        assert!(is_valid_solution(puzzle, &best.values), "{}", puzzle.source);
-        assert_eq!(search.sample().best_energy, 0.0);
-    }
+    solves_the_first_hardest(|prepared| {
+        Tempering::new(prepared.problem(5), config(4, 200_000_000), 5)
+    });
 }
 
 #[test]

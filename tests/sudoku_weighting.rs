@@ -8,13 +8,15 @@ use clap::Parser;
 
 mod common;
 use common::{kiln, lines};
-use kiln::anneal::{Problem, Rng, Search, StopReason};
+#[path = "common/searches.rs"]
+mod searches;
+use kiln::anneal::{Problem, Rng, Search};
 use kiln::cli::{Cli, Command};
 use kiln::problems::sudoku::{
-    Breakout, Geometry, Prepared, SudokuAnneal, SudokuArgs, Weighted, WeightingConfig,
-    is_valid_solution, read_puzzles,
+    Breakout, Geometry, Prepared, SudokuAnneal, SudokuArgs, Weighted, WeightingConfig, read_puzzles,
 };
 use rand::{RngExt, SeedableRng};
+use searches::solves_the_first_hardest;
 
 /// The violated constraints of a grid, recomputed from its values: slot
 /// line * (side + 1) + v for every value v missing from a line (rows, then columns).
@@ -115,26 +117,9 @@ fn the_weighted_energy_stays_in_sync_through_raises_and_decays() {
 
 #[test]
 fn weighting_solves_hard_nine_by_nines_and_stops_at_the_target() {
-    for puzzle in read_puzzles("puzzles/sudoku/hardest11.txt".as_ref())
-        .unwrap()
-        .iter()
-        .take(4)
-    {
-        let prepared = Prepared::new(puzzle, false);
-        let mut search = Breakout::new(prepared.problem(5), config(2_000, 3, 200_000_000), 5);
-        while search.stopped().is_none() {
-            search.step_batch(1 << 14);
-        }
-        assert_eq!(
-            search.stopped(),
-            Some(StopReason::Target),
-            "{}",
-            puzzle.source
-        );
-        let best = search.best_snapshot();
-        assert!(is_valid_solution(puzzle, &best.values), "{}", puzzle.source);
-        assert_eq!(search.sample().best_energy, 0.0);
-    }
+    solves_the_first_hardest(|prepared| {
+        Breakout::new(prepared.problem(5), config(2_000, 3, 200_000_000), 5)
+    });
 }
 
 #[test]
