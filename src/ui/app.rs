@@ -11,7 +11,7 @@ use super::Tui;
 use super::format;
 use super::help::Help;
 use super::keys::{Action, Flow, KEYS, close_help, hint_spans};
-use super::session::{Demo, RunState, Session};
+use super::session::{BoardArea, Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
 use crate::anneal::StopReason;
@@ -28,6 +28,45 @@ pub struct App {
     theme: Theme,
     /// Why the last puzzle change failed, shown until the next change.
     notice: Option<String>,
+    /// The terminal's size, for sizing the next run's board.
+    screen: Rect,
+}
+
+/// The areas of a screen: title row, board, stats panel and hint row.
+struct Areas {
+    title: Rect,
+    board: Rect,
+    panel: Rect,
+    hints: Rect,
+}
+
+/// Splits the screen so the board gets most of it: the stats panel takes about a third of
+/// the width, between its minimum and a width past which it has nothing more to show.
+fn areas(area: Rect) -> Areas {
+    let [title, body, hints] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let stats_width = (area.width * 7 / 20).clamp(stats::WIDTH, stats::MAX_WIDTH);
+    let [board, panel] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(stats_width)]).areas(body);
+    Areas {
+        title,
+        board,
+        panel,
+        hints,
+    }
+}
+
+/// The board area of a screen of `screen`'s size.
+fn board_area(screen: Rect) -> BoardArea {
+    let board = areas(screen).board;
+    BoardArea {
+        width: board.width,
+        height: board.height,
+    }
 }
 
 impl App {
@@ -38,9 +77,10 @@ impl App {
         index: usize,
         speed: Option<Speed>,
         theme: Theme,
+        screen: Rect,
     ) -> Result<Self> {
         let speed = speed.unwrap_or_else(|| demos[tab].default_speed());
-        let session = demos[tab].start(index, speed)?;
+        let session = demos[tab].start(index, speed, board_area(screen))?;
         let mut puzzle = vec![0; demos.len()];
         puzzle[tab] = index;
         Ok(App {
@@ -52,6 +92,7 @@ impl App {
             help: false,
             theme,
             notice: None,
+            screen,
         })
     }
 
@@ -104,7 +145,7 @@ impl App {
         } else {
             self.demos[tab].default_speed()
         };
-        match self.demos[tab].start(index, speed) {
+        match self.demos[tab].start(index, speed, board_area(self.screen)) {
             Ok(session) => {
                 self.session = session;
                 self.tab = tab;
@@ -221,6 +262,10 @@ impl Tui for App {
     fn render(&self, area: Rect, buf: &mut Buffer) {
         Widget::render(self, area, buf);
     }
+
+    fn resize(&mut self, screen: Rect) {
+        self.screen = screen;
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,15 +291,12 @@ impl Widget for &App {
             .render(middle, buf);
             return;
         }
-        let [title, body, hints] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Fill(1),
-            Constraint::Length(1),
-        ])
-        .areas(area);
-        let stats_width = (stats::WIDTH + (area.width.saturating_sub(need_w)) / 3).min(44);
-        let [board, panel] =
-            Layout::horizontal([Constraint::Fill(1), Constraint::Length(stats_width)]).areas(body);
+        let Areas {
+            title,
+            board,
+            panel,
+            hints,
+        } = areas(area);
 
         Paragraph::new(self.title_line()).render(title, buf);
         Paragraph::new(self.hints()).render(hints, buf);
@@ -292,7 +334,7 @@ impl Widget for &App {
                 board_keys: self.session.board_keys(),
                 theme: &self.theme,
             }
-            .render(body, buf);
+            .render(board.union(panel), buf);
         }
     }
 }
@@ -312,7 +354,7 @@ mod tests {
         fn count(&self) -> usize {
             3
         }
-        fn start(&self, _: usize, _: Speed) -> Result<Box<dyn Session>> {
+        fn start(&self, _: usize, _: Speed, _: BoardArea) -> Result<Box<dyn Session>> {
             let view = SudokuView::new(3, "27 givens +0 propagated".to_string());
             Ok(Box::new(frozen(self.0.clone(), view)))
         }
@@ -332,6 +374,7 @@ mod tests {
             0,
             None,
             Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
         )
         .unwrap()
     }

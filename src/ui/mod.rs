@@ -25,7 +25,7 @@ use crossterm::event::{self, Event, KeyEventKind};
 pub use app::App;
 pub use history::History;
 pub use keys::Flow;
-pub use session::{BoardKey, BoardView, Demo, Live, RunState, Session};
+pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session};
 pub use theme::Theme;
 
 use crate::anneal::worker::Speed;
@@ -66,12 +66,16 @@ pub trait Tui {
     /// The panic message of an annealing thread that died, if one did.
     fn crashed(&self) -> Option<String>;
     fn render(&self, area: ratatui::layout::Rect, buf: &mut ratatui::buffer::Buffer);
+    /// The terminal now has this size.
+    fn resize(&mut self, _screen: ratatui::layout::Rect) {}
 }
 
 /// Runs the TUI on `demos` until the user quits; the terminal is restored on every way out.
 pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
     let theme = Theme::from_env(options.ascii);
-    let mut app = App::new(demos, tab, index, options.speed, theme)?;
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    let screen = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut app = App::new(demos, tab, index, options.speed, theme, screen)?;
     drive(&mut app, options.fps)
 }
 
@@ -109,8 +113,9 @@ pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
                         dirty = true;
                     }
                 }
-                Event::Resize(_, _) => {
+                Event::Resize(width, height) => {
                     screen.terminal.autoresize()?;
+                    ui.resize(ratatui::layout::Rect::new(0, 0, width, height));
                     dirty = true;
                 }
                 _ => {}

@@ -77,14 +77,27 @@ pub trait Session {
     fn target_word(&self) -> &'static str;
 }
 
+/// The cells a board has to draw in when a run starts, so a demo can size its puzzle to
+/// the screen (an image demo with one pixel per braille dot, say).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardArea {
+    pub width: u16,
+    pub height: u16,
+}
+
 /// A problem in the UI: its puzzles and how to start one.
 pub trait Demo {
     /// Tab name, e.g. "Sudoku".
     fn name(&self) -> &str;
     /// How many puzzles `n`/`p` walk through.
     fn count(&self) -> usize;
-    /// Starts annealing puzzle `index` (0-based) at `speed`.
-    fn start(&self, index: usize, speed: Speed) -> color_eyre::Result<Box<dyn Session>>;
+    /// Starts annealing puzzle `index` (0-based) at `speed`, for a board drawn in `area`.
+    fn start(
+        &self,
+        index: usize,
+        speed: Speed,
+        area: BoardArea,
+    ) -> color_eyre::Result<Box<dyn Session>>;
     /// The pace a fresh demo of this problem starts at.
     fn default_speed(&self) -> Speed;
 }

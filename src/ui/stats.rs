@@ -23,6 +23,8 @@ pub struct StatsPanel<'a> {
 /// three gauges and the counters.
 pub const MIN_HEIGHT: u16 = 18;
 pub const WIDTH: u16 = 32;
+/// Past this width the panel has nothing more to show.
+pub const MAX_WIDTH: u16 = 44;
 
 /// A series scaled to the u64 a `Sparkline` takes, lowest value at the bottom.
 fn bars(values: &[f64], log: bool) -> Vec<u64> {

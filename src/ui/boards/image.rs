@@ -8,7 +8,7 @@ use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
 use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, build};
 use crate::ui::boards::step_budget;
-use crate::ui::session::{BoardKey, BoardView, Demo, Live, Session};
+use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
 pub struct ImageView {
@@ -170,7 +170,12 @@ impl Demo for ImageDemo {
         self.runs.len()
     }
 
-    fn start(&self, index: usize, speed: Speed) -> color_eyre::Result<Box<dyn Session>> {
+    fn start(
+        &self,
+        index: usize,
+        speed: Speed,
+        _area: BoardArea,
+    ) -> color_eyre::Result<Box<dyn Session>> {
         let args = &self.runs[index % self.runs.len()];
         let setup = build(args)?;
         let mut config = setup.run_config(args)?;

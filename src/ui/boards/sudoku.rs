@@ -14,7 +14,7 @@ use crate::problems::sudoku::{
 };
 use crate::ui::history::History;
 use crate::ui::session::final_temperature;
-use crate::ui::session::{BoardView, Demo, Live, Session};
+use crate::ui::session::{BoardArea, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
 pub struct SudokuView {
@@ -316,7 +316,12 @@ impl Demo for SudokuDemo {
         self.puzzles.len()
     }
 
-    fn start(&self, index: usize, speed: Speed) -> color_eyre::Result<Box<dyn Session>> {
+    fn start(
+        &self,
+        index: usize,
+        speed: Speed,
+        _area: BoardArea,
+    ) -> color_eyre::Result<Box<dyn Session>> {
         let puzzle = self
             .puzzles
             .get(index)

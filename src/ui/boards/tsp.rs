@@ -15,7 +15,7 @@ use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
 use crate::problems::tsp::{Cost, Loaded, TspArgs, TspSnapshot, build};
 use crate::ui::boards::step_budget;
-use crate::ui::session::{BoardKey, BoardView, Demo, Live, Session};
+use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
 pub struct TspView {
@@ -171,7 +171,12 @@ impl Demo for TspDemo {
         self.runs.len()
     }
 
-    fn start(&self, index: usize, speed: Speed) -> color_eyre::Result<Box<dyn Session>> {
+    fn start(
+        &self,
+        index: usize,
+        speed: Speed,
+        _area: BoardArea,
+    ) -> color_eyre::Result<Box<dyn Session>> {
         let args = &self.runs[index % self.runs.len()];
         let mut setup = build(args)?;
         step_budget(&mut setup.config, &args.anneal, TYPICAL_RATE);
