@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use crate::anneal::worker::Speed;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
 use crate::race::RaceArgs;
+use crate::ui::Glyphs;
 
 fn parse_speed(s: &str) -> Result<Speed, String> {
     if s.eq_ignore_ascii_case("full") {
@@ -36,9 +37,28 @@ pub struct Cli {
     /// Steps per second the TUI starts at (e.g. 1000), or `full`.
     #[arg(long, global = true, value_name = "RATE|full", value_parser = parse_speed)]
     pub speed: Option<Speed>,
-    /// Draw with plain ASCII (no braille, no box-drawing), for terminals without UTF-8.
-    #[arg(long, global = true)]
+    /// Draw with plain ASCII (no braille, no box drawing). Chosen by itself for TERM=dumb,
+    /// vt100 or linux and for a locale that is not UTF-8.
+    #[arg(long, global = true, conflicts_with = "unicode")]
     pub ascii: bool,
+    /// Draw with braille and box drawing even where the terminal seems unable to.
+    #[arg(long, global = true)]
+    pub unicode: bool,
+    /// Stay on the run when it ends (a bare `kiln` otherwise moves on to the next puzzle and
+    /// demo by itself; `a` toggles this in the view).
+    #[arg(long, global = true)]
+    pub once: bool,
+}
+
+impl Cli {
+    /// The glyphs asked for, if any.
+    pub fn glyphs(&self) -> Glyphs {
+        match (self.ascii, self.unicode) {
+            (true, _) => Glyphs::Ascii,
+            (_, true) => Glyphs::Unicode,
+            _ => Glyphs::Detect,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]

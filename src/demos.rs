@@ -184,6 +184,6 @@ pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
         source.to_string(),
         racers,
         speed,
-        Theme::from_env(options.ascii),
+        Theme::from_env(options.glyphs),
     ))
 }

@@ -45,7 +45,9 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
     if !headless {
         let options = kiln::ui::Options {
             fps: cli.fps,
-            ascii: cli.ascii,
+            glyphs: cli.glyphs(),
+            // The bare demos loop for ever; a run of the user's own stays when it ends.
+            attract: cli.command.is_none() && !cli.once,
             speed: cli.speed,
         };
         if let Some(Command::Race(args)) = &cli.command {

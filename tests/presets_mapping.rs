@@ -322,7 +322,7 @@ fn every_solver_runs_in_the_tui_worker() {
             std::thread::sleep(Duration::from_millis(10));
             worker
                 .drain()
-                .find_map(|r| matches!(r, Report::Finished(_)).then_some(()))
+                .find_map(|r| matches!(r.report, Report::Finished(_)).then_some(()))
         });
         assert!(finished.is_some(), "{preset} never finished a 4x4");
         // Ask for the best board (the mailbox holds whatever was published last).

@@ -142,6 +142,8 @@ pub struct Runner<P: Problem> {
     save_gap: u64,
     tally: Tally,
     stopped: Option<StopReason>,
+    /// The step and time budget the run was given, for reviving it after it ends.
+    initial_budget: (Option<u64>, Option<Duration>),
 }
 
 impl<P: Problem> Runner<P> {
@@ -151,7 +153,9 @@ impl<P: Problem> Runner<P> {
         let save_gap = (problem.snapshot_cost() as u64 / 16).max(1);
         let target = config.target_energy.unwrap_or(f64::NEG_INFINITY);
         let quantum = problem.delta_quantum();
+        let initial_budget = (config.max_steps, config.time_limit);
         let mut runner = Runner {
+            initial_budget,
             problem,
             rng: Rng::seed_from_u64(seed),
             t_start: config.t0,
@@ -318,10 +322,12 @@ impl<P: Problem> Runner<P> {
                     if self.energy < self.best_energy - EPS {
                         self.best_energy = self.energy;
                         self.best_pending = true;
-                        if self.energy <= self.target + EPS {
-                            self.stopped = Some(StopReason::Target);
-                            break 'outer;
-                        }
+                    }
+                    // Checked on the epoch's best, so a run revived after reaching the
+                    // target stops when it reaches it again.
+                    if self.energy <= self.target + EPS {
+                        self.stopped = Some(StopReason::Target);
+                        break 'outer;
                     }
                 }
             }
@@ -389,16 +395,32 @@ impl<P: Problem> Runner<P> {
         self.refresh_temperature();
     }
 
-    /// Raises the temperature to `temperature` and cools from there.
+    /// Raises the temperature to `temperature` and cools from there (and goes on running
+    /// even if the run had ended).
     pub fn reheat(&mut self, temperature: f64) {
         self.tally.reheats += 1;
+        self.revive();
         self.reset_clock(temperature);
+    }
+
+    /// A run that has ended goes on, with a budget as large as the one it was given, so the
+    /// schedule has room to cool again.
+    fn revive(&mut self) {
+        if self.stopped.take().is_none() {
+            return;
+        }
+        if let Some(steps) = self.initial_budget.0 {
+            self.config.max_steps = Some(self.iterations.saturating_add(steps));
+        }
+        if let Some(time) = self.initial_budget.1 {
+            self.config.time_limit = Some(self.tally.elapsed.saturating_add(time));
+        }
     }
 
     /// Starts again from a fresh random state at the initial temperature (and goes on
     /// running even if the run had ended).
     pub fn restart(&mut self) {
-        self.stopped = None;
+        self.revive();
         if self.energy < self.best_saved_energy - EPS {
             self.save_best();
         }

@@ -1,9 +1,11 @@
 //! Runs a `Runner` on its own thread, steered by commands, reporting telemetry.
 //!
-//! The worker never waits for the UI: samples go through an unbounded channel that the UI
+//! The worker never waits for the UI: reports go through an unbounded channel that the UI
 //! drains every frame (a few dozen a second), and the board goes through a one-slot mailbox
-//! where the newest snapshot replaces any the UI has not taken yet. Paused or finished, the
-//! worker blocks on its command channel instead of spinning.
+//! where the newest snapshot replaces any the UI has not taken yet. Every report and board
+//! carries the number of the publication it belongs to, so the UI can show a board only
+//! with the counters and state of the same moment. Paused or finished, the worker blocks on
+//! its command channel instead of spinning.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -89,20 +91,39 @@ pub enum Report {
     Sample(Sample),
     Paused(bool),
     Finished(StopReason),
+    /// A finished run goes on (a reheat or restart after its end).
+    Revived,
     /// The annealing thread panicked with this message.
     Crashed(String),
 }
 
+/// A report with the publication it belongs to and the worker's clock at that moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamped {
+    /// Publications are numbered from 1; a board of publication `seq` shows the state
+    /// every report up to `seq` describes.
+    pub seq: u64,
+    pub at: Instant,
+    pub report: Report,
+}
+
+/// A board and the publication it belongs to.
+#[derive(Debug, Clone)]
+pub struct Frame<S> {
+    pub seq: u64,
+    pub board: S,
+}
+
 /// Newest-wins mailbox for board snapshots.
 struct Mailbox<S> {
-    slot: Mutex<Option<S>>,
+    slot: Mutex<Option<Frame<S>>>,
     wanted: AtomicBool,
 }
 
 /// The UI's end of a worker.
 pub struct Worker<S> {
     commands: Sender<Command>,
-    reports: Receiver<Report>,
+    reports: Receiver<Stamped>,
     mailbox: Arc<Mailbox<S>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -135,11 +156,17 @@ impl<S: Send + 'static> Worker<S> {
                         reheat_to,
                         paused: false,
                         show_best: false,
+                        seq: 0,
                     }
                     .run()
                 });
                 if let Err(payload) = panic::catch_unwind(body) {
-                    let _ = crash_tx.send(Report::Crashed(panic_message(&*payload)));
+                    // A crash ends everything at once, whatever the board shows.
+                    let _ = crash_tx.send(Stamped {
+                        seq: 0,
+                        at: Instant::now(),
+                        report: Report::Crashed(panic_message(&*payload)),
+                    });
                 }
             })
             .expect("the OS refused to start the annealing thread");
@@ -156,18 +183,24 @@ impl<S: Send + 'static> Worker<S> {
         let _ = self.commands.send(command);
     }
 
-    /// Everything reported since the last call.
-    pub fn drain(&self) -> impl Iterator<Item = Report> + '_ {
+    /// Everything reported since the last call. Take the frame first: every report of a
+    /// publication is sent before its board, so the reports up to a taken frame are here.
+    pub fn drain(&self) -> impl Iterator<Item = Stamped> + '_ {
         self.reports.try_iter()
     }
 
     /// The newest board, if one arrived since the last call; asks for the next one.
-    pub fn take_snapshot(&self) -> Option<S> {
+    pub fn take_frame(&self) -> Option<Frame<S>> {
         let taken = self.mailbox.slot.lock().ok()?.take();
         if taken.is_some() {
             self.mailbox.wanted.store(true, Ordering::Release);
         }
         taken
+    }
+
+    /// The newest board alone (see `take_frame`).
+    pub fn take_snapshot(&self) -> Option<S> {
+        self.take_frame().map(|frame| frame.board)
     }
 }
 
@@ -193,20 +226,22 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 struct Loop<E: Search> {
     search: E,
     commands: Receiver<Command>,
-    reports: Sender<Report>,
+    reports: Sender<Stamped>,
     mailbox: Arc<Mailbox<E::Snapshot>>,
     speed: Speed,
     reheat_to: f64,
     paused: bool,
     show_best: bool,
+    /// The number of the last publication.
+    seq: u64,
 }
 
 impl<E: Search> Loop<E> {
     fn run(mut self) {
-        self.publish();
         // A search can be over before it starts (a puzzle propagation already solved).
-        if let Some(reason) = self.search.stopped() {
-            let _ = self.reports.send(Report::Finished(reason));
+        match self.search.stopped() {
+            Some(reason) => self.announce(Report::Finished(reason)),
+            None => self.publish(true),
         }
         let mut last_publish = Instant::now();
         let mut next_tick = Instant::now();
@@ -232,12 +267,11 @@ impl<E: Search> Loop<E> {
             }
             self.search.step_batch(self.speed.per_tick());
             if let Some(reason) = self.search.stopped() {
-                self.publish();
-                let _ = self.reports.send(Report::Finished(reason));
+                self.announce(Report::Finished(reason));
                 continue;
             }
             if last_publish.elapsed() >= PUBLISH_EVERY {
-                self.publish();
+                self.publish(false);
                 last_publish = Instant::now();
             }
             if let Speed::Limited(_) = self.speed {
@@ -267,37 +301,74 @@ impl<E: Search> Loop<E> {
             Command::Quit => return false,
             Command::TogglePause => {
                 self.paused = !self.paused;
-                let _ = self.reports.send(Report::Paused(self.paused));
+                self.announce(Report::Paused(self.paused));
+                return true;
             }
             Command::Step => {
                 if self.paused {
                     self.search.step_batch(self.speed.per_tick());
                 }
             }
-            Command::Reheat => self.search.reheat(self.reheat_to),
-            Command::Restart => self.search.restart(),
+            Command::Reheat | Command::Restart => {
+                let ended = self.search.stopped().is_some();
+                if command == Command::Reheat {
+                    self.search.reheat(self.reheat_to);
+                } else {
+                    self.search.restart();
+                }
+                if ended && self.search.stopped().is_none() {
+                    self.announce(Report::Revived);
+                    return true;
+                }
+            }
             Command::SetSpeed(speed) => self.speed = speed,
             Command::ShowBest(best) => {
                 self.show_best = best;
                 self.mailbox.wanted.store(true, Ordering::Release);
             }
         }
-        self.publish();
+        self.publish(true);
         true
     }
 
-    fn publish(&mut self) {
-        let _ = self.reports.send(Report::Sample(self.search.sample()));
-        if self.mailbox.wanted.swap(false, Ordering::AcqRel) {
-            let snapshot = if self.show_best {
+    /// Publishes `report` with a sample and the board of this moment.
+    fn announce(&mut self, report: Report) {
+        self.seq += 1;
+        self.send(report);
+        self.publish_numbered(true);
+    }
+
+    /// Publishes a sample, and the board if the UI took the last one or `force` says the
+    /// UI must see this moment (a finish, a pause, the effect of a key).
+    fn publish(&mut self, force: bool) {
+        self.seq += 1;
+        self.publish_numbered(force);
+    }
+
+    fn publish_numbered(&mut self, force: bool) {
+        let sample = self.search.sample();
+        self.send(Report::Sample(sample));
+        if self.mailbox.wanted.swap(false, Ordering::AcqRel) || force {
+            let board = if self.show_best {
                 self.search.best_snapshot()
             } else {
                 self.search.snapshot()
             };
             if let Ok(mut slot) = self.mailbox.slot.lock() {
-                *slot = Some(snapshot);
+                *slot = Some(Frame {
+                    seq: self.seq,
+                    board,
+                });
             }
         }
+    }
+
+    fn send(&self, report: Report) {
+        let _ = self.reports.send(Stamped {
+            seq: self.seq,
+            at: Instant::now(),
+            report,
+        });
     }
 }
 
@@ -310,7 +381,7 @@ mod tests {
     fn wait_for(worker: &Worker<Vec<bool>>, mut pred: impl FnMut(&Report) -> bool) -> Report {
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
-            for r in worker.drain() {
+            for r in worker.drain().map(|s| s.report) {
                 if pred(&r) {
                     return r;
                 }
@@ -355,7 +426,7 @@ mod tests {
         thread::sleep(Duration::from_millis(60));
         let mut last = 0;
         for r in worker.drain() {
-            if let Report::Sample(s) = r {
+            if let Report::Sample(s) = r.report {
                 last = s.iteration;
             }
         }
@@ -407,8 +478,10 @@ mod tests {
         );
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            if let Some(Report::Crashed(m)) =
-                worker.drain().find(|r| matches!(r, Report::Crashed(_)))
+            if let Some(Report::Crashed(m)) = worker
+                .drain()
+                .map(|s| s.report)
+                .find(|r| matches!(r, Report::Crashed(_)))
             {
                 assert_eq!(m, "boom in delta");
                 break;

@@ -1,5 +1,7 @@
-//! The application state: which demo and puzzle is live, the speed, the help popup; how keys
-//! change it and how it is drawn.
+//! The application state: which demo and puzzle is live, the speed, the help popup, the
+//! attract loop; how keys change it and how it is drawn.
+
+use std::time::{Duration, Instant};
 
 use color_eyre::Result;
 use ratatui::buffer::Buffer;
@@ -10,7 +12,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use super::Tui;
 use super::format;
 use super::help::Help;
-use super::keys::{Action, Flow, KEYS, close_help, hint_spans};
+use super::keys::{Action, Flow, View, close_help, footer, hint_spans};
 use super::session::{BoardArea, Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
@@ -30,7 +32,14 @@ pub struct App {
     notice: Option<String>,
     /// The terminal's size, for sizing the next run's board.
     screen: Rect,
+    /// Whether a finished run makes way for the next one by itself.
+    attract: bool,
+    /// When the attract loop moves on from the finished run shown.
+    advance_at: Option<Instant>,
 }
+
+/// How long a finished run's banner stays before the attract loop moves on.
+const HOLD: Duration = Duration::from_secs(5);
 
 /// The areas of a screen: title row, board, stats panel and hint row.
 struct Areas {
@@ -78,6 +87,7 @@ impl App {
         speed: Option<Speed>,
         theme: Theme,
         screen: Rect,
+        attract: bool,
     ) -> Result<Self> {
         let speed = speed.unwrap_or_else(|| demos[tab].default_speed());
         let session = demos[tab].start(index, speed, board_area(screen))?;
@@ -93,19 +103,57 @@ impl App {
             theme,
             notice: None,
             screen,
+            attract,
+            advance_at: None,
         })
+    }
+
+    /// Moves the attract loop on: the next puzzle, and after a tab's last the next tab.
+    fn advance(&mut self) {
+        let next = self.puzzle[self.tab] + 1;
+        if next < self.demos[self.tab].count() || self.demos.len() == 1 {
+            self.switch(self.tab, Step::Forward);
+        } else {
+            let tab = (self.tab + 1) % self.demos.len();
+            self.puzzle[tab] = 0;
+            self.switch(tab, Step::Stay);
+        }
+    }
+
+    /// Starts the attract loop's countdown when the run ends; moves on when it runs out.
+    fn tick_attract(&mut self) -> bool {
+        let finished = matches!(self.session.state(), RunState::Finished(_));
+        if !(self.attract && finished) {
+            self.advance_at = None;
+            return false;
+        }
+        let due = *self.advance_at.get_or_insert_with(|| Instant::now() + HOLD);
+        if Instant::now() < due {
+            return false;
+        }
+        self.advance();
+        true
+    }
+
+    /// Starts the current puzzle again from its beginning: a fresh run, counters and plots.
+    fn restart(&mut self) {
+        self.switch(self.tab, Step::Again);
     }
 
     fn action(&mut self, action: Action) -> Flow {
         if let Some(flow) = close_help(&mut self.help, action) {
             return flow;
         }
+        if action == Action::Restart {
+            self.restart();
+            return Flow::Continue;
+        }
         if let Some(command) = action.command() {
             self.session.send(command);
             return Flow::Continue;
         }
         match action {
-            Action::Quit => return Flow::Quit,
+            Action::Quit | Action::QuitNow => return Flow::Quit,
             Action::Help => self.help = true,
             Action::Faster => self.set_speed(self.speed.faster()),
             Action::Slower => self.set_speed(self.speed.slower()),
@@ -116,6 +164,7 @@ impl App {
                 let n = self.demos.len();
                 self.switch((self.tab + n - 1) % n, Step::Stay)
             }
+            Action::Attract => self.attract = !self.attract,
             Action::Board(key) => {
                 self.session.board_key(key);
             }
@@ -135,9 +184,9 @@ impl App {
         let index = match step {
             Step::Forward => (current + 1) % count,
             Step::Back => (current + count - 1) % count,
-            Step::Stay => current,
+            Step::Stay | Step::Again => current,
         };
-        if tab == self.tab && index == current && step != Step::Stay {
+        if tab == self.tab && index == current && matches!(step, Step::Forward | Step::Back) {
             return;
         }
         let speed = if tab == self.tab {
@@ -183,8 +232,10 @@ impl App {
         }
         let (word, style) = match self.session.state() {
             RunState::Running => ("running", theme.good),
-            RunState::Paused => ("PAUSED", theme.warn),
-            RunState::Finished(StopReason::Target) => (self.session.target_word(), theme.good),
+            RunState::Paused => (" PAUSED ", theme.badge),
+            RunState::Finished(StopReason::Target) if self.session.solved() => {
+                (self.session.target_word(), theme.good)
+            }
             RunState::Finished(_) => ("stopped", theme.warn),
             RunState::Crashed(_) => ("CRASHED", theme.warn),
         };
@@ -192,60 +243,57 @@ impl App {
         if let Some(notice) = &self.notice {
             spans.push(Span::styled(format!(" · {notice}"), theme.warn));
         }
-        spans.push(Span::raw(format!(" · {}", self.session.title())));
+        // The numbers first: a narrow terminal cuts the end of the line.
         if let Some(headline) = self.session.headline() {
             spans.push(Span::raw(format!(" · {headline}")));
         }
+        spans.push(Span::raw(format!(" · {}", self.session.title())));
         Line::from(spans)
     }
 
     fn hints(&self) -> Line<'_> {
-        let general = KEYS
-            .iter()
-            .filter(|(key, _, _)| *key != "Tab" || self.demos.len() > 1)
-            .map(|(key, hint, _)| (key.to_string(), *hint));
-        let board = self
-            .session
-            .board_keys()
-            .iter()
-            .map(|k| (k.key.to_string(), k.what));
-        Line::from(hint_spans(general.chain(board), &self.theme))
+        let tabs = self.demos.len() > 1;
+        Line::from(hint_spans(footer(View::Single { tabs }), &self.theme))
     }
 
     /// Two lines about a finished run: how it ended, and what it took.
-    fn banner(&self) -> Option<[String; 2]> {
+    fn banner(&self) -> Option<Vec<String>> {
         let RunState::Finished(reason) = self.session.state() else {
             return None;
         };
         let s = self.session.history().latest()?;
+        let best = format::energy(s.best_energy);
         let headline = match reason {
-            StopReason::Target => format!(
+            StopReason::Target if self.session.solved() => format!(
                 "{} in {}",
                 self.session.target_word(),
-                format::elapsed(s.elapsed)
+                format::elapsed(self.session.elapsed())
             ),
-            StopReason::MaxSteps => format!(
-                "step budget used up · best E {}",
-                format::energy(s.best_energy)
-            ),
-            StopReason::TimeLimit => format!(
-                "time limit reached · best E {}",
-                format::energy(s.best_energy)
-            ),
-            StopReason::Stopped => format!("stopped · best E {}", format::energy(s.best_energy)),
+            // Never claimed over a board that does not show it.
+            StopReason::Target => format!("ended · board not at the target · E {best}"),
+            StopReason::MaxSteps => format!("step budget used up · best E {best}"),
+            StopReason::TimeLimit => format!("time limit reached · best E {best}"),
+            StopReason::Stopped => format!("stopped · best E {best}"),
         };
         let effort = format!(
             "{} iterations · {} restarts",
             format::count(s.iteration),
             format::count(s.restarts)
         );
-        Some([headline, effort])
+        let mut lines = vec![headline, effort];
+        if let Some(due) = self.advance_at {
+            let left = due.saturating_duration_since(Instant::now()).as_secs_f64();
+            lines.push(format!("next in {:.0} s · a stays", left.ceil()));
+        }
+        Some(lines)
     }
 }
 
 impl Tui for App {
     fn poll(&mut self) -> bool {
-        self.session.poll()
+        let changed = self.session.poll();
+        // The countdown in the banner moves too.
+        self.tick_attract() || changed || self.advance_at.is_some()
     }
 
     fn on_action(&mut self, action: Action) -> Flow {
@@ -268,11 +316,24 @@ impl Tui for App {
     }
 }
 
+/// A badge at the top of the board, so a paused run is told from a slow one at a glance.
+fn paused_badge(board: Rect, buf: &mut Buffer, theme: &Theme) {
+    let text = " PAUSED · space resumes ";
+    let width = (text.len() as u16).min(board.width);
+    let [badge] = Layout::horizontal([Constraint::Length(width)])
+        .flex(Flex::Center)
+        .areas(Rect { height: 1, ..board });
+    Paragraph::new(Span::styled(text, theme.badge)).render(badge, buf);
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Step {
     Forward,
     Back,
+    /// The tab's current puzzle (switching tabs).
     Stay,
+    /// The current puzzle once more, from its beginning.
+    Again,
 }
 
 impl Widget for &App {
@@ -305,32 +366,44 @@ impl Widget for &App {
             history: self.session.history(),
             progress: self.session.progress(),
             speed: self.speed,
+            running: *self.session.state() == RunState::Running,
+            elapsed: self.session.elapsed(),
             theme: &self.theme,
         }
         .render(panel, buf);
+        if *self.session.state() == RunState::Paused {
+            paused_badge(board, buf, &self.theme);
+        }
 
         if let Some(text) = self.banner() {
             let longest = text.iter().map(|l| l.chars().count()).max().unwrap_or(0);
             let width = (longest as u16 + 4).min(board.width);
-            let [row] = Layout::vertical([Constraint::Length(4)])
+            let [row] = Layout::vertical([Constraint::Length(text.len() as u16 + 2)])
                 .flex(Flex::End)
                 .areas(board);
             let [banner] = Layout::horizontal([Constraint::Length(width)])
                 .flex(Flex::Center)
                 .areas(row);
             Clear.render(banner, buf);
-            Paragraph::new(text.map(|l| Line::styled(l, self.theme.good)).to_vec())
-                .alignment(Alignment::Center)
-                .wrap(Wrap { trim: true })
-                .block(
-                    Block::bordered()
-                        .border_set(self.theme.border_set())
-                        .border_style(self.theme.good),
-                )
-                .render(banner, buf);
+            Paragraph::new(
+                text.into_iter()
+                    .map(|l| Line::styled(l, self.theme.good))
+                    .collect::<Vec<_>>(),
+            )
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true })
+            .block(
+                Block::bordered()
+                    .border_set(self.theme.border_set())
+                    .border_style(self.theme.good),
+            )
+            .render(banner, buf);
         }
         if self.help {
             Help {
+                view: View::Single {
+                    tabs: self.demos.len() > 1,
+                },
                 board_keys: self.session.board_keys(),
                 theme: &self.theme,
             }
@@ -343,9 +416,11 @@ impl Widget for &App {
 mod tests {
     use super::*;
     use crate::ui::boards::sudoku::SudokuView;
-    use crate::ui::testing::{self, frozen};
+    use crate::ui::keys::keys_for;
+    use crate::ui::testing::{self, frozen, frozen_solved};
 
-    struct FrozenDemo(RunState);
+    /// A demo whose runs are frozen in `.0`, on a solved board when `.1`.
+    struct FrozenDemo(RunState, bool);
 
     impl Demo for FrozenDemo {
         fn name(&self) -> &str {
@@ -356,7 +431,11 @@ mod tests {
         }
         fn start(&self, _: usize, _: Speed, _: BoardArea) -> Result<Box<dyn Session>> {
             let view = SudokuView::new(3, "27 givens +0 propagated".to_string());
-            Ok(Box::new(frozen(self.0.clone(), view)))
+            Ok(if self.1 {
+                Box::new(frozen_solved(self.0.clone(), view))
+            } else {
+                Box::new(frozen(self.0.clone(), view))
+            })
         }
         fn default_speed(&self) -> Speed {
             Speed::Limited(1_000)
@@ -369,12 +448,13 @@ mod tests {
 
     fn app(state: RunState) -> App {
         App::new(
-            vec![Box::new(FrozenDemo(state))],
+            vec![Box::new(FrozenDemo(state, false))],
             0,
             0,
             None,
             Theme::colour(false),
             Rect::new(0, 0, 80, 24),
+            false,
         )
         .unwrap()
     }
@@ -390,29 +470,29 @@ mod tests {
     #[test]
     fn full_screen_at_80x24() {
         let expected = [
-            " kiln 1/3 running · 9x9 frozen.txt:1 · 27 givens +0 propagated                  ",
-            "                                          │Energy 4  best 4                     ",
-            "                                          │█                                    ",
-            "                                          │█▂                                   ",
-            "                                          │██▄                                  ",
-            "       ┌───────┬───────┬───────┐          │Temperature 0.3000                   ",
-            "       │ 2 1 3 │ 4 5 6 │ 7 8 9 │          │                                     ",
-            "       │ 4 5 6 │ 7 8 9 │ 1 2 3 │          │▄▄▄▄                                 ",
-            "       │ 7 8 9 │ 1 2 3 │ 4 5 6 │          │████                                 ",
-            "       ├───────┼───────┼───────┤          │                                     ",
-            "       │ 2 1 4 │ 3 6 5 │ 8 9 7 │          │Progress █████████████████████░░  90%",
-            "       │ 3 6 5 │ 8 9 7 │ 2 1 4 │          │T (log)  ███████████████████████ 100%",
-            "       │ 8 9 7 │ 2 1 4 │ 3 6 5 │          │Accepted ██████░░░░░░░░░░░░░░░░░  25%",
-            "       ├───────┼───────┼───────┤          │                                     ",
-            "       │ 5 3 1 │ 6 4 2 │ 9 7 8 │          │iteration  3,000,000                 ",
-            "       │ 6 4 2 │ 9 7 8 │ 5 3 1 │          │iter/s     10.0M                     ",
-            "       │ 9 7 8 │ 5 3 1 │ 6 4 2 │          │best E     4                         ",
-            "       └───────┴───────┴───────┘          │restarts   2                         ",
-            "         ▴ ▴                              │reheats    1                         ",
-            "                                          │annealing  0.06 s                    ",
-            "                                          │speed      1.0k/s                    ",
-            "                                          │                                     ",
-            " space pause s step r reheat + - speed n p puzzle R restart ? help q quit       ",
+            " kiln 1/3 running · 27 givens +0 propagated · 9x9 frozen.txt:1                  ",
+            "                                                │Energy 4  best 4               ",
+            "                                                │█                              ",
+            "                                                │█▂                             ",
+            "                                                │██▄                            ",
+            "          ┌───────┬───────┬───────┐             │Temperature 0.3000             ",
+            "          │ 2 1 3 │ 4 5 6 │ 7 8 9 │             │                               ",
+            "          │ 4 5 6 │ 7 8 9 │ 1 2 3 │             │▄▄▄▄                           ",
+            "          │ 7 8 9 │ 1 2 3 │ 4 5 6 │             │████                           ",
+            "          ├───────┼───────┼───────┤             │                               ",
+            "          │ 2 1 4 │ 3 6 5 │ 8 9 7 │             │Progress ███████████████░░  90%",
+            "          │ 3 6 5 │ 8 9 7 │ 2 1 4 │             │T (log)  █████████████████ 100%",
+            "          │ 8 9 7 │ 2 1 4 │ 3 6 5 │             │Accepted ████░░░░░░░░░░░░░  25%",
+            "          ├───────┼───────┼───────┤             │                               ",
+            "          │ 5 3 1 │ 6 4 2 │ 9 7 8 │             │iteration  3,000,000           ",
+            "          │ 6 4 2 │ 9 7 8 │ 5 3 1 │             │iter/s     10.0M               ",
+            "          │ 9 7 8 │ 5 3 1 │ 6 4 2 │             │best E     4                   ",
+            "          └───────┴───────┴───────┘             │restarts   2                   ",
+            "            ▴ ▴                                 │reheats    1                   ",
+            "                                                │speed      1.0k/s              ",
+            "                                                │                               ",
+            "                                                │                               ",
+            " space pause r reheat + - speed n p next ? help                                 ",
         ];
         assert_eq!(steady(screen(&app(RunState::Running), 80, 24)), expected);
     }
@@ -420,45 +500,45 @@ mod tests {
     #[test]
     fn full_screen_at_120x40() {
         let expected = [
-            " kiln 1/3 running · 9x9 frozen.txt:1 · 27 givens +0 propagated                                                          ",
-            "                                                                            │Energy 4  best 4                           ",
-            "                                                                            │█                                          ",
-            "                                                                            │█                                          ",
-            "                                                                            │█                                          ",
-            "                                                                            │█                                          ",
-            "                                                                            │█                                          ",
-            "                                                                            │█                                          ",
-            "                                                                            │█▇                                         ",
-            "                                                                            │██                                         ",
-            "                                                                            │██                                         ",
-            "                                                                            │██▇                                        ",
-            "                                                                            │███                                        ",
-            "                        ┌───────┬───────┬───────┐                           │Temperature 0.3000                         ",
-            "                        │ 2 1 3 │ 4 5 6 │ 7 8 9 │                           │                                           ",
-            "                        │ 4 5 6 │ 7 8 9 │ 1 2 3 │                           │                                           ",
-            "                        │ 7 8 9 │ 1 2 3 │ 4 5 6 │                           │                                           ",
-            "                        ├───────┼───────┼───────┤                           │                                           ",
-            "                        │ 2 1 4 │ 3 6 5 │ 8 9 7 │                           │                                           ",
-            "                        │ 3 6 5 │ 8 9 7 │ 2 1 4 │                           │▄▄▄▄                                       ",
-            "                        │ 8 9 7 │ 2 1 4 │ 3 6 5 │                           │████                                       ",
-            "                        ├───────┼───────┼───────┤                           │████                                       ",
-            "                        │ 5 3 1 │ 6 4 2 │ 9 7 8 │                           │████                                       ",
-            "                        │ 6 4 2 │ 9 7 8 │ 5 3 1 │                           │████                                       ",
-            "                        │ 9 7 8 │ 5 3 1 │ 6 4 2 │                           │████                                       ",
-            "                        └───────┴───────┴───────┘                           │                                           ",
-            "                          ▴ ▴                                               │Progress ██████████████████████████░░░  90%",
-            "                                                                            │T (log)  █████████████████████████████ 100%",
-            "                                                                            │Accepted ███████░░░░░░░░░░░░░░░░░░░░░░  25%",
-            "                                                                            │                                           ",
-            "                                                                            │iteration  3,000,000                       ",
-            "                                                                            │iter/s     10.0M                           ",
-            "                                                                            │best E     4                               ",
-            "                                                                            │restarts   2                               ",
-            "                                                                            │reheats    1                               ",
-            "                                                                            │annealing  0.06 s                          ",
-            "                                                                            │speed      1.0k/s                          ",
-            "                                                                            │                                           ",
-            " space pause s step r reheat + - speed n p puzzle R restart ? help q quit                                               ",
+            " kiln 1/3 running · 27 givens +0 propagated · 9x9 frozen.txt:1                                                          ",
+            "                                                                              │Energy 4  best 4                         ",
+            "                                                                              │█                                        ",
+            "                                                                              │█                                        ",
+            "                                                                              │█                                        ",
+            "                                                                              │█                                        ",
+            "                                                                              │█                                        ",
+            "                                                                              │█                                        ",
+            "                                                                              │█▇                                       ",
+            "                                                                              │██                                       ",
+            "                                                                              │██                                       ",
+            "                                                                              │██▇                                      ",
+            "                                                                              │███                                      ",
+            "                         ┌───────┬───────┬───────┐                            │Temperature 0.3000                       ",
+            "                         │ 2 1 3 │ 4 5 6 │ 7 8 9 │                            │                                         ",
+            "                         │ 4 5 6 │ 7 8 9 │ 1 2 3 │                            │                                         ",
+            "                         │ 7 8 9 │ 1 2 3 │ 4 5 6 │                            │                                         ",
+            "                         ├───────┼───────┼───────┤                            │                                         ",
+            "                         │ 2 1 4 │ 3 6 5 │ 8 9 7 │                            │                                         ",
+            "                         │ 3 6 5 │ 8 9 7 │ 2 1 4 │                            │▄▄▄▄                                     ",
+            "                         │ 8 9 7 │ 2 1 4 │ 3 6 5 │                            │████                                     ",
+            "                         ├───────┼───────┼───────┤                            │████                                     ",
+            "                         │ 5 3 1 │ 6 4 2 │ 9 7 8 │                            │████                                     ",
+            "                         │ 6 4 2 │ 9 7 8 │ 5 3 1 │                            │████                                     ",
+            "                         │ 9 7 8 │ 5 3 1 │ 6 4 2 │                            │████                                     ",
+            "                         └───────┴───────┴───────┘                            │                                         ",
+            "                           ▴ ▴                                                │Progress ████████████████████████░░░  90%",
+            "                                                                              │T (log)  ███████████████████████████ 100%",
+            "                                                                              │Accepted ███████░░░░░░░░░░░░░░░░░░░░  25%",
+            "                                                                              │                                         ",
+            "                                                                              │iteration  3,000,000                     ",
+            "                                                                              │iter/s     10.0M                         ",
+            "                                                                              │best E     4                             ",
+            "                                                                              │restarts   2                             ",
+            "                                                                              │reheats    1                             ",
+            "                                                                              │speed      1.0k/s                        ",
+            "                                                                              │                                         ",
+            "                                                                              │                                         ",
+            " space pause r reheat + - speed n p next ? help                                                                         ",
         ];
         assert_eq!(steady(screen(&app(RunState::Running), 120, 40)), expected);
     }
@@ -474,27 +554,47 @@ mod tests {
     }
 
     #[test]
-    fn help_lists_every_key_and_any_key_closes_it() {
+    fn help_lists_every_key_of_the_view_and_closes_without_quitting() {
         let mut app = app(RunState::Running);
-        app.on_action(Action::Help);
-        let text = screen(&app, 80, 24).join("\n");
-        for (_, _, what) in KEYS {
-            assert!(text.contains(what), "help misses {what:?}");
+        for closer in [Action::Quit, Action::Help, Action::Step] {
+            app.on_action(Action::Help);
+            let text = screen(&app, 80, 24).join("\n");
+            for key in keys_for(View::Single { tabs: false }) {
+                assert!(text.contains(key.what), "help misses {:?}", key.what);
+            }
+            assert!(!text.contains("next demo"), "no tabs, no Tab key: {text}");
+            assert_eq!(app.on_action(closer), Flow::Continue, "{closer:?}");
+            assert!(!screen(&app, 80, 24).join("\n").contains("this help"));
         }
-        assert_eq!(app.on_action(Action::Step), Flow::Continue);
-        assert!(!screen(&app, 80, 24).join("\n").contains("this help"));
+        app.on_action(Action::Help);
+        assert_eq!(app.on_action(Action::QuitNow), Flow::Quit);
     }
 
     #[test]
-    fn pausing_shows_in_the_title() {
+    fn pausing_shows_a_badge() {
         let mut app = app(RunState::Running);
         app.on_action(Action::TogglePause);
-        assert!(screen(&app, 80, 24)[0].contains(" PAUSED ·"));
+        let lines = screen(&app, 80, 24);
+        assert!(lines[0].contains(" PAUSED "), "{}", lines[0]);
+        assert!(lines[1].contains("PAUSED · space resumes"), "{}", lines[1]);
+        assert!(lines.iter().any(|l| l.contains("iter/s     -")));
     }
 
     #[test]
     fn a_solved_run_gets_a_banner() {
-        let app = app(RunState::Finished(StopReason::Target));
+        let app = App::new(
+            vec![Box::new(FrozenDemo(
+                RunState::Finished(StopReason::Target),
+                true,
+            ))],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
+            false,
+        )
+        .unwrap();
         let text = screen(&app, 80, 24).join("\n");
         assert!(
             text.contains("│         SOLVED in 0.06 s          │"),
@@ -505,6 +605,30 @@ mod tests {
             "{text}"
         );
         assert!(screen(&app, 80, 24)[0].contains(" SOLVED ·"));
+    }
+
+    #[test]
+    fn no_solved_banner_over_a_board_that_is_not_solved() {
+        let demo = FrozenDemo(RunState::Finished(StopReason::Target), false);
+        let app = App::new(
+            vec![Box::new(demo)],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
+            false,
+        )
+        .unwrap();
+        let text = screen(&app, 80, 24).join("\n");
+        assert!(!text.contains("SOLVED"), "{text}");
+        assert!(text.contains("board not at the target"), "{text}");
+    }
+
+    #[test]
+    fn the_footer_fits_80_columns_and_ends_in_help() {
+        let lines = screen(&app(RunState::Running), 80, 24);
+        assert!(lines[23].trim_end().ends_with("? help"), "{}", lines[23]);
     }
 
     #[test]

@@ -5,11 +5,12 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use super::keys::KEYS;
+use super::keys::{View, keys_for};
 use super::session::BoardKey;
 use super::theme::Theme;
 
 pub struct Help<'a> {
+    pub view: View,
     pub board_keys: &'a [BoardKey],
     pub theme: &'a Theme,
 }
@@ -17,12 +18,11 @@ pub struct Help<'a> {
 impl Widget for Help<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let mut lines: Vec<Line> = KEYS
-            .iter()
-            .map(|(key, _, what)| {
+        let mut lines: Vec<Line> = keys_for(self.view)
+            .map(|k| {
                 Line::from(vec![
-                    Span::styled(format!(" {key:<7}"), theme.key),
-                    Span::raw(*what),
+                    Span::styled(format!(" {:<7}", k.key), theme.key),
+                    Span::raw(k.what),
                 ])
             })
             .collect();

@@ -1,9 +1,11 @@
 //! What the UI remembers of a run's telemetry: recent samples for the sparklines, the first
-//! one for the progress gauge, and the temperature range seen for the log-scale gauge.
+//! one for the progress gauge, and the energy and temperature ranges of the whole run, the
+//! fixed scales of the plots and gauges.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use super::stats::Scale;
 use crate::anneal::Sample;
 
 /// Samples kept for the sparklines (wider than any panel).
@@ -15,10 +17,11 @@ pub struct History {
     first: Option<Sample>,
     t_low: f64,
     t_high: f64,
-    /// (when it arrived, iteration) of recent samples: iterations per second are measured
-    /// on the wall clock, so a slowed-down run shows its real pace.
+    e_low: f64,
+    e_high: f64,
+    /// (when it was published, iteration) of recent samples: iterations per second are
+    /// measured on the wall clock, so a slowed-down run shows its real pace.
     arrivals: VecDeque<(Instant, u64)>,
-    started: Option<Instant>,
 }
 
 impl Default for History {
@@ -40,8 +43,9 @@ impl History {
             first: None,
             t_low: t_low.unwrap_or(f64::INFINITY),
             t_high,
+            e_low: f64::INFINITY,
+            e_high: f64::NEG_INFINITY,
             arrivals: VecDeque::new(),
-            started: None,
         }
     }
 
@@ -49,8 +53,8 @@ impl History {
         self.push_at(sample, Instant::now());
     }
 
-    pub(crate) fn push_at(&mut self, sample: Sample, now: Instant) {
-        self.started.get_or_insert(now);
+    /// Takes in `sample`, published at `now`.
+    pub fn push_at(&mut self, sample: Sample, now: Instant) {
         self.arrivals.push_back((now, sample.iteration));
         while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
             self.arrivals.pop_front();
@@ -58,6 +62,10 @@ impl History {
         self.first.get_or_insert(sample);
         self.t_low = self.t_low.min(sample.temperature);
         self.t_high = self.t_high.max(sample.temperature);
+        if sample.energy.is_finite() {
+            self.e_low = self.e_low.min(sample.energy);
+            self.e_high = self.e_high.max(sample.energy);
+        }
         if self.recent.len() == KEEP {
             self.recent.pop_front();
         }
@@ -82,9 +90,22 @@ impl History {
         }
     }
 
-    /// Wall-clock time since the first sample.
-    pub fn wall(&self) -> Duration {
-        self.started.map(|t| t.elapsed()).unwrap_or_default()
+    /// The energies of the whole run, from the lowest to the highest seen.
+    pub fn energy_range(&self) -> Scale {
+        Scale {
+            low: self.e_low,
+            high: self.e_high,
+            log: false,
+        }
+    }
+
+    /// The schedule's temperatures, on a log scale.
+    pub fn temperature_range(&self) -> Scale {
+        Scale {
+            low: self.t_low,
+            high: self.t_high,
+            log: true,
+        }
     }
 
     /// The last `n` values of `f`, oldest first.

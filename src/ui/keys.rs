@@ -18,8 +18,13 @@ pub enum Action {
     Restart,
     NextDemo,
     PreviousDemo,
+    /// Turn the attract loop (moving on by itself after a run ends) on or off.
+    Attract,
     Help,
+    /// `q` or Esc: quit, or close the help when it is open.
     Quit,
+    /// Ctrl-C: quit, whatever is open.
+    QuitNow,
     /// A key the current board handles (e.g. `b` for the best tour).
     Board(char),
 }
@@ -44,14 +49,15 @@ impl Action {
     }
 }
 
-/// While the help is open any key closes it, and quitting still quits: the flow to follow,
-/// or `None` when the help was not open.
+/// While the help is open any key closes it and does nothing else (so `q` and Esc close it
+/// rather than quit); Ctrl-C still quits. The flow to follow, or `None` when the help was
+/// not open.
 pub fn close_help(help: &mut bool, action: Action) -> Option<Flow> {
     if !*help {
         return None;
     }
     *help = false;
-    Some(if action == Action::Quit {
+    Some(if action == Action::QuitNow {
         Flow::Quit
     } else {
         Flow::Continue
@@ -74,34 +80,124 @@ pub fn hint_spans<'a>(
         .collect()
 }
 
-/// (key as shown, short hint, what it does in the help)
-pub const KEYS: &[(&str, &str, &str)] = &[
-    ("space", "pause", "pause / resume the annealer"),
-    (
+/// Which screen keys are listed for: the single-board view (with or without tabs to switch
+/// between) or a race.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Single { tabs: bool },
+    Race,
+}
+
+/// Where a key works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Works {
+    Everywhere,
+    /// The single-board view only.
+    Single,
+    /// The single-board view with more than one demo.
+    Tabs,
+}
+
+impl Works {
+    fn in_view(self, view: View) -> bool {
+        match (self, view) {
+            (Works::Everywhere, _) => true,
+            (Works::Single, View::Single { .. }) => true,
+            (Works::Tabs, View::Single { tabs }) => tabs,
+            (_, View::Race) => false,
+        }
+    }
+}
+
+/// A key of the keyboard table.
+pub struct Key {
+    /// As shown, e.g. "space".
+    pub key: &'static str,
+    /// The footer's word, for the keys the footer shows.
+    pub hint: Option<&'static str>,
+    /// What it does, for the help.
+    pub what: &'static str,
+    works: Works,
+}
+
+const fn key(
+    key: &'static str,
+    hint: Option<&'static str>,
+    what: &'static str,
+    works: Works,
+) -> Key {
+    Key {
+        key,
+        hint,
+        what,
+        works,
+    }
+}
+
+/// Every key, in the order the help lists them. The footer shows the few with a hint, and
+/// always ends in `? help`, so it fits 80 columns.
+pub const KEYS: &[Key] = &[
+    key("space", Some("pause"), "pause / resume", Works::Everywhere),
+    key(
         "s",
-        "step",
-        "one step (one tick of the current speed) while paused",
+        None,
+        "one step (a tick of the current speed) while paused",
+        Works::Everywhere,
     ),
-    (
+    key(
         "r",
-        "reheat",
-        "reheat: raise T back to the reheat temperature",
+        Some("reheat"),
+        "reheat: raise T back to its start and cool again",
+        Works::Everywhere,
     ),
-    (
+    key(
         "+ -",
-        "speed",
+        Some("speed"),
         "faster / slower (10 steps/s ... full speed)",
+        Works::Everywhere,
     ),
-    ("n p", "puzzle", "next / previous puzzle"),
-    ("R", "restart", "restart from a fresh random state"),
-    ("Tab", "demo", "switch between Sudoku, TSP and image demos"),
-    ("?", "help", "this help"),
-    ("q", "quit", "quit (also Esc, Ctrl-C)"),
+    key("n p", Some("next"), "next / previous puzzle", Works::Single),
+    key(
+        "R",
+        None,
+        "restart this run from its beginning",
+        Works::Everywhere,
+    ),
+    key(
+        "Tab",
+        Some("demo"),
+        "next demo (Shift-Tab: previous)",
+        Works::Tabs,
+    ),
+    key(
+        "a",
+        None,
+        "attract loop on / off: move on by itself when a run ends",
+        Works::Single,
+    ),
+    key(
+        "?",
+        Some("help"),
+        "this help (Esc, ? or q close it)",
+        Works::Everywhere,
+    ),
+    key("q", None, "quit (also Esc, Ctrl-C)", Works::Everywhere),
 ];
+
+/// The keys that work in `view`.
+pub fn keys_for(view: View) -> impl Iterator<Item = &'static Key> {
+    KEYS.iter().filter(move |k| k.works.in_view(view))
+}
+
+/// The footer's (key, hint) pairs for `view`, ending in `? help`.
+pub fn footer(view: View) -> impl Iterator<Item = (String, &'static str)> {
+    keys_for(view).filter_map(|k| k.hint.map(|hint| (k.key.to_string(), hint)))
+}
 
 pub fn action(key: KeyEvent) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
-        return matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d')).then_some(Action::Quit);
+        return matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d'))
+            .then_some(Action::QuitNow);
     }
     Some(match key.code {
         KeyCode::Char(' ') => Action::TogglePause,
@@ -114,6 +210,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('R') => Action::Restart,
         KeyCode::Tab => Action::NextDemo,
         KeyCode::BackTab => Action::PreviousDemo,
+        KeyCode::Char('a') => Action::Attract,
         KeyCode::Char('?') | KeyCode::Char('h') | KeyCode::F(1) => Action::Help,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
         KeyCode::Char(c) => Action::Board(c),
@@ -141,7 +238,7 @@ mod tests {
         );
         assert_eq!(
             press(KeyCode::Char('c'), KeyModifiers::CONTROL),
-            Some(Action::Quit)
+            Some(Action::QuitNow)
         );
         assert_eq!(press(KeyCode::Esc, KeyModifiers::NONE), Some(Action::Quit));
         assert_eq!(
@@ -149,5 +246,31 @@ mod tests {
             Some(Action::Board('b'))
         );
         assert_eq!(press(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
+    }
+}
+
+#[cfg(test)]
+mod footer_tests {
+    use super::*;
+
+    #[test]
+    fn the_footer_ends_in_help_and_fits_80_columns() {
+        for view in [
+            View::Single { tabs: true },
+            View::Single { tabs: false },
+            View::Race,
+        ] {
+            let spans = hint_spans(footer(view), &Theme::monochrome(true));
+            let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
+            assert!(text.ends_with("? help"), "{text:?}");
+            assert!(text.len() <= 78, "{} columns: {text:?}", text.len());
+        }
+    }
+
+    #[test]
+    fn a_race_lists_no_puzzle_or_tab_keys() {
+        let keys: Vec<&str> = keys_for(View::Race).map(|k| k.key).collect();
+        assert!(!keys.contains(&"n p") && !keys.contains(&"Tab") && !keys.contains(&"a"));
+        assert!(keys.contains(&"space") && keys.contains(&"q"));
     }
 }

@@ -26,7 +26,7 @@ pub use app::App;
 pub use history::History;
 pub use keys::Flow;
 pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session};
-pub use theme::Theme;
+pub use theme::{Glyphs, Theme};
 
 use crate::anneal::worker::Speed;
 
@@ -34,7 +34,9 @@ use crate::anneal::worker::Speed;
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
     pub fps: u32,
-    pub ascii: bool,
+    pub glyphs: Glyphs,
+    /// Whether a finished run makes way for the next by itself.
+    pub attract: bool,
     /// Start at this speed instead of the demo's default.
     pub speed: Option<Speed>,
 }
@@ -72,10 +74,18 @@ pub trait Tui {
 
 /// Runs the TUI on `demos` until the user quits; the terminal is restored on every way out.
 pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
-    let theme = Theme::from_env(options.ascii);
+    let theme = Theme::from_env(options.glyphs);
     let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
     let screen = ratatui::layout::Rect::new(0, 0, width, height);
-    let mut app = App::new(demos, tab, index, options.speed, theme, screen)?;
+    let mut app = App::new(
+        demos,
+        tab,
+        index,
+        options.speed,
+        theme,
+        screen,
+        options.attract,
+    )?;
     drive(&mut app, options.fps)
 }
 

@@ -8,12 +8,11 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::format;
 use super::help::Help;
-use super::keys::{Action, close_help, hint_spans};
+use super::keys::{Action, View, close_help, footer, hint_spans};
 use super::session::{RunState, Session};
 use super::stats::sparkline;
 use super::theme::Theme;
 use super::{Flow, Tui};
-use crate::anneal::StopReason;
 use crate::anneal::worker::{Command, Speed};
 
 /// One contestant: a name ("kiln", "ga", ...) and its live run.
@@ -115,7 +114,11 @@ impl Race {
             ]),
             Line::from(vec![
                 Span::styled("it/s  ", theme.dim),
-                Span::raw(format::si(session.history().rate())),
+                Span::raw(if *session.state() == RunState::Running {
+                    format::si(session.history().rate())
+                } else {
+                    "-".to_string()
+                }),
             ]),
             Line::from(vec![
                 Span::styled("rest. ", theme.dim),
@@ -123,7 +126,7 @@ impl Race {
             ]),
             Line::from(vec![
                 Span::styled("time  ", theme.dim),
-                Span::raw(format::elapsed(now.elapsed)),
+                Span::raw(format::elapsed(session.elapsed())),
             ]),
         ];
         let text_rows = lines.len() as u16;
@@ -131,7 +134,8 @@ impl Race {
             Layout::vertical([Constraint::Length(text_rows), Constraint::Fill(1)]).areas(stats);
         Paragraph::new(lines).render(text, buf);
         let energies = session.history().tail(spark.width as usize, |s| s.energy);
-        sparkline(&energies, false, theme.energy, theme, spark, buf);
+        let scale = session.history().energy_range();
+        sparkline(&energies, scale, theme.energy, theme, spark, buf);
     }
 
     fn finish_line(&self) -> Line<'_> {
@@ -145,12 +149,7 @@ impl Race {
             spans.push(Span::raw("nobody yet"));
         }
         for (place, &i) in self.order.iter().enumerate() {
-            let seconds = self.racers[i]
-                .session
-                .history()
-                .latest()
-                .map(|s| format::elapsed(s.elapsed))
-                .unwrap_or_default();
+            let seconds = format::elapsed(self.racers[i].session.elapsed());
             spans.push(Span::styled(
                 format!("{}. {} ", place + 1, self.racers[i].name),
                 theme.good,
@@ -166,7 +165,7 @@ impl Tui for Race {
         let mut changed = false;
         for i in 0..self.racers.len() {
             changed |= self.racers[i].session.poll();
-            let solved = *self.racers[i].session.state() == RunState::Finished(StopReason::Target);
+            let solved = self.racers[i].session.solved();
             if solved && !self.order.contains(&i) {
                 self.order.push(i);
             }
@@ -186,7 +185,7 @@ impl Tui for Race {
             return Flow::Continue;
         }
         match action {
-            Action::Quit => return Flow::Quit,
+            Action::Quit | Action::QuitNow => return Flow::Quit,
             Action::Help => self.help = true,
             Action::Faster | Action::Slower => {
                 self.speed = if action == Action::Faster {
@@ -204,6 +203,7 @@ impl Tui for Race {
             | Action::PreviousPuzzle
             | Action::NextDemo
             | Action::PreviousDemo
+            | Action::Attract
             | Action::Board(_) => {}
         }
         Flow::Continue
@@ -234,21 +234,10 @@ impl Tui for Race {
                 self.render_pane(i, cells[slot], buf);
             }
         }
-        let keys = [
-            ("space", "pause all"),
-            ("r", "reheat all"),
-            ("+ -", "speed"),
-            ("R", "restart"),
-            ("?", "help"),
-            ("q", "quit"),
-        ];
-        Paragraph::new(Line::from(hint_spans(
-            keys.map(|(key, hint)| (key.to_string(), hint)),
-            theme,
-        )))
-        .render(hints, buf);
+        Paragraph::new(Line::from(hint_spans(footer(View::Race), theme))).render(hints, buf);
         if self.help {
             Help {
+                view: View::Race,
                 board_keys: &[],
                 theme,
             }
@@ -260,21 +249,39 @@ impl Tui for Race {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::anneal::StopReason;
     use crate::ui::boards::sudoku::SudokuThumbnail;
-    use crate::ui::testing::{frozen, screen};
+    use crate::ui::testing::{frozen, frozen_solved, screen};
+
+    #[test]
+    fn a_racer_at_the_target_over_a_wrong_board_is_not_solved() {
+        let racers = vec![Racer {
+            name: "kiln".to_string(),
+            session: Box::new(frozen(
+                RunState::Finished(StopReason::Target),
+                SudokuThumbnail::new(3),
+            )),
+        }];
+        let mut race = Race::new("x".into(), racers, Speed::Full, Theme::colour(false));
+        race.poll();
+        let text = screen(&race, 80, 24).join("\n");
+        assert!(!text.contains("SOLVED"), "{text}");
+        assert!(text.contains("nobody yet"), "{text}");
+    }
 
     fn race(n: usize, solved: &[usize]) -> Race {
         let names = ["kiln", "geometric-restart", "ga", "lundy"];
         let racers = (0..n)
             .map(|i| {
-                let state = if solved.contains(&i) {
-                    RunState::Finished(StopReason::Target)
+                let session: Box<dyn Session> = if solved.contains(&i) {
+                    let state = RunState::Finished(StopReason::Target);
+                    Box::new(frozen_solved(state, SudokuThumbnail::new(3)))
                 } else {
-                    RunState::Running
+                    Box::new(frozen(RunState::Running, SudokuThumbnail::new(3)))
                 };
                 Racer {
                     name: names[i].to_string(),
-                    session: Box::new(frozen(state, SudokuThumbnail::new(3))),
+                    session,
                 }
             })
             .collect();
@@ -306,13 +313,13 @@ mod tests {
         );
         // Both thumbnails, side by side, under their titles.
         assert_eq!(
-            lines[2].matches("2 1 3  4 5 6  7 8 9").count(),
+            lines[2].matches(" 3  4 5 6  7 8 9").count(),
             2,
             "{}",
             lines[2]
         );
         assert!(lines[2].contains("E 4 best 4"));
-        assert!(lines[23].starts_with(" space pause all"));
+        assert!(lines[23].starts_with(" space pause"));
     }
 
     #[test]
@@ -325,7 +332,7 @@ mod tests {
             lines[1]
         );
         assert_eq!(
-            lines[2].matches("2 1 3  4 5 6  7 8 9").count(),
+            lines[2].matches(" 3  4 5 6  7 8 9").count(),
             2,
             "{}",
             lines[2]
@@ -335,7 +342,7 @@ mod tests {
             "{}",
             lines[46]
         );
-        assert!(lines[47].starts_with(" space pause all"));
+        assert!(lines[47].starts_with(" space pause"));
     }
 
     #[test]
@@ -352,7 +359,7 @@ mod tests {
             ] {
                 assert!(text.contains(name), "{name} missing at {w}x{h}:\n{text}");
             }
-            let boards = text.matches("2 1 3  4 5 6  7 8 9").count();
+            let boards = text.matches(" 3  4 5 6  7 8 9").count();
             assert_eq!(boards, 4, "{w}x{h}:\n{text}");
             assert!(
                 lines[0].contains("finished: 1. kiln (0.06 s)  2. ga (0.06 s)"),

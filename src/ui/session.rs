@@ -2,12 +2,15 @@
 //! a `Session` is one puzzle being annealed live. The event loop knows only these traits,
 //! so a new board needs a `BoardView` and a `Demo`, and no change to the loop.
 
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::history::History;
 use super::theme::Theme;
-use crate::anneal::worker::{Command, Report, Speed, Worker};
+use crate::anneal::worker::{Command, Report, Speed, Stamped, Worker};
 use crate::anneal::{Clock, Problem, RunConfig, Runner, Search, StopReason};
 
 /// Where a session's run stands.
@@ -56,6 +59,11 @@ pub trait BoardView<S>: Send {
     fn target_word(&self) -> &'static str {
         "SOLVED"
     }
+    /// Whether `snapshot` itself is at the target (a valid, complete Sudoku grid), so a
+    /// banner claims only what the board drawn shows.
+    fn at_target(&self, _snapshot: &S) -> bool {
+        true
+    }
 }
 
 /// One live run, seen from the event loop.
@@ -66,6 +74,10 @@ pub trait Session {
     fn poll(&mut self) -> bool;
     fn history(&self) -> &History;
     fn state(&self) -> &RunState;
+    /// Whether the run reached its target and the board drawn confirms it.
+    fn solved(&self) -> bool;
+    /// Running time as the viewer saw it: pauses and the time since the end excluded.
+    fn elapsed(&self) -> Duration;
     fn send(&mut self, command: Command);
     fn min_board_size(&self) -> (u16, u16);
     fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme);
@@ -114,7 +126,40 @@ pub(crate) fn final_temperature(config: &RunConfig) -> Option<f64> {
     Some(config.schedule.temperature(config.t0, end))
 }
 
+/// Time that runs only while the run does.
+#[derive(Debug, Clone, Copy)]
+struct Stopwatch {
+    before: Duration,
+    since: Option<Instant>,
+}
+
+impl Stopwatch {
+    fn started() -> Self {
+        Stopwatch {
+            before: Duration::ZERO,
+            since: Some(Instant::now()),
+        }
+    }
+
+    fn stop(&mut self, at: Instant) {
+        if let Some(since) = self.since.take() {
+            self.before += at.saturating_duration_since(since);
+        }
+    }
+
+    fn start(&mut self, at: Instant) {
+        self.since.get_or_insert(at);
+    }
+
+    fn read(&self) -> Duration {
+        self.before + self.since.map(|s| s.elapsed()).unwrap_or_default()
+    }
+}
+
 /// The one `Session` implementation: a worker running search `E`, drawn by `V`.
+///
+/// What is shown is one moment: the newest board, with the counters, plots and state of the
+/// publication it belongs to. Reports of later publications wait until their board comes.
 pub struct Live<E: Search, V> {
     title: String,
     worker: Worker<E::Snapshot>,
@@ -123,6 +168,9 @@ pub struct Live<E: Search, V> {
     history: History,
     state: RunState,
     budget: Option<u64>,
+    /// Reports that belong to a board not taken yet.
+    pending: VecDeque<Stamped>,
+    watch: Stopwatch,
 }
 
 impl<P, V> Live<Runner<P>, V>
@@ -183,6 +231,34 @@ where
             history,
             state: RunState::Running,
             budget,
+            pending: VecDeque::new(),
+            watch: Stopwatch::started(),
+        }
+    }
+}
+
+impl<E, V> Live<E, V>
+where
+    E: Search,
+    V: BoardView<E::Snapshot>,
+{
+    /// Takes in one report of the moment about to be shown.
+    fn apply(&mut self, report: Report, at: Instant) {
+        match report {
+            Report::Sample(sample) => self.history.push_at(sample, at),
+            Report::Paused(true) => {
+                self.state = RunState::Paused;
+                self.watch.stop(at);
+            }
+            Report::Paused(false) | Report::Revived => {
+                self.state = RunState::Running;
+                self.watch.start(at);
+            }
+            Report::Finished(reason) => {
+                self.state = RunState::Finished(reason);
+                self.watch.stop(at);
+            }
+            Report::Crashed(message) => self.state = RunState::Crashed(message),
         }
     }
 }
@@ -197,22 +273,42 @@ where
     }
 
     fn poll(&mut self) -> bool {
-        let mut changed = false;
-        for report in self.worker.drain() {
-            changed = true;
-            match report {
-                Report::Sample(sample) => self.history.push(sample),
-                Report::Paused(true) => self.state = RunState::Paused,
-                Report::Paused(false) => self.state = RunState::Running,
-                Report::Finished(reason) => self.state = RunState::Finished(reason),
-                Report::Crashed(message) => self.state = RunState::Crashed(message),
+        let frame = self.worker.take_frame();
+        self.pending.extend(self.worker.drain());
+        // A crash ends everything at once, whatever the board shows.
+        if let Some(message) = self.pending.iter().find_map(|s| match &s.report {
+            Report::Crashed(message) => Some(message.clone()),
+            _ => None,
+        }) {
+            self.state = RunState::Crashed(message);
+            return true;
+        }
+        let Some(frame) = frame else {
+            return false;
+        };
+        while let Some(stamped) = self.pending.front() {
+            if stamped.seq > frame.seq {
+                break;
             }
+            let Some(Stamped { at, report, .. }) = self.pending.pop_front() else {
+                break;
+            };
+            self.apply(report, at);
         }
-        if let Some(snapshot) = self.worker.take_snapshot() {
-            self.snapshot = Some(snapshot);
-            changed = true;
-        }
-        changed
+        self.snapshot = Some(frame.board);
+        true
+    }
+
+    fn solved(&self) -> bool {
+        self.state == RunState::Finished(StopReason::Target)
+            && self
+                .snapshot
+                .as_ref()
+                .is_some_and(|s| self.view.at_target(s))
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.watch.read()
     }
 
     fn history(&self) -> &History {
@@ -225,9 +321,6 @@ where
 
     fn send(&mut self, command: Command) {
         self.worker.send(command);
-        if command == Command::Restart && matches!(self.state, RunState::Finished(_)) {
-            self.state = RunState::Running;
-        }
     }
 
     fn min_board_size(&self) -> (u16, u16) {

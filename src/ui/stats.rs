@@ -16,6 +16,10 @@ pub struct StatsPanel<'a> {
     /// 0..=1, see `Session::progress`.
     pub progress: f64,
     pub speed: Speed,
+    /// Rates are shown only while the run runs: a paused or finished run has none.
+    pub running: bool,
+    /// Running time as the viewer saw it.
+    pub elapsed: std::time::Duration,
     pub theme: &'a Theme,
 }
 
@@ -26,24 +30,29 @@ pub const WIDTH: u16 = 32;
 /// Past this width the panel has nothing more to show.
 pub const MAX_WIDTH: u16 = 44;
 
-/// A series scaled to the u64 a `Sparkline` takes, lowest value at the bottom.
-fn bars(values: &[f64], log: bool) -> Vec<u64> {
-    let map = |v: f64| if log { v.max(1e-12).ln() } else { v };
-    let finite: Vec<f64> = values
-        .iter()
-        .map(|v| map(*v))
-        .filter(|v| v.is_finite())
-        .collect();
-    let low = finite.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+/// How a sparkline maps values to heights: between `low` and `high`, on a log scale if
+/// `log`. A fixed range for the whole run keeps small wiggles near the end small, where a
+/// range fitted to the visible window would blow them up into a barcode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    pub low: f64,
+    pub high: f64,
+    pub log: bool,
+}
+
+/// A series scaled to the u64 a `Sparkline` takes (1..=100; 0 for a value that is not a
+/// number), lowest value at the bottom.
+fn bars(values: &[f64], scale: Scale) -> Vec<u64> {
+    let map = |v: f64| if scale.log { v.max(1e-12).ln() } else { v };
+    let (low, high) = (map(scale.low), map(scale.high));
     values
         .iter()
-        .map(|v| {
-            let v = map(*v);
+        .map(|&v| {
+            let v = map(v);
             if !v.is_finite() {
                 0
             } else if high > low {
-                1 + ((v - low) / (high - low) * 99.0).round() as u64
+                1 + ((v - low) / (high - low) * 99.0).clamp(0.0, 99.0).round() as u64
             } else {
                 50
             }
@@ -51,17 +60,17 @@ fn bars(values: &[f64], log: bool) -> Vec<u64> {
         .collect()
 }
 
-/// A sparkline of `values` (on a log scale if `log`), scaled to the series' own range.
+/// A sparkline of `values` on `scale`.
 pub fn sparkline(
     values: &[f64],
-    log: bool,
+    scale: Scale,
     style: Style,
     theme: &Theme,
     area: Rect,
     buf: &mut Buffer,
 ) {
     Sparkline::default()
-        .data(bars(values, log))
+        .data(bars(values, scale))
         .max(100)
         .bar_set(theme.bars())
         .style(style)
@@ -127,7 +136,14 @@ impl Widget for StatsPanel<'_> {
         ]))
         .render(e_label, buf);
         let energies = self.history.tail(width, |s| s.energy);
-        sparkline(&energies, false, theme.energy, theme, e_spark, buf);
+        sparkline(
+            &energies,
+            self.history.energy_range(),
+            theme.energy,
+            theme,
+            e_spark,
+            buf,
+        );
 
         Paragraph::new(Line::from(vec![
             Span::styled("Temperature ", theme.temperature),
@@ -135,7 +151,14 @@ impl Widget for StatsPanel<'_> {
         ]))
         .render(t_label, buf);
         let temperatures = self.history.tail(width, |s| s.temperature);
-        sparkline(&temperatures, true, theme.temperature, theme, t_spark, buf);
+        sparkline(
+            &temperatures,
+            self.history.temperature_range(),
+            theme.temperature,
+            theme,
+            t_spark,
+            buf,
+        );
 
         Paragraph::new(vec![
             Line::raw(""),
@@ -146,10 +169,20 @@ impl Widget for StatsPanel<'_> {
                 inner.width,
                 theme,
             ),
-            gauge_line("Accepted ", now.acceptance, inner.width, theme),
+            gauge_line(
+                "Accepted ",
+                if self.running { now.acceptance } else { 0.0 },
+                inner.width,
+                theme,
+            ),
         ])
         .render(gauges, buf);
 
+        let rate = if self.running {
+            format::si(self.history.rate())
+        } else {
+            "-".to_string()
+        };
         let speed = match self.speed {
             Speed::Full => "full".to_string(),
             Speed::Limited(rate) => format!("{}/s", format::si(rate as f64)),
@@ -157,12 +190,11 @@ impl Widget for StatsPanel<'_> {
         Paragraph::new(vec![
             Line::raw(""),
             counter("iteration", format::count(now.iteration), theme),
-            counter("iter/s", format::si(self.history.rate()), theme),
+            counter("iter/s", rate, theme),
             counter("best E", format::energy(now.best_energy), theme),
             counter("restarts", format::count(now.restarts), theme),
             counter("reheats", format::count(now.reheats), theme),
-            counter("elapsed", format::elapsed(self.history.wall()), theme),
-            counter("annealing", format::elapsed(now.elapsed), theme),
+            counter("elapsed", format::elapsed(self.elapsed), theme),
             counter("speed", speed, theme),
         ])
         .style(Style::new())
@@ -174,12 +206,33 @@ impl Widget for StatsPanel<'_> {
 mod tests {
     use super::*;
 
+    fn linear(low: f64, high: f64) -> Scale {
+        Scale {
+            low,
+            high,
+            log: false,
+        }
+    }
+
     #[test]
     fn bars_scale_into_1_to_100() {
-        assert_eq!(bars(&[0.0, 5.0, 10.0], false), vec![1, 51, 100]);
-        assert_eq!(bars(&[3.0, 3.0], false), vec![50, 50]);
-        assert_eq!(bars(&[f64::NAN, 1.0], false), vec![0, 50]);
-        assert_eq!(bars(&[0.01, 0.1, 1.0], true), vec![1, 51, 100]);
+        assert_eq!(bars(&[0.0, 5.0, 10.0], linear(0.0, 10.0)), vec![1, 51, 100]);
+        assert_eq!(bars(&[3.0, 3.0], linear(3.0, 3.0)), vec![50, 50]);
+        assert_eq!(bars(&[f64::NAN, 1.0], linear(0.0, 1.0)), vec![0, 100]);
+        let log = Scale {
+            low: 0.01,
+            high: 1.0,
+            log: true,
+        };
+        assert_eq!(bars(&[0.01, 0.1, 1.0], log), vec![1, 51, 100]);
+    }
+
+    #[test]
+    fn a_converged_series_stays_flat_on_the_run_scale() {
+        // Energy 200 at the start, wiggling between 2 and 3 at the end: low bars, not a
+        // barcode from 1 to 100.
+        let heights = bars(&[2.0, 3.0, 2.0, 3.0], linear(0.0, 200.0));
+        assert!(heights.iter().all(|&h| h <= 3), "{heights:?}");
     }
 
     #[test]

@@ -27,10 +27,16 @@ pub struct Frozen<V> {
 /// A 9x9 board solved but for r1c1 and r1c2 swapped (columns 1 and 2 clash), after four
 /// samples with the energy falling 40, 20, 10, 4 over 3M iterations.
 pub fn frozen<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+    let mut frozen = frozen_solved(state, view);
+    frozen.board.values.swap(0, 1);
+    frozen
+}
+
+/// The same moment with the board solved.
+pub fn frozen_solved<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let solved =
         "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
-    let mut values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
-    values.swap(0, 1);
+    let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
     let kinds: Vec<CellKind> = (0..81)
         .map(|i| {
             if i % 3 == 2 {
@@ -79,6 +85,13 @@ impl<V: BoardView<SudokuSnapshot>> Session for Frozen<V> {
     }
     fn state(&self) -> &RunState {
         &self.state
+    }
+    fn solved(&self) -> bool {
+        self.state == RunState::Finished(crate::anneal::StopReason::Target)
+            && self.view.at_target(&self.board)
+    }
+    fn elapsed(&self) -> Duration {
+        Duration::from_millis(60)
     }
     fn send(&mut self, command: Command) {
         if command == Command::TogglePause {

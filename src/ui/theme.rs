@@ -23,6 +23,57 @@ pub struct Theme {
     pub good: Style,
     pub warn: Style,
     pub reference: Style,
+    /// A state that must not be missed (PAUSED).
+    pub badge: Style,
+}
+
+/// Which glyphs to draw with: as the terminal allows, or as asked (`--ascii`, `--unicode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Glyphs {
+    #[default]
+    Detect,
+    Ascii,
+    Unicode,
+}
+
+/// What a terminal can show, from `TERM` and the locale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Terminal {
+    unicode: bool,
+    colour: bool,
+}
+
+impl Terminal {
+    fn detect(term: Option<String>, utf8_locale: bool) -> Self {
+        let term = term.unwrap_or_default();
+        // The Linux console's font has no braille, a VT100 no UTF-8 and no colour, and a
+        // dumb terminal nothing at all; xterm-likes of every name manage both.
+        let (unicode, colour) = match term.as_str() {
+            "" | "dumb" => (false, false),
+            t if t.starts_with("vt") => (false, false),
+            t if t.starts_with("linux") => (false, true),
+            _ => (true, true),
+        };
+        Terminal {
+            unicode: unicode && utf8_locale,
+            colour,
+        }
+    }
+}
+
+/// Whether the locale says UTF-8, read as the C library would: `LC_ALL`, then `LC_CTYPE`,
+/// then `LANG`; none set counts as UTF-8, as most terminals are today.
+fn locale_is_utf8(env: impl Fn(&str) -> Option<String>) -> bool {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .into_iter()
+        .find_map(|name| env(name).filter(|v| !v.is_empty()));
+    match locale {
+        None => true,
+        Some(l) => {
+            let l = l.to_ascii_lowercase();
+            l.contains("utf-8") || l.contains("utf8")
+        }
+    }
 }
 
 /// Sparkline levels that need no UTF-8.
@@ -59,6 +110,9 @@ impl Theme {
             good: Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
             warn: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
             reference: Style::new().fg(Color::DarkGray),
+            badge: Style::new()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD | Modifier::REVERSED),
         }
     }
 
@@ -82,14 +136,26 @@ impl Theme {
             good: bold,
             warn: bold,
             reference: plain,
+            badge: bold.add_modifier(Modifier::REVERSED),
         }
     }
 
-    /// Monochrome when `NO_COLOR` is set to anything non-empty (no-color.org).
-    pub fn from_env(ascii: bool) -> Self {
-        match std::env::var_os("NO_COLOR") {
-            Some(v) if !v.is_empty() => Theme::monochrome(ascii),
-            _ => Theme::colour(ascii),
+    /// The theme the terminal can show: monochrome with `NO_COLOR` (no-color.org) or on a
+    /// terminal without colour; plain ASCII where the terminal or the locale cannot draw
+    /// braille and box drawing, unless `glyphs` says otherwise.
+    pub fn from_env(glyphs: Glyphs) -> Self {
+        let env = |name: &str| std::env::var(name).ok();
+        let terminal = Terminal::detect(env("TERM"), locale_is_utf8(env));
+        let ascii = match glyphs {
+            Glyphs::Ascii => true,
+            Glyphs::Unicode => false,
+            Glyphs::Detect => !terminal.unicode,
+        };
+        let no_color = env("NO_COLOR").is_some_and(|v| !v.is_empty());
+        if no_color || !terminal.colour {
+            Theme::monochrome(ascii)
+        } else {
+            Theme::colour(ascii)
         }
     }
 
@@ -126,5 +192,50 @@ impl Theme {
         } else {
             ("█", "░")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn detect(term: &str, utf8: bool) -> Terminal {
+        Terminal::detect(Some(term.to_string()), utf8)
+    }
+
+    #[test]
+    fn old_and_plain_terminals_get_ascii() {
+        for term in ["dumb", "vt100", "vt220", "linux", ""] {
+            assert!(!detect(term, true).unicode, "{term}");
+        }
+        assert!(!detect("dumb", true).colour && !detect("vt100", true).colour);
+        assert!(detect("linux", true).colour);
+        assert!(detect("xterm-256color", true).unicode);
+        assert!(detect("tmux-256color", true).colour);
+        assert!(!detect("xterm-256color", false).unicode);
+    }
+
+    #[test]
+    fn the_locale_is_read_in_the_c_library_order() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(locale_is_utf8(env(&[])));
+        assert!(locale_is_utf8(env(&[("LANG", "en_GB.UTF-8")])));
+        assert!(!locale_is_utf8(env(&[("LANG", "C")])));
+        assert!(!locale_is_utf8(env(&[
+            ("LC_ALL", "C"),
+            ("LANG", "en_US.utf8")
+        ])));
+        assert!(locale_is_utf8(env(&[
+            ("LC_ALL", ""),
+            ("LANG", "en_US.utf8")
+        ])));
+        assert!(!locale_is_utf8(env(&[("LC_CTYPE", "POSIX")])));
     }
 }

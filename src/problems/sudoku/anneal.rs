@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::Rng as _;
 
-use super::check::line_conflicts;
+use super::check::{first_clash, line_conflicts};
 use super::fill::BoxFill;
 use super::focus::{Duplicates, FreeCells, pick};
 use super::grid::Geometry;
@@ -94,6 +94,11 @@ impl SudokuSnapshot {
     /// Per cell: whether its value repeats in its row or column.
     pub fn conflicts(&self) -> Vec<bool> {
         line_conflicts(&self.geometry, &self.values)
+    }
+
+    /// Every cell filled and no symbol repeated in a row, column or box.
+    pub fn is_solved(&self) -> bool {
+        self.values.iter().all(|&v| v != 0) && first_clash(&self.geometry, &self.values).is_none()
     }
 }
 

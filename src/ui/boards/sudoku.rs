@@ -38,6 +38,10 @@ impl SudokuView {
 }
 
 impl BoardView<SudokuSnapshot> for SudokuView {
+    fn at_target(&self, s: &SudokuSnapshot) -> bool {
+        s.is_solved()
+    }
+
     fn min_size(&self, _: Option<&SudokuSnapshot>) -> (u16, u16) {
         grid_size(self.n)
     }
@@ -217,6 +221,10 @@ impl SudokuThumbnail {
 }
 
 impl BoardView<SudokuSnapshot> for SudokuThumbnail {
+    fn at_target(&self, s: &SudokuSnapshot) -> bool {
+        s.is_solved()
+    }
+
     fn min_size(&self, _: Option<&SudokuSnapshot>) -> (u16, u16) {
         let side = self.n * self.n;
         ((2 * side + self.n - 1) as u16, side as u16)
