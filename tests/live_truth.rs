@@ -170,6 +170,7 @@ fn solved_is_only_ever_shown_over_a_valid_board() {
             let demo = SudokuDemo {
                 puzzles: puzzles.clone(),
                 args,
+                seeds: Vec::new(),
             };
             let mut app = App::new(
                 vec![Box::new(demo)],

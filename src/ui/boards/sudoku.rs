@@ -266,6 +266,8 @@ impl BoardView<SudokuSnapshot> for SudokuThumbnail {
 pub struct SudokuDemo {
     pub puzzles: Vec<Puzzle>,
     pub args: SudokuArgs,
+    /// The seed of puzzle `i`, where a curated show chose one; the others use `args`'.
+    pub seeds: Vec<u64>,
 }
 
 /// What a live run of one puzzle starts from.
@@ -279,8 +281,12 @@ struct Start {
 }
 
 impl SudokuDemo {
-    fn search(&self, puzzle: &Puzzle) -> color_eyre::Result<Start> {
-        let a = &self.args;
+    fn search(&self, index: usize, puzzle: &Puzzle) -> color_eyre::Result<Start> {
+        let mut args = self.args.clone();
+        if let Some(&seed) = self.seeds.get(index) {
+            args.anneal.seed = seed;
+        }
+        let a = &args;
         if let Some(preset) = a.preset {
             let s =
                 solver(preset, puzzle, &a.anneal, &a.ga, a.no_propagate).map_err(|e| eyre!(e))?;
@@ -334,7 +340,7 @@ impl Demo for SudokuDemo {
             .puzzles
             .get(index)
             .ok_or_else(|| eyre!("no puzzle {}", index + 1))?;
-        let start = self.search(puzzle)?;
+        let start = self.search(index, puzzle)?;
         let origin = format!(
             "{} givens +{} propagated",
             puzzle.givens(),

@@ -1,0 +1,78 @@
+//! The demos of a bare `kiln` are worth watching: every item runs 10-60 s at its demo's
+//! default pace, and its temperature moves.
+//!
+//! A run cools over steps, so its length at a pace is its steps over that pace: each item
+//! runs here at full speed through the live view's own path, and its final step count says
+//! how long it takes on screen.
+
+use std::time::{Duration, Instant};
+
+use kiln::anneal::StopReason;
+use kiln::anneal::worker::Speed;
+use kiln::ui::{BoardArea, RunState, Session};
+
+/// The board area of an 80x24 screen.
+const AREA: BoardArea = BoardArea {
+    width: 48,
+    height: 22,
+};
+
+fn run_to_the_end(session: &mut Box<dyn Session>, what: &str) -> (u64, f64, f64) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let (mut t_high, mut t_low) = (f64::MIN, f64::MAX);
+    loop {
+        session.poll();
+        if let Some(s) = session.history().latest() {
+            t_high = t_high.max(s.temperature);
+            t_low = t_low.min(s.temperature);
+        }
+        match session.state() {
+            RunState::Finished(reason) => {
+                let s = session
+                    .history()
+                    .latest()
+                    .expect("a finished run has samples");
+                if *reason == StopReason::Target {
+                    assert!(session.solved(), "{what}: at the target but not solved");
+                }
+                return (s.iteration, t_high, t_low);
+            }
+            RunState::Crashed(message) => panic!("{what}: crashed: {message}"),
+            _ => {}
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: still running after 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
+    let startup = kiln::demos::for_command(None).unwrap();
+    let mut table = Vec::new();
+    for demo in &startup.demos {
+        let Speed::Limited(rate) = demo.default_speed() else {
+            panic!("{}: a demo runs at a watchable pace", demo.name());
+        };
+        for index in 0..demo.count() {
+            let what = format!("{} {}", demo.name(), index + 1);
+            let mut session = demo.start(index, Speed::Full, AREA).unwrap();
+            let (steps, t_high, t_low) = run_to_the_end(&mut session, &what);
+            let seconds = steps as f64 / rate as f64;
+            table.push(format!(
+                "{what}: {seconds:.1} s, T {t_high:.3} .. {t_low:.3}"
+            ));
+            assert!(
+                (10.0..=60.0).contains(&seconds),
+                "{what}: {seconds:.1} s at {rate}/s ({steps} steps)"
+            );
+            assert!(
+                t_high > 2.0 * t_low,
+                "{what}: the temperature hardly moved ({t_high} .. {t_low})"
+            );
+        }
+    }
+    println!("{}", table.join("\n"));
+}
