@@ -309,6 +309,7 @@ impl Tui for App {
 
     fn render(&self, area: Rect, buf: &mut Buffer) {
         Widget::render(self, area, buf);
+        self.theme.enforce(buf);
     }
 
     fn resize(&mut self, screen: Rect) {

@@ -6,6 +6,7 @@ mod format;
 mod help;
 mod history;
 pub mod keys;
+mod pace;
 pub mod race;
 mod session;
 mod stats;
@@ -89,30 +90,32 @@ pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options
     drive(&mut app, options.fps)
 }
 
-/// The event loop: draws at most `fps` frames a second and only when something changed.
+/// The event loop: draws at most `fps` frames a second, within a byte budget, and only
+/// when something changed.
 pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(Arc::clone(&stop))?;
     let mut screen = terminal::Screen::enter()?;
-    let frame = Duration::from_secs_f64(1.0 / fps.max(1) as f64);
+    let size = screen.terminal.size()?;
+    let mut pacer = pace::Pacer::new(fps, size.width, size.height, Instant::now());
+    let idle = Duration::from_secs_f64(1.0 / f64::from(fps.max(1)));
     let mut dirty = true;
-    let mut last_draw = Instant::now() - frame;
+    // A key's effect is drawn without waiting for the byte budget.
+    let mut urgent = true;
     while !stop.load(Ordering::Relaxed) {
         dirty |= ui.poll();
         if let Some(message) = ui.crashed() {
             return Err(eyre!("the annealing thread panicked: {message}"));
         }
-        if dirty && last_draw.elapsed() >= frame {
-            screen.draw(|f| ui.render(f.area(), f.buffer_mut()))?;
+        let wait = pacer.wait(Instant::now(), urgent);
+        if dirty && wait.is_zero() {
+            let bytes = screen.draw(|f| ui.render(f.area(), f.buffer_mut()))?;
+            pacer.drawn(Instant::now(), bytes);
             dirty = false;
-            last_draw = Instant::now();
+            urgent = false;
         }
         // Wait for a key until the next frame is due; nothing is drawn while nothing changes.
-        let wait = if dirty {
-            frame.saturating_sub(last_draw.elapsed())
-        } else {
-            frame
-        };
+        let wait = if dirty { wait.min(idle) } else { idle };
         if event::poll(wait)? {
             match event::read()? {
                 Event::Key(key) if key.kind == KeyEventKind::Press => {
@@ -121,12 +124,15 @@ pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
                             break;
                         }
                         dirty = true;
+                        urgent = true;
                     }
                 }
                 Event::Resize(width, height) => {
                     screen.terminal.autoresize()?;
                     ui.resize(ratatui::layout::Rect::new(0, 0, width, height));
+                    pacer.resize(width, height);
                     dirty = true;
+                    urgent = true;
                 }
                 _ => {}
             }

@@ -243,6 +243,7 @@ impl Tui for Race {
             }
             .render(panes, buf);
         }
+        theme.enforce(buf);
     }
 }
 

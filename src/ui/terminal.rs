@@ -2,6 +2,8 @@
 
 use std::io::{self, BufWriter, Stdout, Write};
 use std::panic;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
 use crossterm::terminal::{
@@ -14,12 +16,33 @@ use ratatui::backend::CrosstermBackend;
 
 use crate::anneal::worker::WORKER_THREAD;
 
-/// Output is buffered so a frame leaves in one write, which matters over SSH.
-pub type Backend = CrosstermBackend<BufWriter<Stdout>>;
+/// Output is buffered so a frame leaves in one write, which matters over SSH, and counted
+/// so the event loop can keep to a byte budget.
+pub type Backend = CrosstermBackend<Counted<BufWriter<Stdout>>>;
+
+/// A writer that counts the bytes through it (the backend keeps the writer to itself,
+/// so the count is shared).
+pub struct Counted<W> {
+    inner: W,
+    written: Arc<AtomicU64>,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
 
 /// The terminal in raw mode on the alternate screen; dropping it restores the terminal.
 pub struct Screen {
     pub terminal: Terminal<Backend>,
+    written: Arc<AtomicU64>,
 }
 
 impl Screen {
@@ -34,16 +57,23 @@ impl Screen {
             restore();
             return Err(e);
         }
+        let written = Arc::new(AtomicU64::new(0));
+        let out = Counted {
+            inner: out,
+            written: Arc::clone(&written),
+        };
         let terminal = Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| restore())?;
-        Ok(Screen { terminal })
+        Ok(Screen { terminal, written })
     }
 
-    /// Draws a frame between synchronized-update escapes, so the terminal shows it whole.
-    pub fn draw(&mut self, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<()> {
+    /// Draws a frame between synchronized-update escapes, so the terminal shows it whole;
+    /// returns the bytes it took.
+    pub fn draw(&mut self, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<u64> {
+        let before = self.written.load(Ordering::Relaxed);
         queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
         self.terminal.draw(render)?;
         execute!(self.terminal.backend_mut(), EndSynchronizedUpdate)?;
-        Ok(())
+        Ok(self.written.load(Ordering::Relaxed) - before)
     }
 }
 

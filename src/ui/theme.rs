@@ -159,6 +159,27 @@ impl Theme {
         }
     }
 
+    /// With `ascii`, replaces whatever is left in `buf` that needs UTF-8 (the `·` between
+    /// title fields, marks) by a plain stand-in, so nothing drawn needs what the terminal
+    /// lacks.
+    pub fn enforce(&self, buf: &mut ratatui::buffer::Buffer) {
+        if !self.ascii {
+            return;
+        }
+        for cell in &mut buf.content {
+            if !cell.symbol().is_ascii() {
+                let plain = match cell.symbol() {
+                    "·" => "-",
+                    "◂" => "<",
+                    "▴" => "^",
+                    "…" => ".",
+                    _ => "?",
+                };
+                cell.set_symbol(plain);
+            }
+        }
+    }
+
     pub fn bars(&self) -> bar::Set<'static> {
         if self.ascii {
             ASCII_BARS
