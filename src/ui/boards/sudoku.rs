@@ -23,11 +23,66 @@ pub struct SudokuView {
     origin: String,
 }
 
-/// Width and height of the grid drawn for box side `n`, marks included.
+/// How large a grid is drawn: a cell is `2 * height` columns by `height` rows (1, 3 or 5),
+/// its symbol in the middle, so a large screen gets a large board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cells {
+    n: usize,
+    width: usize,
+    height: usize,
+}
+
+impl Cells {
+    /// The largest cells whose grid fits `area`, at least the smallest.
+    fn fitting(n: usize, area: Rect) -> Self {
+        [5, 3]
+            .into_iter()
+            .map(|height| Cells::of(n, height))
+            .find(|c| {
+                let (w, h) = c.grid_size();
+                w <= area.width && h <= area.height
+            })
+            .unwrap_or(Cells::of(n, 1))
+    }
+
+    fn of(n: usize, height: usize) -> Self {
+        Cells {
+            n,
+            width: 2 * height.max(1),
+            height,
+        }
+    }
+
+    /// Columns from one box rule to the next: the rule, the cells and one spare column,
+    /// which with the cells' own left margin centres the symbols in the box.
+    fn box_width(&self) -> usize {
+        1 + self.n * self.width + 1
+    }
+
+    fn box_height(&self) -> usize {
+        1 + self.n * self.height
+    }
+
+    /// Width and height of the grid, the row and column marks included.
+    fn grid_size(&self) -> (u16, u16) {
+        let width = self.n * self.box_width() + 1 + 2;
+        let height = self.n * self.box_height() + 1 + 1;
+        (width as u16, height as u16)
+    }
+
+    /// The column of the first column of cell column `col`'s area, from the grid's left.
+    fn cell_x(&self, col: usize) -> usize {
+        (col / self.n) * self.box_width() + 1 + (col % self.n) * self.width
+    }
+
+    fn cell_y(&self, row: usize) -> usize {
+        (row / self.n) * self.box_height() + 1 + (row % self.n) * self.height
+    }
+}
+
+/// Width and height of the smallest grid drawn for box side `n`, marks included.
 fn grid_size(n: usize) -> (u16, u16) {
-    let width = 1 + n * (2 * n + 2) + 2;
-    let height = 1 + n * (n + 1) + 1;
-    (width as u16, height as u16)
+    Cells::of(n, 1).grid_size()
 }
 
 impl SudokuView {
@@ -57,73 +112,61 @@ impl BoardView<SudokuSnapshot> for SudokuView {
     fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let g = &s.geometry;
         let (n, side) = (g.n, g.side);
-        let (width, height) = grid_size(n);
+        let cells = Cells::fitting(n, area);
+        let (width, height) = cells.grid_size();
         if area.width < width || area.height < height {
             return;
         }
         let x0 = area.x + (area.width - width) / 2;
         let y0 = area.y + (area.height - height) / 2;
+        let at = |x: usize, y: usize| (x0 + x as u16, y0 + y as u16);
         let conflicts = s.conflicts();
-        let row_bad: Vec<bool> = (0..side)
-            .map(|r| has_repeat(&s.values[r * side..][..side]))
-            .collect();
-        let col_bad: Vec<bool> = (0..side)
-            .map(|c| {
-                has_repeat(
-                    &(0..side)
-                        .map(|r| s.values[r * side + c])
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .collect();
         let line = Lines::new(theme.ascii);
-        let box_width = 2 * n + 2;
-        // Horizontal rules between bands of boxes.
-        for band in 0..=n {
-            let y = y0 + (band * (n + 1)) as u16;
-            for stack in 0..n {
-                let x = x0 + (stack * box_width) as u16;
-                let corner = line.corner(band, stack, n);
-                buf[(x, y)].set_symbol(corner).set_style(theme.border);
-                for dx in 1..box_width {
-                    buf[(x + dx as u16, y)]
-                        .set_symbol(line.horizontal)
-                        .set_style(theme.border);
-                }
+        let (box_width, box_height) = (cells.box_width(), cells.box_height());
+        // The rules: horizontal ones between bands of boxes, vertical ones between stacks.
+        for y in 0..n * box_height + 1 {
+            let on_rule = y % box_height == 0;
+            for x in 0..n * box_width + 1 {
+                let on_stack = x % box_width == 0;
+                let glyph = match (on_rule, on_stack) {
+                    (true, true) => line.corner(y / box_height, x / box_width, n),
+                    (true, false) => line.horizontal,
+                    (false, true) => line.vertical,
+                    (false, false) => continue,
+                };
+                buf[at(x, y)].set_symbol(glyph).set_style(theme.border);
             }
-            let x = x0 + (n * box_width) as u16;
-            buf[(x, y)]
-                .set_symbol(line.corner(band, n, n))
-                .set_style(theme.border);
         }
-        for (row, &bad) in row_bad.iter().enumerate() {
-            let y = y0 + (1 + row + row / n) as u16;
-            for stack in 0..=n {
-                let x = x0 + (stack * box_width) as u16;
-                buf[(x, y)]
-                    .set_symbol(line.vertical)
-                    .set_style(theme.border);
-            }
+        let middle = (cells.width / 2, cells.height / 2);
+        for row in 0..side {
             for col in 0..side {
                 let cell = row * side + col;
-                let x = x0 + (1 + (col / n) * box_width + (col % n) * 2 + 1) as u16;
                 let style = cell_style(s.kinds[cell], conflicts[cell], theme);
+                let (x, y) = (cells.cell_x(col), cells.cell_y(row));
+                // A large cell is a block of its style, so a clash shows as a patch; the
+                // smallest keeps the gap between symbols plain.
+                let left = if cells.height == 1 { middle.0 } else { 1 };
+                for dy in 0..cells.height {
+                    for dx in left..cells.width {
+                        buf[at(x + dx, y + dy)].set_symbol(" ").set_style(style);
+                    }
+                }
                 let mut text = [0u8; 4];
                 let glyph = symbol(s.values[cell]).encode_utf8(&mut text);
-                buf[(x, y)].set_symbol(glyph).set_style(style);
+                buf[at(x + middle.0, y + middle.1)].set_symbol(glyph);
             }
-            if bad {
-                let x = x0 + (n * box_width + 1) as u16;
-                buf[(x, y)]
+            if has_repeat(&s.values[row * side..][..side]) {
+                let (x, y) = (n * box_width + 1, cells.cell_y(row) + middle.1);
+                buf[at(x, y)]
                     .set_symbol(line.row_mark)
                     .set_style(theme.energy);
             }
         }
-        let y = y0 + height - 1;
-        for (col, &bad) in col_bad.iter().enumerate() {
-            if bad {
-                let x = x0 + (1 + (col / n) * box_width + (col % n) * 2 + 1) as u16;
-                buf[(x, y)]
+        for col in 0..side {
+            let column: Vec<u8> = (0..side).map(|r| s.values[r * side + col]).collect();
+            if has_repeat(&column) {
+                let (x, y) = (cells.cell_x(col) + middle.0, height as usize - 1);
+                buf[at(x, y)]
                     .set_symbol(line.col_mark)
                     .set_style(theme.energy);
             }
