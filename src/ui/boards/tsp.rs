@@ -113,19 +113,24 @@ impl BoardView<TspSnapshot> for TspView {
             .render(area, buf);
     }
 
+    /// The gap first, as it is the number that says how good the run is, then the best
+    /// length it is the gap of; short, so the whole title fits in 80 columns.
     fn headline(&self, s: &TspSnapshot, best_energy: Option<f64>) -> Option<String> {
         let length = s.length();
-        let what = if self.best { "best tour" } else { "length" };
-        let mut line = format!("{what} {length}");
-        if let Some(best) = best_energy.filter(|_| self.energy_is_length) {
-            line.push_str(&format!(" · best {best:.0}"));
-            if let Some(gap) = self.loaded.gap(best as u64) {
-                line.push_str(&format!(" · gap {gap:.2}%"));
-            }
-        } else if let Some(gap) = self.loaded.gap(length) {
-            line.push_str(&format!(" · gap {gap:.2}%"));
+        let best = best_energy
+            .filter(|_| self.energy_is_length)
+            .map(|b| b.round() as u64);
+        let mut parts = Vec::new();
+        if let Some(gap) = self.loaded.gap(best.unwrap_or(length)) {
+            parts.push(format!("gap {gap:.2}%"));
         }
-        Some(line)
+        if self.best {
+            parts.push(format!("best tour {length}"));
+        } else {
+            parts.extend(best.map(|b| format!("best {b}")));
+            parts.push(format!("len {length}"));
+        }
+        Some(parts.join(" · "))
     }
 
     fn floor(&self) -> Option<f64> {
@@ -293,16 +298,26 @@ mod tests {
     }
 
     #[test]
-    fn headline_gives_length_best_and_gap() {
+    fn headline_puts_the_gap_in_percent_first() {
         let (mut view, s) = square();
         assert_eq!(
             view.headline(&s, Some(40.0)).unwrap(),
-            "length 40 · best 40 · gap 0.00%"
+            "gap 0.00% · best 40 · len 40"
         );
         assert!(view.key('b') && view.wants_best());
         assert_eq!(
-            view.headline(&s, Some(44.0)).unwrap(),
-            "best tour 40 · best 44 · gap 10.00%"
+            view.headline(&s, Some(40.0)).unwrap(),
+            "gap 0.00% · best tour 40"
+        );
+    }
+
+    #[test]
+    fn headline_without_a_best_gives_the_gap_of_the_tour() {
+        let (mut view, s) = square();
+        view.energy_is_length = false;
+        assert_eq!(
+            view.headline(&s, Some(1600.0)).unwrap(),
+            "gap 0.00% · len 40"
         );
     }
 }
