@@ -503,7 +503,7 @@ mod tests {
         let instance = instance_of("grid", grid);
         let view = view_of(&instance, None, None);
         let boustrophedon =
-            |r: u32| (0..40).map(move |c| 40 * r + if r % 2 == 0 { c } else { 39 - c });
+            |r: u32| (0..40).map(move |c| 40 * r + if r.is_multiple_of(2) { c } else { 39 - c });
         let tour = (0..25).flat_map(boustrophedon);
         let s = TspSnapshot {
             instance,
