@@ -1,7 +1,9 @@
 //! The real binary in a pseudo-terminal: it draws, obeys keys, quits cleanly and leaves the
 //! terminal as it found it.
 
+use std::fs;
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -39,11 +41,16 @@ impl Tui {
     }
 
     fn start_with(args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
+        Tui::start_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, cols, rows, env)
+    }
+
+    /// Runs kiln with `dir` as its working directory.
+    fn start_in(dir: &Path, args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
         let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
         let cooked = modes(&*pair.master);
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kiln"));
         cmd.args(args);
-        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        cmd.cwd(dir);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
         for (key, value) in env {
@@ -295,4 +302,57 @@ fn ascii_mode_draws_without_box_drawing() {
     assert!(!text.contains('│') && !text.contains('█'), "{text}");
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
+}
+
+/// A fresh, empty working directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-pty-{}-{test}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn puzzle(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn e_saves_the_board_and_the_best_grid_in_new_files_every_time() {
+    let dir = scratch("save");
+    // Someone else's file under the number the third save would take.
+    fs::write(dir.join("kiln-sudoku-default-3.json"), "not kiln's").unwrap();
+    let default = puzzle("puzzles/sudoku/default.txt");
+    let mut tui = Tui::start_in(&dir, &["sudoku", &default], 80, 24, &[]);
+    tui.wait_for("Energy");
+
+    tui.press("e");
+    tui.wait_for("saved kiln-sudoku-default-1.png, .json");
+    let png = image::open(dir.join("kiln-sudoku-default-1.png")).unwrap();
+    assert!(png.width() > 300 && png.width() == png.height(), "{png:?}");
+    let first = fs::read(dir.join("kiln-sudoku-default-1.json")).unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(line["problem"], "sudoku");
+    assert_eq!(line["solution"].as_str().unwrap().len(), 81, "{line}");
+
+    tui.press("e");
+    tui.wait_for("saved kiln-sudoku-default-2.png, .json");
+    tui.press("e");
+    tui.wait_for("saved kiln-sudoku-default-4.png, .json");
+    assert_eq!(
+        fs::read(dir.join("kiln-sudoku-default-1.json")).unwrap(),
+        first
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("kiln-sudoku-default-3.json")).unwrap(),
+        "not kiln's"
+    );
+    assert!(!dir.join("kiln-sudoku-default-3.png").exists());
+    image::open(dir.join("kiln-sudoku-default-4.png")).unwrap();
+
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    fs::remove_dir_all(dir).unwrap();
 }

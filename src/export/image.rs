@@ -5,12 +5,27 @@ use std::path::Path;
 
 use super::Export;
 use super::canvas::{BLACK, Canvas};
-use crate::problems::image::{Bitmap, file, pbm};
+use crate::problems::image::{Bitmap, ImageArgs, Mode, file, pbm};
 
 /// Small images are scaled up by a whole factor until their short side is this long...
 const SHORT_SIDE: usize = 256;
 /// ...unless that makes the long side longer than this.
 const MAX_LONG_SIDE: usize = 4096;
+
+/// What a run's files are named after: its input file, or the kernel a random image forms
+/// patterns under.
+pub fn run_name(args: &ImageArgs, mode: &Mode) -> String {
+    match (&args.file, mode) {
+        (Some(path), _) => path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into(),
+        (None, Mode::Pattern(p)) => p.kernel().name.clone(),
+        // Not reached: --denoise requires a file.
+        (None, Mode::Denoise(..)) => "image".to_string(),
+    }
+}
 
 /// Pixels per image pixel.
 fn scale(image: &Bitmap) -> usize {
@@ -49,7 +64,9 @@ pub fn output(best: &Bitmap, path: &Path) -> color_eyre::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{self, Command};
     use crate::export::canvas::WHITE;
+    use crate::problems::image::build;
 
     /// 4x5 pixels, black on the diagonal.
     fn diagonal() -> Bitmap {
@@ -85,6 +102,25 @@ mod tests {
                 .file("png", picture(&shown))
                 .file("pbm", b"P4\n4 5\n\0\0\0\0\0".to_vec())
         );
+    }
+
+    #[test]
+    fn runs_are_named_after_their_file_or_kernel() {
+        let name = |words: &[&str]| {
+            let Command::Image(args) = cli::command(words) else {
+                unreachable!()
+            };
+            run_name(&args, &build(&args).unwrap().mode)
+        };
+        assert_eq!(
+            name(&["image", "--size", "8x8", "--kernel", "n8-repel"]),
+            "n8-repel"
+        );
+        let noisy = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/puzzles/image/toy_4x5_noisy.pbm"
+        );
+        assert_eq!(name(&["image", noisy, "--denoise"]), "toy_4x5_noisy");
     }
 
     #[test]

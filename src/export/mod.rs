@@ -38,6 +38,8 @@ impl Export {
             })
             .take(NAME_CHARS)
             .collect();
+        // Cut short, "random300-clustered-1" would end in a dash before the file's number.
+        let name = name.trim_end_matches(['-', '_', '.']);
         Export {
             stem: format!("{problem}-{name}"),
             files: Vec::new(),
@@ -228,6 +230,8 @@ mod tests {
         let export = Export::new("sudoku", "my puzzles/../hard*one with a very long name");
         assert_eq!(export.stem, "sudoku-my-puzzles-..-hard-o");
         assert!(!export.stem.contains('/'));
+        let random = Export::new("tsp", "random300-clustered-1");
+        assert_eq!(random.stem, "tsp-random300-clustered");
     }
 
     #[test]

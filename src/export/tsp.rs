@@ -15,9 +15,9 @@ const TOUR: Pen = Pen {
     dash: None,
 };
 const REFERENCE: Pen = Pen {
-    colour: Rgb([160, 160, 160]),
-    width: 1,
-    dash: Some(6),
+    colour: Rgb([150, 150, 150]),
+    width: 2,
+    dash: Some(8),
 };
 
 /// Maps city coordinates to pixels: the bounding box scaled to fit, y pointing up as on

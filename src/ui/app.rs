@@ -1,6 +1,8 @@
 //! The application state: which demo and puzzle is live, the speed, the help popup; how keys
 //! change it and how it is drawn.
 
+use std::path::Path;
+
 use color_eyre::Result;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Flex, Layout, Rect};
@@ -16,6 +18,7 @@ use super::stats::{self, StatsPanel};
 use super::theme::Theme;
 use crate::anneal::StopReason;
 use crate::anneal::worker::{Command, Speed};
+use crate::export::saved_message;
 
 pub struct App {
     demos: Vec<Box<dyn Demo>>,
@@ -26,7 +29,7 @@ pub struct App {
     speed: Speed,
     help: bool,
     theme: Theme,
-    /// Why the last puzzle change failed, shown until the next change.
+    /// Why the last puzzle change failed, or which files were saved, until the next change.
     notice: Option<String>,
     /// The terminal's size, for sizing the next run's board.
     screen: Rect,
@@ -118,6 +121,13 @@ impl App {
             }
             Action::Board(key) => {
                 self.session.board_key(key);
+            }
+            // Into the directory kiln was started in.
+            Action::Save => {
+                self.notice = Some(match self.session.save(Path::new(".")) {
+                    Ok(paths) => saved_message(&paths),
+                    Err(e) => format!("not saved: {e}"),
+                });
             }
             Action::TogglePause | Action::Step | Action::Reheat | Action::Restart => {}
         }
@@ -412,7 +422,7 @@ mod tests {
             "                                          │annealing  0.06 s                    ",
             "                                          │speed      1.0k/s                    ",
             "                                          │                                     ",
-            " space pause s step r reheat + - speed n p puzzle R restart ? help q quit       ",
+            " space pause s step r reheat + - speed n p puzzle R restart e save ? help q quit",
         ];
         assert_eq!(steady(screen(&app(RunState::Running), 80, 24)), expected);
     }
@@ -458,7 +468,7 @@ mod tests {
             "                                                                            │annealing  0.06 s                          ",
             "                                                                            │speed      1.0k/s                          ",
             "                                                                            │                                           ",
-            " space pause s step r reheat + - speed n p puzzle R restart ? help q quit                                               ",
+            " space pause s step r reheat + - speed n p puzzle R restart e save ? help q quit                                        ",
         ];
         assert_eq!(steady(screen(&app(RunState::Running), 120, 40)), expected);
     }

@@ -18,6 +18,8 @@ pub enum Action {
     Restart,
     NextDemo,
     PreviousDemo,
+    /// Save the board as a picture and the best state as the headless run writes it.
+    Save,
     Help,
     Quit,
     /// A key the current board handles (e.g. `b` for the best tour).
@@ -94,6 +96,11 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ),
     ("n p", "puzzle", "next / previous puzzle"),
     ("R", "restart", "restart from a fresh random state"),
+    (
+        "e",
+        "save",
+        "save the board (PNG) and the best state as new files here",
+    ),
     ("Tab", "demo", "switch between Sudoku, TSP and image demos"),
     ("?", "help", "this help"),
     ("q", "quit", "quit (also Esc, Ctrl-C)"),
@@ -112,6 +119,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('n') | KeyCode::Right => Action::NextPuzzle,
         KeyCode::Char('p') | KeyCode::Left => Action::PreviousPuzzle,
         KeyCode::Char('R') => Action::Restart,
+        KeyCode::Char('e') => Action::Save,
         KeyCode::Tab => Action::NextDemo,
         KeyCode::BackTab => Action::PreviousDemo,
         KeyCode::Char('?') | KeyCode::Char('h') | KeyCode::F(1) => Action::Help,
@@ -144,6 +152,10 @@ mod tests {
             Some(Action::Quit)
         );
         assert_eq!(press(KeyCode::Esc, KeyModifiers::NONE), Some(Action::Quit));
+        assert_eq!(
+            press(KeyCode::Char('e'), KeyModifiers::NONE),
+            Some(Action::Save)
+        );
         assert_eq!(
             press(KeyCode::Char('b'), KeyModifiers::NONE),
             Some(Action::Board('b'))

@@ -204,6 +204,7 @@ impl Tui for Race {
             | Action::PreviousPuzzle
             | Action::NextDemo
             | Action::PreviousDemo
+            | Action::Save
             | Action::Board(_) => {}
         }
         Flow::Continue

@@ -2,6 +2,9 @@
 //! a `Session` is one puzzle being annealed live. The event loop knows only these traits,
 //! so a new board needs a `BoardView` and a `Demo`, and no change to the loop.
 
+use std::path::{Path, PathBuf};
+
+use color_eyre::eyre::eyre;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -9,6 +12,7 @@ use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::{Command, Report, Speed, Worker};
 use crate::anneal::{Clock, Problem, RunConfig, Runner, Search, StopReason};
+use crate::export::Export;
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +60,11 @@ pub trait BoardView<S>: Send {
     fn target_word(&self) -> &'static str {
         "SOLVED"
     }
+    /// The files the `e` key saves: `shown` drawn as the board draws it, `best` as the
+    /// headless run writes it; `None` for a board that saves nothing.
+    fn export(&self, _shown: &S, _best: &S) -> Option<Export> {
+        None
+    }
 }
 
 /// One live run, seen from the event loop.
@@ -75,6 +84,10 @@ pub trait Session {
     fn board_keys(&self) -> &'static [BoardKey];
     fn board_key(&mut self, key: char) -> bool;
     fn target_word(&self) -> &'static str;
+    /// Saves the board as shown and the best state found as new files in `dir`.
+    fn save(&self, _dir: &Path) -> color_eyre::Result<Vec<PathBuf>> {
+        Err(eyre!("this board cannot be saved"))
+    }
 }
 
 /// The cells a board has to draw in when a run starts, so a demo can size its puzzle to
@@ -185,6 +198,12 @@ where
             budget,
         }
     }
+
+    fn best(&self) -> color_eyre::Result<E::Snapshot> {
+        self.worker
+            .best()
+            .ok_or_else(|| eyre!("the annealer did not hand over its best state"))
+    }
 }
 
 impl<E, V> Session for Live<E, V>
@@ -272,5 +291,17 @@ where
 
     fn target_word(&self) -> &'static str {
         self.view.target_word()
+    }
+
+    fn save(&self, dir: &Path) -> color_eyre::Result<Vec<PathBuf>> {
+        let shown = self
+            .snapshot
+            .as_ref()
+            .ok_or_else(|| eyre!("nothing drawn yet"))?;
+        let export = self
+            .view
+            .export(shown, &self.best()?)
+            .ok_or_else(|| eyre!("this board cannot be saved"))?;
+        Ok(export.save_in(dir)?)
     }
 }

@@ -13,6 +13,7 @@ use ratatui::widgets::canvas::{Canvas, Context, Line, Points};
 
 use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
+use crate::export::{self, Export};
 use crate::problems::tsp::{Cost, Loaded, TspArgs, TspSnapshot, build};
 use crate::ui::boards::step_budget;
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
@@ -151,6 +152,11 @@ impl BoardView<TspSnapshot> for TspView {
 
     fn target_word(&self) -> &'static str {
         "OPTIMAL"
+    }
+
+    fn export(&self, shown: &TspSnapshot, best: &TspSnapshot) -> Option<Export> {
+        let reference = self.loaded.reference.as_deref().filter(|_| self.reference);
+        Some(export::tsp::export(shown, best, reference))
     }
 }
 
