@@ -356,3 +356,45 @@ fn e_saves_the_board_and_the_best_grid_in_new_files_every_time() {
     assert_eq!(tui.wait_exit(), 0);
     fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
+    let dir = scratch("output");
+    let mut tui = Tui::start_in(&dir, &["tsp", "--output", "best.tour"], 80, 24, &[]);
+    tui.wait_for("berlin52");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    let tour = fs::read_to_string(dir.join("best.tour")).unwrap();
+    assert!(
+        tour.contains("TYPE : TOUR") && tour.ends_with("-1\nEOF\n"),
+        "{tour}"
+    );
+    assert_eq!(
+        tour.lines().filter(|l| l.parse::<u32>().is_ok()).count(),
+        52
+    );
+
+    // A file that exists before the run: refused before the screen opens.
+    let mut refused = Tui::start_in(&dir, &["tsp", "--output", "best.tour"], 80, 24, &[]);
+    assert_ne!(refused.wait_exit(), 0);
+    assert!(
+        refused.text().contains("never overwrites"),
+        "{}",
+        refused.text()
+    );
+
+    // A file that appears during the run: refused on quit, after the terminal is restored.
+    let mut tui = Tui::start_in(&dir, &["tsp", "--output", "late.tour"], 80, 24, &[]);
+    tui.wait_for("berlin52");
+    fs::write(dir.join("late.tour"), "mine").unwrap();
+    tui.press("q");
+    assert_ne!(tui.wait_exit(), 0);
+    tui.assert_restored();
+    assert!(
+        tui.text().contains("late.tour not written"),
+        "{}",
+        tui.text()
+    );
+    assert_eq!(fs::read_to_string(dir.join("late.tour")).unwrap(), "mine");
+    fs::remove_dir_all(dir).unwrap();
+}

@@ -134,6 +134,11 @@ impl App {
         Flow::Continue
     }
 
+    /// Writes the best state to the current run's `--output` file, if it has one.
+    pub fn write_output(&self) -> Result<()> {
+        self.session.write_output()
+    }
+
     fn set_speed(&mut self, speed: Speed) {
         self.speed = speed;
         self.session.send(Command::SetSpeed(speed));

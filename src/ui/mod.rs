@@ -76,7 +76,9 @@ pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options
     let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
     let screen = ratatui::layout::Rect::new(0, 0, width, height);
     let mut app = App::new(demos, tab, index, options.speed, theme, screen)?;
-    drive(&mut app, options.fps)
+    drive(&mut app, options.fps)?;
+    // The terminal is restored by now, so a failure reads as a plain line.
+    app.write_output()
 }
 
 /// The event loop: draws at most `fps` frames a second and only when something changed.

@@ -12,7 +12,7 @@ use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::{Command, Report, Speed, Worker};
 use crate::anneal::{Clock, Problem, RunConfig, Runner, Search, StopReason};
-use crate::export::Export;
+use crate::export::{Export, Output};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,6 +88,10 @@ pub trait Session {
     fn save(&self, _dir: &Path) -> color_eyre::Result<Vec<PathBuf>> {
         Err(eyre!("this board cannot be saved"))
     }
+    /// Writes the best state to the run's `--output` file, if it has one.
+    fn write_output(&self) -> color_eyre::Result<()> {
+        Ok(())
+    }
 }
 
 /// The cells a board has to draw in when a run starts, so a demo can size its puzzle to
@@ -136,6 +140,7 @@ pub struct Live<E: Search, V> {
     history: History,
     state: RunState,
     budget: Option<u64>,
+    output: Option<Output<E::Snapshot>>,
 }
 
 impl<P, V> Live<Runner<P>, V>
@@ -196,7 +201,14 @@ where
             history,
             state: RunState::Running,
             budget,
+            output: None,
         }
+    }
+
+    /// Writes the best state to `output` when the run ends (`--output`).
+    pub fn with_output(mut self, output: Option<Output<E::Snapshot>>) -> Self {
+        self.output = output;
+        self
     }
 
     fn best(&self) -> color_eyre::Result<E::Snapshot> {
@@ -303,5 +315,12 @@ where
             .export(shown, &self.best()?)
             .ok_or_else(|| eyre!("this board cannot be saved"))?;
         Ok(export.save_in(dir)?)
+    }
+
+    fn write_output(&self) -> color_eyre::Result<()> {
+        match &self.output {
+            Some(output) => output.write(&self.best()?),
+            None => Ok(()),
+        }
     }
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 
 use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
-use crate::export::{self, Export};
+use crate::export::{self, Export, Output};
 use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, build};
 use crate::ui::boards::step_budget;
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
@@ -197,19 +197,28 @@ impl Demo for ImageDemo {
             show_input: false,
             name: export::image::run_name(args, &setup.mode),
         };
+        let output = || {
+            args.output.clone().map(|path| Output {
+                path,
+                encode: export::image::output,
+            })
+        };
         let seed = args.anneal.seed;
         let reheat_to = config.t0;
         Ok(match setup.mode {
             Mode::Pattern(p) => {
                 let runner = Runner::new(p, config, seed);
-                Box::new(Live::start(setup.title, runner, view, speed, reheat_to))
+                Box::new(
+                    Live::start(setup.title, runner, view, speed, reheat_to).with_output(output()),
+                )
             }
             Mode::Denoise(d, plan) => {
                 let rounds = Rounds::new(d, plan, config.clone(), seed);
                 let title = format!("{} · {} rounds", setup.title, rounds.rounds());
-                Box::new(Live::configured(
-                    title, rounds, &config, view, speed, reheat_to,
-                ))
+                Box::new(
+                    Live::configured(title, rounds, &config, view, speed, reheat_to)
+                        .with_output(output()),
+                )
             }
         })
     }

@@ -13,7 +13,7 @@ use ratatui::widgets::canvas::{Canvas, Context, Line, Points};
 
 use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
-use crate::export::{self, Export};
+use crate::export::{self, Export, Output};
 use crate::problems::tsp::{Cost, Loaded, TspArgs, TspSnapshot, build};
 use crate::ui::boards::step_budget;
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
@@ -198,13 +198,13 @@ impl Demo for TspDemo {
             reference: true,
         };
         let runner = Runner::new(setup.problem, setup.config, args.anneal.seed);
-        Ok(Box::new(Live::start(
-            title,
-            runner,
-            view,
-            speed,
-            setup.reheat_temperature,
-        )))
+        let output = args.output.clone().map(|path| Output {
+            path,
+            encode: |best, _| Ok(export::tsp::tour(best)),
+        });
+        Ok(Box::new(
+            Live::start(title, runner, view, speed, setup.reheat_temperature).with_output(output),
+        ))
     }
 
     /// A tour's budget is about 20M steps: at 1M steps/s it untangles in 20 seconds.
