@@ -1,9 +1,13 @@
 //! Which demos (tabs) the TUI opens with, from the command line.
 
+use std::path::Path;
+
 use color_eyre::Result;
 
 use crate::anneal::worker::Speed;
 use crate::cli::{self, Command};
+use crate::export::check_output_free;
+use crate::input::InputError;
 use crate::problems::image::ImageArgs;
 use crate::problems::sudoku;
 use crate::problems::tsp::TspArgs;
@@ -131,6 +135,12 @@ impl Startup {
     }
 }
 
+/// A live run only writes `--output` at its end, and never over a file: say so before it
+/// starts rather than after.
+fn output_free(output: Option<&Path>) -> Result<(), InputError> {
+    output.map_or(Ok(()), check_output_free)
+}
+
 pub fn for_command(command: Option<&Command>) -> Result<Startup> {
     match command {
         None => {
@@ -168,6 +178,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
         // The arguments are checked (and files read) before the screen changes.
         Some(Command::Image(args)) => {
             crate::problems::image::build(args)?;
+            output_free(args.output.as_deref())?;
             Ok(Startup::one(
                 ImageDemo {
                     runs: vec![args.clone()],
@@ -180,6 +191,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
         }
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;
+            output_free(args.output.as_deref())?;
             Ok(Startup::one(
                 TspDemo {
                     runs: vec![args.clone()],

@@ -4,6 +4,7 @@ pub mod anneal;
 pub mod anneal_args;
 pub mod cli;
 pub mod demos;
+pub mod export;
 pub mod input;
 pub mod problems;
 pub mod race;

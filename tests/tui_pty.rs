@@ -1,7 +1,9 @@
 //! The real binary in a pseudo-terminal: it draws, obeys keys, quits cleanly and leaves the
 //! terminal as it found it.
 
+use std::fs;
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -39,11 +41,16 @@ impl Tui {
     }
 
     fn start_with(args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
+        Tui::start_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, cols, rows, env)
+    }
+
+    /// Runs kiln with `dir` as its working directory.
+    fn start_in(dir: &Path, args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
         let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
         let cooked = modes(&*pair.master);
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kiln"));
         cmd.args(args);
-        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        cmd.cwd(dir);
         cmd.env("TERM", "xterm-256color");
         cmd.env("LANG", "C.UTF-8");
         cmd.env_remove("LC_ALL");
@@ -410,4 +417,99 @@ fn every_view_keeps_to_its_bandwidth_and_sends_nothing_paused() {
         }
     }
     println!("{}", table.join("\n"));
+}
+
+/// A fresh, empty working directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-pty-{}-{test}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn puzzle(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn e_saves_the_board_and_the_best_grid_in_new_files_every_time() {
+    let dir = scratch("save");
+    // Someone else's file under the number the third save would take.
+    fs::write(dir.join("kiln-sudoku-default-3.json"), "not kiln's").unwrap();
+    let default = puzzle("puzzles/sudoku/default.txt");
+    let mut tui = Tui::start_in(&dir, &["sudoku", &default], 80, 24, &[]);
+    tui.wait_for("Energy");
+
+    tui.press("e");
+    tui.wait_for("saved kiln-sudoku-default-1.png, .json");
+    let png = image::open(dir.join("kiln-sudoku-default-1.png")).unwrap();
+    assert!(png.width() > 300 && png.width() == png.height(), "{png:?}");
+    let first = fs::read(dir.join("kiln-sudoku-default-1.json")).unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(line["problem"], "sudoku");
+    assert_eq!(line["solution"].as_str().unwrap().len(), 81, "{line}");
+
+    tui.press("e");
+    tui.wait_for("saved kiln-sudoku-default-2.png, .json");
+    tui.press("e");
+    tui.wait_for("saved kiln-sudoku-default-4.png, .json");
+    assert_eq!(
+        fs::read(dir.join("kiln-sudoku-default-1.json")).unwrap(),
+        first
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("kiln-sudoku-default-3.json")).unwrap(),
+        "not kiln's"
+    );
+    assert!(!dir.join("kiln-sudoku-default-3.png").exists());
+    image::open(dir.join("kiln-sudoku-default-4.png")).unwrap();
+
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
+    let dir = scratch("output");
+    let mut tui = Tui::start_in(&dir, &["tsp", "--output", "best.tour"], 80, 24, &[]);
+    tui.wait_for("berlin52");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    let tour = fs::read_to_string(dir.join("best.tour")).unwrap();
+    assert!(
+        tour.contains("TYPE : TOUR") && tour.ends_with("-1\nEOF\n"),
+        "{tour}"
+    );
+    assert_eq!(
+        tour.lines().filter(|l| l.parse::<u32>().is_ok()).count(),
+        52
+    );
+
+    // A file that exists before the run: refused before the screen opens.
+    let mut refused = Tui::start_in(&dir, &["tsp", "--output", "best.tour"], 80, 24, &[]);
+    assert_ne!(refused.wait_exit(), 0);
+    assert!(
+        refused.text().contains("never overwrites"),
+        "{}",
+        refused.text()
+    );
+
+    // A file that appears during the run: refused on quit, after the terminal is restored.
+    let mut tui = Tui::start_in(&dir, &["tsp", "--output", "late.tour"], 80, 24, &[]);
+    tui.wait_for("berlin52");
+    fs::write(dir.join("late.tour"), "mine").unwrap();
+    tui.press("q");
+    assert_ne!(tui.wait_exit(), 0);
+    tui.assert_restored();
+    assert!(
+        tui.text().contains("late.tour not written"),
+        "{}",
+        tui.text()
+    );
+    assert_eq!(fs::read_to_string(dir.join("late.tour")).unwrap(), "mine");
+    fs::remove_dir_all(dir).unwrap();
 }

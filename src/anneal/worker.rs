@@ -19,6 +19,8 @@ use super::{Sample, Search, StopReason};
 /// The name of the annealing thread; the TUI's panic hook recognises it.
 pub const WORKER_THREAD: &str = "kiln-annealer";
 
+/// How long `Worker::best` waits for the worker to answer (it answers within a tick).
+const BEST_WAIT: Duration = Duration::from_secs(2);
 /// How often a running worker publishes a sample.
 const PUBLISH_EVERY: Duration = Duration::from_millis(40);
 /// A rate-limited worker does its steps in ticks of this length.
@@ -82,6 +84,8 @@ pub enum Command {
     SetSpeed(Speed),
     /// Hand the UI the best state found instead of the current one (or back).
     ShowBest(bool),
+    /// Send a copy of the best state found, once (`Worker::best`).
+    SendBest,
     Quit,
 }
 
@@ -125,6 +129,8 @@ pub struct Worker<S> {
     commands: Sender<Command>,
     reports: Receiver<Stamped>,
     mailbox: Arc<Mailbox<S>>,
+    /// Answers to `Command::SendBest`.
+    best: Receiver<S>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -137,6 +143,7 @@ impl<S: Send + 'static> Worker<S> {
     {
         let (commands, command_rx) = mpsc::channel();
         let (report_tx, reports) = mpsc::channel();
+        let (best_tx, best) = mpsc::channel();
         let mailbox = Arc::new(Mailbox {
             slot: Mutex::new(None),
             wanted: AtomicBool::new(true),
@@ -152,6 +159,7 @@ impl<S: Send + 'static> Worker<S> {
                         commands: command_rx,
                         reports: report_tx,
                         mailbox: shared,
+                        best: best_tx,
                         speed,
                         reheat_to,
                         paused: false,
@@ -174,6 +182,7 @@ impl<S: Send + 'static> Worker<S> {
             commands,
             reports,
             mailbox,
+            best,
             thread: Some(thread),
         }
     }
@@ -202,6 +211,15 @@ impl<S: Send + 'static> Worker<S> {
     pub fn take_snapshot(&self) -> Option<S> {
         self.take_frame().map(|frame| frame.board)
     }
+
+    /// A copy of the best state found so far, whatever the board shows; `None` if the
+    /// worker has gone or does not answer in time.
+    pub fn best(&self) -> Option<S> {
+        // An answer that came after an earlier call gave up is stale.
+        while self.best.try_recv().is_ok() {}
+        self.send(Command::SendBest);
+        self.best.recv_timeout(BEST_WAIT).ok()
+    }
 }
 
 impl<S> Drop for Worker<S> {
@@ -228,6 +246,7 @@ struct Loop<E: Search> {
     commands: Receiver<Command>,
     reports: Sender<Stamped>,
     mailbox: Arc<Mailbox<E::Snapshot>>,
+    best: Sender<E::Snapshot>,
     speed: Speed,
     reheat_to: f64,
     paused: bool,
@@ -325,6 +344,9 @@ impl<E: Search> Loop<E> {
             Command::ShowBest(best) => {
                 self.show_best = best;
                 self.mailbox.wanted.store(true, Ordering::Release);
+            }
+            Command::SendBest => {
+                let _ = self.best.send(self.search.best_snapshot());
             }
         }
         self.publish(true);
@@ -514,6 +536,23 @@ mod tests {
             thread::sleep(Duration::from_millis(2));
         };
         assert!(board.iter().all(|b| !b), "{board:?}");
+    }
+
+    #[test]
+    fn best_answers_with_the_best_state_while_the_board_shows_the_current_one() {
+        // Cool to all zeros, then wander hot: the current board has ones, the best has none.
+        let mut config = RunConfig::new(Schedule::Constant, 0.0);
+        config.max_steps = Some(2_000);
+        let mut runner = Runner::new(Bits::ones(16), config, 1);
+        runner.run(|_| true);
+        runner.reheat(1e9);
+        runner.restart();
+        let worker = Worker::spawn(runner, Speed::Limited(1_000), 1e9);
+        let best = worker.best().expect("a running worker answers");
+        assert!(best.iter().all(|b| !b), "{best:?}");
+        worker.send(Command::TogglePause);
+        wait_for(&worker, |r| *r == Report::Paused(true));
+        assert_eq!(worker.best(), Some(best), "a paused worker answers too");
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use std::time::{Duration, Instant};
 
+use std::path::Path;
+
 use color_eyre::Result;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Flex, Layout, Rect};
@@ -18,6 +20,7 @@ use super::stats::{self, StatsPanel};
 use super::theme::Theme;
 use crate::anneal::StopReason;
 use crate::anneal::worker::{Command, Speed};
+use crate::export::saved_message;
 
 pub struct App {
     demos: Vec<Box<dyn Demo>>,
@@ -28,7 +31,7 @@ pub struct App {
     speed: Speed,
     help: bool,
     theme: Theme,
-    /// Why the last puzzle change failed, shown until the next change.
+    /// Why the last puzzle change failed, or which files were saved, until the next change.
     notice: Option<String>,
     /// The terminal's size, for sizing the next run's board.
     screen: Rect,
@@ -168,9 +171,21 @@ impl App {
             Action::Board(key) => {
                 self.session.board_key(key);
             }
+            // Into the directory kiln was started in.
+            Action::Save => {
+                self.notice = Some(match self.session.save(Path::new(".")) {
+                    Ok(paths) => saved_message(&paths),
+                    Err(e) => format!("not saved: {e}"),
+                });
+            }
             Action::TogglePause | Action::Step | Action::Reheat | Action::Restart => {}
         }
         Flow::Continue
+    }
+
+    /// Writes the best state to the current run's `--output` file, if it has one.
+    pub fn write_output(&self) -> Result<()> {
+        self.session.write_output()
     }
 
     fn set_speed(&mut self, speed: Speed) {
@@ -493,7 +508,7 @@ mod tests {
             "                                                │speed      1.0k/s              ",
             "                                                │                               ",
             "                                                │                               ",
-            " space pause r reheat + - speed n p next ? help                                 ",
+            " space pause r reheat + - speed n p next e save ? help                          ",
         ];
         assert_eq!(steady(screen(&app(RunState::Running), 80, 24)), expected);
     }
@@ -539,7 +554,7 @@ mod tests {
             "                                                                              │speed      1.0k/s                        ",
             "                                                                              │                                         ",
             "                                                                              │                                         ",
-            " space pause r reheat + - speed n p next ? help                                                                         ",
+            " space pause r reheat + - speed n p next e save ? help                                                                  ",
         ];
         assert_eq!(steady(screen(&app(RunState::Running), 120, 40)), expected);
     }

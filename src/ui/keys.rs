@@ -20,6 +20,8 @@ pub enum Action {
     PreviousDemo,
     /// Turn the attract loop (moving on by itself after a run ends) on or off.
     Attract,
+    /// Save the board as a picture and the best state as the headless run writes it.
+    Save,
     Help,
     /// `q` or Esc: quit, or close the help when it is open.
     Quit,
@@ -153,10 +155,15 @@ pub const KEYS: &[Key] = &[
     key(
         "+ -",
         Some("speed"),
-        "faster / slower (10 steps/s ... full speed)",
+        "faster / slower, 10 steps/s ... full (also = _)",
         Works::Everywhere,
     ),
-    key("n p", Some("next"), "next / previous puzzle", Works::Single),
+    key(
+        "n p",
+        Some("next"),
+        "next / previous puzzle (also → ←)",
+        Works::Single,
+    ),
     key(
         "R",
         None,
@@ -176,12 +183,23 @@ pub const KEYS: &[Key] = &[
         Works::Single,
     ),
     key(
+        "e",
+        Some("save"),
+        "save the board (PNG) and the best state as new files here",
+        Works::Single,
+    ),
+    key(
         "?",
         Some("help"),
-        "this help (Esc, ? or q close it)",
+        "this help (also h, F1; Esc, ? or q close it)",
         Works::Everywhere,
     ),
-    key("q", None, "quit (also Esc, Ctrl-C)", Works::Everywhere),
+    key(
+        "q",
+        None,
+        "quit (also Esc, Ctrl-C, Ctrl-D)",
+        Works::Everywhere,
+    ),
 ];
 
 /// The keys that work in `view`.
@@ -208,6 +226,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('n') | KeyCode::Right => Action::NextPuzzle,
         KeyCode::Char('p') | KeyCode::Left => Action::PreviousPuzzle,
         KeyCode::Char('R') => Action::Restart,
+        KeyCode::Char('e') => Action::Save,
         KeyCode::Tab => Action::NextDemo,
         KeyCode::BackTab => Action::PreviousDemo,
         KeyCode::Char('a') => Action::Attract,
@@ -241,6 +260,10 @@ mod tests {
             Some(Action::QuitNow)
         );
         assert_eq!(press(KeyCode::Esc, KeyModifiers::NONE), Some(Action::Quit));
+        assert_eq!(
+            press(KeyCode::Char('e'), KeyModifiers::NONE),
+            Some(Action::Save)
+        );
         assert_eq!(
             press(KeyCode::Char('b'), KeyModifiers::NONE),
             Some(Action::Board('b'))

@@ -87,7 +87,9 @@ pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options
         screen,
         options.attract,
     )?;
-    drive(&mut app, options.fps)
+    drive(&mut app, options.fps)?;
+    // The terminal is restored by now, so a failure reads as a plain line.
+    app.write_output()
 }
 
 /// The event loop: draws at most `fps` frames a second, within a byte budget, and only

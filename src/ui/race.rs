@@ -204,6 +204,7 @@ impl Tui for Race {
             | Action::NextDemo
             | Action::PreviousDemo
             | Action::Attract
+            | Action::Save
             | Action::Board(_) => {}
         }
         Flow::Continue

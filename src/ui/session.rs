@@ -5,6 +5,9 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use std::path::{Path, PathBuf};
+
+use color_eyre::eyre::eyre;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -12,6 +15,7 @@ use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::{Command, Report, Speed, Stamped, Worker};
 use crate::anneal::{Clock, Problem, RunConfig, Runner, Search, StopReason};
+use crate::export::{Export, Output};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +68,11 @@ pub trait BoardView<S>: Send {
     fn at_target(&self, _snapshot: &S) -> bool {
         true
     }
+    /// The files the `e` key saves: `shown` drawn as the board draws it, `best` as the
+    /// headless run writes it; `None` for a board that saves nothing.
+    fn export(&self, _shown: &S, _best: &S) -> Option<Export> {
+        None
+    }
 }
 
 /// One live run, seen from the event loop.
@@ -87,6 +96,14 @@ pub trait Session {
     fn board_keys(&self) -> &'static [BoardKey];
     fn board_key(&mut self, key: char) -> bool;
     fn target_word(&self) -> &'static str;
+    /// Saves the board as shown and the best state found as new files in `dir`.
+    fn save(&self, _dir: &Path) -> color_eyre::Result<Vec<PathBuf>> {
+        Err(eyre!("this board cannot be saved"))
+    }
+    /// Writes the best state to the run's `--output` file, if it has one.
+    fn write_output(&self) -> color_eyre::Result<()> {
+        Ok(())
+    }
 }
 
 /// The cells a board has to draw in when a run starts, so a demo can size its puzzle to
@@ -171,6 +188,7 @@ pub struct Live<E: Search, V> {
     /// Reports that belong to a board not taken yet.
     pending: VecDeque<Stamped>,
     watch: Stopwatch,
+    output: Option<Output<E::Snapshot>>,
 }
 
 impl<P, V> Live<Runner<P>, V>
@@ -231,6 +249,7 @@ where
             history,
             state: RunState::Running,
             budget,
+            output: None,
             pending: VecDeque::new(),
             watch: Stopwatch::started(),
         }
@@ -260,6 +279,18 @@ where
             }
             Report::Crashed(message) => self.state = RunState::Crashed(message),
         }
+    }
+
+    /// Writes the best state to `output` when the run ends (`--output`).
+    pub fn with_output(mut self, output: Option<Output<E::Snapshot>>) -> Self {
+        self.output = output;
+        self
+    }
+
+    fn best(&self) -> color_eyre::Result<E::Snapshot> {
+        self.worker
+            .best()
+            .ok_or_else(|| eyre!("the annealer did not hand over its best state"))
     }
 }
 
@@ -365,5 +396,24 @@ where
 
     fn target_word(&self) -> &'static str {
         self.view.target_word()
+    }
+
+    fn save(&self, dir: &Path) -> color_eyre::Result<Vec<PathBuf>> {
+        let shown = self
+            .snapshot
+            .as_ref()
+            .ok_or_else(|| eyre!("nothing drawn yet"))?;
+        let export = self
+            .view
+            .export(shown, &self.best()?)
+            .ok_or_else(|| eyre!("this board cannot be saved"))?;
+        Ok(export.save_in(dir)?)
+    }
+
+    fn write_output(&self) -> color_eyre::Result<()> {
+        match &self.output {
+            Some(output) => output.write(&self.best()?),
+            None => Ok(()),
+        }
     }
 }

@@ -36,14 +36,20 @@ pub fn parse(bytes: &[u8], source: &str) -> Result<Bitmap, InputError> {
 
 /// Writes `.png` as PNG and anything else (normally `.pbm`) as raw PBM.
 pub fn save(path: &Path, image: &Bitmap) -> Result<(), InputError> {
-    let source = path.display().to_string();
+    let bytes = encode(path, image)?;
+    std::fs::write(path, bytes)
+        .map_err(|e| InputError::new(path.display().to_string(), format!("cannot write: {e}")))
+}
+
+/// The bytes `save` writes to `path`.
+pub fn encode(path: &Path, image: &Bitmap) -> Result<Vec<u8>, InputError> {
     let is_png = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-    let bytes = if is_png {
-        png::write(image).map_err(|e| InputError::new(&source, format!("cannot encode: {e}")))?
+    if is_png {
+        png::write(image)
+            .map_err(|e| InputError::new(path.display().to_string(), format!("cannot encode: {e}")))
     } else {
-        pbm::write_raw(image)
-    };
-    std::fs::write(path, bytes).map_err(|e| InputError::new(&source, format!("cannot write: {e}")))
+        Ok(pbm::write_raw(image))
+    }
 }

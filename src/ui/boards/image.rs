@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 
 use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
+use crate::export::{self, Export, Output};
 use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, build};
 use crate::ui::boards::step_budget;
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
@@ -16,6 +17,8 @@ pub struct ImageView {
     input: Bitmap,
     clean: Option<Bitmap>,
     show_input: bool,
+    /// The input file or the kernel, for saved files.
+    name: String,
 }
 
 const KEYS: &[BoardKey] = &[BoardKey {
@@ -150,6 +153,11 @@ impl BoardView<Bitmap> for ImageView {
     fn target_word(&self) -> &'static str {
         "DONE"
     }
+
+    fn export(&self, image: &Bitmap, best: &Bitmap) -> Option<Export> {
+        let shown = if self.show_input { &self.input } else { image };
+        Some(export::image::export(shown, best, &self.name))
+    }
 }
 
 /// The image tab: one set of arguments per entry of `n`/`p`.
@@ -187,20 +195,30 @@ impl Demo for ImageDemo {
             input: setup.input.clone(),
             clean: setup.clean.clone(),
             show_input: false,
+            name: export::image::run_name(args, &setup.mode),
+        };
+        let output = || {
+            args.output.clone().map(|path| Output {
+                path,
+                encode: export::image::output,
+            })
         };
         let seed = args.anneal.seed;
         let reheat_to = config.t0;
         Ok(match setup.mode {
             Mode::Pattern(p) => {
                 let runner = Runner::new(p, config, seed);
-                Box::new(Live::start(setup.title, runner, view, speed, reheat_to))
+                Box::new(
+                    Live::start(setup.title, runner, view, speed, reheat_to).with_output(output()),
+                )
             }
             Mode::Denoise(d, plan) => {
                 let rounds = Rounds::new(d, plan, config.clone(), seed);
                 let title = format!("{} · {} rounds", setup.title, rounds.rounds());
-                Box::new(Live::configured(
-                    title, rounds, &config, view, speed, reheat_to,
-                ))
+                Box::new(
+                    Live::configured(title, rounds, &config, view, speed, reheat_to)
+                        .with_output(output()),
+                )
             }
         })
     }

@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use crate::anneal::worker::Speed;
+use crate::export::{self, Export};
 use color_eyre::eyre::{bail, eyre};
 
 use crate::problems::sudoku::{
@@ -21,6 +22,8 @@ pub struct SudokuView {
     n: usize,
     /// "23 givens +1 propagated", for the title bar.
     origin: String,
+    /// The puzzle's "FILE:LINE", for saved files.
+    source: String,
 }
 
 /// How large a grid is drawn: a cell is `2 * height` columns by `height` rows (1, 3 or 5),
@@ -88,7 +91,19 @@ fn grid_size(n: usize) -> (u16, u16) {
 impl SudokuView {
     /// A view of grids with box side `n`; `origin` goes in the title bar.
     pub fn new(n: usize, origin: String) -> Self {
-        SudokuView { n, origin }
+        SudokuView {
+            n,
+            origin,
+            source: String::new(),
+        }
+    }
+
+    /// Names saved files and results after the puzzle at `source` ("FILE:LINE").
+    pub fn from_source(self, source: &str) -> Self {
+        SudokuView {
+            source: source.to_string(),
+            ..self
+        }
     }
 }
 
@@ -171,6 +186,10 @@ impl BoardView<SudokuSnapshot> for SudokuView {
                     .set_style(theme.energy);
             }
         }
+    }
+
+    fn export(&self, shown: &SudokuSnapshot, best: &SudokuSnapshot) -> Option<Export> {
+        Some(export::sudoku::export(shown, best, &self.source))
     }
 }
 
@@ -389,7 +408,7 @@ impl Demo for SudokuDemo {
             puzzle.givens(),
             start.propagated
         );
-        let view = SudokuView::new(puzzle.n, origin);
+        let view = SudokuView::new(puzzle.n, origin).from_source(&puzzle.source);
         let side = puzzle.side();
         let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
         let mut title = format!("{side}x{side} {file}");

@@ -14,6 +14,7 @@ use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 
 use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
+use crate::export::{self, Export, Output};
 use crate::problems::tsp::{Cost, Loaded, Point, TspArgs, TspSnapshot, build};
 use crate::ui::boards::step_budget;
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
@@ -312,6 +313,11 @@ impl BoardView<TspSnapshot> for TspView {
     fn target_word(&self) -> &'static str {
         "OPTIMAL"
     }
+
+    fn export(&self, shown: &TspSnapshot, best: &TspSnapshot) -> Option<Export> {
+        let reference = self.loaded.reference.as_deref().filter(|_| self.reference);
+        Some(export::tsp::export(shown, best, reference))
+    }
 }
 
 /// The TSP tab: one set of arguments per entry of `n`/`p`.
@@ -352,13 +358,13 @@ impl Demo for TspDemo {
             reference: true,
         };
         let runner = Runner::new(setup.problem, setup.config, args.anneal.seed);
-        Ok(Box::new(Live::start(
-            title,
-            runner,
-            view,
-            speed,
-            setup.reheat_temperature,
-        )))
+        let output = args.output.clone().map(|path| Output {
+            path,
+            encode: |best, _| Ok(export::tsp::tour(best)),
+        });
+        Ok(Box::new(
+            Live::start(title, runner, view, speed, setup.reheat_temperature).with_output(output),
+        ))
     }
 
     /// A tour's budget is about 20M steps: at 1M steps/s it untangles in 20 seconds.
