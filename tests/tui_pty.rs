@@ -513,3 +513,36 @@ fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
     assert_eq!(fs::read_to_string(dir.join("late.tour")).unwrap(), "mine");
     fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn without_a_controlling_terminal_the_live_view_exits_instead_of_spinning() {
+    // `setsid` puts kiln in a session of its own: its output is still the pty, but the pty
+    // is nobody's controlling terminal, so no SIGHUP would ever end it.
+    let pair = native_pty_system().openpty(size(80, 24)).unwrap();
+    let mut cmd = CommandBuilder::new("setsid");
+    cmd.args(["-w", env!("CARGO_BIN_EXE_kiln")]);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let output = thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = reader.read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "kiln kept running without a terminal"
+        );
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!status.success());
+    drop(pair.master);
+    let text = output.join().unwrap();
+    assert!(text.contains("needs a controlling terminal"), "{text}");
+}

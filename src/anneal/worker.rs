@@ -25,6 +25,8 @@ const BEST_WAIT: Duration = Duration::from_secs(2);
 const PUBLISH_EVERY: Duration = Duration::from_millis(40);
 /// A rate-limited worker does its steps in ticks of this length.
 const TICK: Duration = Duration::from_millis(20);
+/// Steps between looks at the command channel within a tick.
+const SLICE: u64 = 1 << 14;
 
 /// Steps per second: a watchable pace, or as fast as the machine goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +69,7 @@ impl Speed {
     fn per_tick(self) -> u64 {
         match self {
             Speed::Limited(rate) => (rate as f64 * TICK.as_secs_f64()).ceil().max(1.0) as u64,
-            Speed::Full => 1 << 14,
+            Speed::Full => SLICE,
         }
     }
 }
@@ -284,7 +286,11 @@ impl<E: Search> Loop<E> {
                 }
                 continue;
             }
-            self.search.step_batch(self.speed.per_tick());
+            if let Some(command) = self.run_tick() {
+                if !self.obey(command) {
+                    return;
+                }
+            }
             if let Some(reason) = self.search.stopped() {
                 self.announce(Report::Finished(reason));
                 continue;
@@ -312,6 +318,32 @@ impl<E: Search> Loop<E> {
                 }
             }
         }
+    }
+
+    /// Runs one tick's steps in slices, so that a key gets through within a slice however
+    /// fast the speed is set (a tick at u64::MAX steps a second would otherwise run for
+    /// hours); returns the command that cut the tick short, if one did.
+    fn run_tick(&mut self) -> Option<Command> {
+        let started = Instant::now();
+        let mut left = self.speed.per_tick();
+        while left > 0 && self.search.stopped().is_none() {
+            let slice = left.min(SLICE);
+            self.search.step_batch(slice);
+            left -= slice;
+            if left == 0 {
+                break;
+            }
+            match self.commands.try_recv() {
+                Ok(command) => return Some(command),
+                Err(mpsc::TryRecvError::Disconnected) => return Some(Command::Quit),
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+            // A pace the machine cannot keep runs flat out, publishing as it goes.
+            if started.elapsed() >= TICK {
+                break;
+            }
+        }
+        None
     }
 
     /// Carries out a command; `false` means quit.
@@ -553,6 +585,30 @@ mod tests {
         worker.send(Command::TogglePause);
         wait_for(&worker, |r| *r == Report::Paused(true));
         assert_eq!(worker.best(), Some(best), "a paused worker answers too");
+    }
+
+    #[test]
+    fn a_worker_at_any_speed_pauses_and_quits_at_once() {
+        let worker = Worker::spawn(hot_runner(), Speed::Limited(u64::MAX), 1.0);
+        wait_for(
+            &worker,
+            |r| matches!(r, Report::Sample(s) if s.iteration > 0),
+        );
+        let asked = Instant::now();
+        worker.send(Command::TogglePause);
+        wait_for(&worker, |r| *r == Report::Paused(true));
+        assert!(
+            asked.elapsed() < Duration::from_millis(100),
+            "{:?}",
+            asked.elapsed()
+        );
+        let asked = Instant::now();
+        drop(worker);
+        assert!(
+            asked.elapsed() < Duration::from_millis(100),
+            "{:?}",
+            asked.elapsed()
+        );
     }
 
     #[test]

@@ -95,6 +95,13 @@ pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options
 /// The event loop: draws at most `fps` frames a second, within a byte budget, and only
 /// when something changed.
 pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
+    // Without a controlling terminal nothing tells kiln when its terminal goes away (no
+    // SIGHUP comes), and crossterm would read end-of-file for ever at full CPU.
+    if std::fs::File::open("/dev/tty").is_err() {
+        return Err(eyre!(
+            "the live view needs a controlling terminal; use --headless for JSON"
+        ));
+    }
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(Arc::clone(&stop))?;
     let mut screen = terminal::Screen::enter()?;
