@@ -286,10 +286,10 @@ impl<E: Search> Loop<E> {
                 }
                 continue;
             }
-            if let Some(command) = self.run_tick() {
-                if !self.obey(command) {
-                    return;
-                }
+            if let Some(command) = self.run_tick()
+                && !self.obey(command)
+            {
+                return;
             }
             if let Some(reason) = self.search.stopped() {
                 self.announce(Report::Finished(reason));
