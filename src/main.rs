@@ -9,7 +9,12 @@ use kiln::input::InputError;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = color_eyre::install();
-    match run(cli) {
+    let result = run(cli);
+    // A run cut short by a signal has printed what it had; the exit code says why it ended.
+    if let Some(signal) = kiln::anneal::interrupt::requested() {
+        return ExitCode::from(kiln::anneal::interrupt::exit_code(signal));
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`kiln ... | head`): stop quietly, as command-line tools do.
         Err(e) if reader_gone(&e) => ExitCode::SUCCESS,
@@ -57,6 +62,7 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
         let start = kiln::demos::for_command(cli.command.as_ref())?;
         return kiln::ui::run(start.demos, start.tab, start.index, options);
     }
+    kiln::anneal::interrupt::install()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut log = std::io::stderr();

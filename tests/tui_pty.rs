@@ -241,7 +241,7 @@ fn sigterm_ends_the_app_and_restores_the_terminal() {
         .status()
         .unwrap();
     assert!(killed.success());
-    assert_eq!(tui.wait_exit(), 0);
+    assert_eq!(tui.wait_exit(), 143, "128 + SIGTERM");
     tui.assert_restored();
 }
 

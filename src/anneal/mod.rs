@@ -1,5 +1,6 @@
 //! The generic annealing engine. It knows nothing of terminals or of any one problem.
 
+pub mod interrupt;
 mod parallel;
 mod problem;
 mod runner;

@@ -82,6 +82,8 @@ pub enum StopReason {
     MaxSteps,
     TimeLimit,
     Stopped,
+    /// A signal (SIGINT, SIGTERM, SIGHUP) asked a headless run to stop.
+    Interrupted,
 }
 
 /// One telemetry record: cheap to make, sent every batch.
@@ -490,7 +492,9 @@ pub fn budget_spent(
     steps: u64,
     elapsed: Duration,
 ) -> Option<StopReason> {
-    if max_steps.is_some_and(|m| steps >= m) {
+    if super::interrupt::requested().is_some() {
+        Some(StopReason::Interrupted)
+    } else if max_steps.is_some_and(|m| steps >= m) {
         Some(StopReason::MaxSteps)
     } else if time_limit.is_some_and(|t| elapsed >= t) {
         Some(StopReason::TimeLimit)

@@ -11,7 +11,7 @@ use clap::Args;
 use color_eyre::eyre::{WrapErr, bail};
 use serde::Serialize;
 
-use crate::anneal::Search;
+use crate::anneal::{Search, interrupt};
 use crate::anneal_args::AnnealArgs;
 use crate::input::InputError;
 use crate::problems::sudoku::{
@@ -137,6 +137,10 @@ pub fn headless_preset(
     let puzzles = selected_puzzles(args)?;
     let mut reports = Vec::with_capacity(puzzles.len());
     for puzzle in &puzzles {
+        // An interrupt ends the batch after the puzzle it cut short.
+        if interrupt::requested().is_some() {
+            break;
+        }
         let solver = solver(preset, puzzle, &args.anneal, &args.ga, args.no_propagate)
             .map_err(|e| InputError::new("flags", e))?;
         let report = run_solver(solver, puzzle, args.anneal.seed)?;
@@ -261,6 +265,10 @@ pub fn headless_race(
     args.racers()?;
     let puzzles = args.puzzles()?;
     for puzzle in &puzzles {
+        // An interrupt ends the batch after the puzzle it cut short.
+        if interrupt::requested().is_some() {
+            break;
+        }
         let reports = race(args.solvers(puzzle)?, puzzle, args.anneal.seed)?;
         for report in &reports {
             serde_json::to_writer(&mut *out, report)?;

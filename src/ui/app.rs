@@ -288,7 +288,9 @@ impl App {
             StopReason::Target => format!("ended · board not at the target · E {best}"),
             StopReason::MaxSteps => format!("step budget used up · best E {best}"),
             StopReason::TimeLimit => format!("time limit reached · best E {best}"),
-            StopReason::Stopped => format!("stopped · best E {best}"),
+            StopReason::Stopped | StopReason::Interrupted => {
+                format!("stopped · best E {best}")
+            }
         };
         let effort = format!(
             "{} iterations · {} restarts",

@@ -29,6 +29,7 @@ pub use keys::Flow;
 pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session};
 pub use theme::{Glyphs, Theme};
 
+use crate::anneal::interrupt;
 use crate::anneal::worker::Speed;
 
 /// How the UI was asked to look and behave.
@@ -42,20 +43,22 @@ pub struct Options {
     pub speed: Option<Speed>,
 }
 
-/// SIGTERM, SIGHUP and SIGINT ask the event loop to end. Once the terminal is gone,
-/// crossterm's `event::poll` spins without ever returning (crossterm#793), so if the loop
-/// has not ended by itself a second later, this thread restores what it can and exits.
+/// SIGTERM, SIGHUP and SIGINT ask the event loop to end, and kiln to exit with the
+/// signal's code. Once the terminal is gone, crossterm's `event::poll` spins without ever
+/// returning (crossterm#793), so if the loop has not ended by itself a second later, this
+/// thread restores what it can and exits.
 fn watch_signals(stop: Arc<AtomicBool>) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
     std::thread::Builder::new()
         .name("kiln-signals".to_string())
         .spawn(move || {
-            if signals.forever().next().is_some() {
+            if let Some(signal) = signals.forever().next() {
+                interrupt::record(signal);
                 stop.store(true, Ordering::Relaxed);
                 std::thread::sleep(Duration::from_secs(1));
                 terminal::restore();
-                std::process::exit(0);
+                std::process::exit(i32::from(interrupt::exit_code(signal)));
             }
         })?;
     Ok(())

@@ -148,7 +148,8 @@ impl Rounds {
                 elite.energy += elite.state.fuse(best);
             }
         }
-        if self.share.round + 1 >= self.share.rounds || reason == StopReason::Stopped {
+        let cut_short = matches!(reason, StopReason::Stopped | StopReason::Interrupted);
+        if self.share.round + 1 >= self.share.rounds || cut_short {
             self.finished = Some(reason);
             return;
         }

@@ -12,7 +12,7 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::prepare::{Prepared, default_threads};
 use super::presets::SudokuSearch;
-use crate::anneal::{Search, StopReason};
+use crate::anneal::{Search, StopReason, interrupt};
 use crate::input::InputError;
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
@@ -146,6 +146,10 @@ pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color
     let (mut iterations, mut anneal_time) = (0u64, Duration::ZERO);
     let (mut solved, mut impossible) = (0, 0);
     for puzzle in &puzzles {
+        // An interrupt ends the batch after the puzzle it cut short.
+        if interrupt::requested().is_some() {
+            break;
+        }
         let report = solve(puzzle, args)?;
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;

@@ -13,7 +13,7 @@ use super::local_search::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
 use super::setup::{Setup, build};
 use super::tour_file;
-use crate::anneal::{Problem, Rng, RunConfig, Runner, StopReason};
+use crate::anneal::{Problem, Rng, RunConfig, Runner, StopReason, interrupt};
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -147,7 +147,11 @@ pub fn headless(
         schedule,
         restarts: outcome.restarts,
         reheats: outcome.reheats,
-        reason: outcome.reason,
+        // The annealing may have ended on its budget and the local search on a signal.
+        reason: match interrupt::requested() {
+            Some(_) => StopReason::Interrupted,
+            None => outcome.reason,
+        },
         tour: polished.order().iter().map(|c| c + 1).collect(),
     };
     serde_json::to_writer(&mut *out, &report)?;

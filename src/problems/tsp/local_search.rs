@@ -10,7 +10,7 @@ use std::time::Instant;
 use rand::RngExt;
 
 use super::problem::{Move, TspProblem};
-use crate::anneal::{Problem, Rng};
+use crate::anneal::{Problem, Rng, interrupt};
 
 /// What a descent did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -208,6 +208,7 @@ pub fn iterate(problem: &mut TspProblem, rng: &mut Rng, budget: Budget) -> KickS
     while stats.evaluations < budget.evaluations
         && budget.target.is_none_or(|t| energy > t)
         && budget.deadline.is_none_or(|d| Instant::now() < d)
+        && interrupt::requested().is_none()
     {
         let mv = kick(problem, rng);
         let delta = problem.delta(&mv);
