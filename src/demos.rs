@@ -1,13 +1,9 @@
 //! Which demos (tabs) the TUI opens with, from the command line.
 
-use std::path::Path;
-
 use color_eyre::Result;
 
 use crate::anneal::worker::Speed;
 use crate::cli::{self, Command};
-use crate::export::check_output_free;
-use crate::input::InputError;
 use crate::problems::image::ImageArgs;
 use crate::problems::sudoku;
 use crate::problems::tsp::TspArgs;
@@ -135,12 +131,6 @@ impl Startup {
     }
 }
 
-/// A live run only writes `--output` at its end, and never over a file: say so before it
-/// starts rather than after.
-fn output_free(output: Option<&Path>) -> Result<(), InputError> {
-    output.map_or(Ok(()), check_output_free)
-}
-
 pub fn for_command(command: Option<&Command>) -> Result<Startup> {
     match command {
         None => {
@@ -178,7 +168,8 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
         // The arguments are checked (and files read) before the screen changes.
         Some(Command::Image(args)) => {
             crate::problems::image::build(args)?;
-            output_free(args.output.as_deref())?;
+            // A live run writes --output only at its end: refuse a bad one before it starts.
+            args.output_target()?;
             Ok(Startup::one(
                 ImageDemo {
                     runs: vec![args.clone()],
@@ -191,7 +182,8 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
         }
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;
-            output_free(args.output.as_deref())?;
+            // A live run writes --output only at its end: refuse a bad one before it starts.
+            args.output_target()?;
             Ok(Startup::one(
                 TspDemo {
                     runs: vec![args.clone()],

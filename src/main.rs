@@ -22,6 +22,9 @@ fn main() -> ExitCode {
             if let Some(input) = e.downcast_ref::<InputError>() {
                 eprintln!("kiln: {input}");
                 ExitCode::from(2)
+            } else if let Some(failed) = e.downcast_ref::<kiln::output::OutputFailed>() {
+                eprintln!("kiln: {failed}");
+                ExitCode::from(3)
             } else {
                 eprintln!("kiln: {e:#}");
                 ExitCode::FAILURE

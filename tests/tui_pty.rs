@@ -493,7 +493,7 @@ fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
     let mut refused = Tui::start_in(&dir, &["tsp", "--output", "best.tour"], 80, 24, &[]);
     assert_ne!(refused.wait_exit(), 0);
     assert!(
-        refused.text().contains("never overwrites"),
+        refused.text().contains("--force replaces it"),
         "{}",
         refused.text()
     );
@@ -506,7 +506,7 @@ fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
     assert_ne!(tui.wait_exit(), 0);
     tui.assert_restored();
     assert!(
-        tui.text().contains("late.tour not written"),
+        tui.text().contains("late.tour: not written"),
         "{}",
         tui.text()
     );

@@ -11,9 +11,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use color_eyre::eyre::WrapErr;
-
-use crate::input::InputError;
+use crate::output::Target;
 
 /// Longest run name kept in a file name, so the saved message fits a title bar.
 const NAME_CHARS: usize = 20;
@@ -116,32 +114,16 @@ pub fn saved_message(paths: &[PathBuf]) -> String {
 
 /// Where a live run writes its best state when it ends (`--output FILE`), and how.
 pub struct Output<S> {
-    pub path: PathBuf,
-    /// What a headless run would write to `path` for this state.
+    pub target: Target,
+    /// What a headless run would write to the target for this state.
     pub encode: fn(&S, &Path) -> color_eyre::Result<Vec<u8>>,
 }
 
-/// Fails, before a live run starts, if its `--output` file exists: the run would end
-/// without replacing it.
-pub fn check_output_free(path: &Path) -> Result<(), InputError> {
-    match path.symlink_metadata() {
-        Ok(_) => Err(InputError::new(
-            "--output",
-            format!(
-                "{} exists; the live view never overwrites a file",
-                path.display()
-            ),
-        )),
-        Err(_) => Ok(()),
-    }
-}
-
 impl<S> Output<S> {
-    /// Writes `best` to the new file `path`.
+    /// Writes `best` to the target, as the headless run would.
     pub fn write(&self, best: &S) -> color_eyre::Result<()> {
-        let bytes = (self.encode)(best, &self.path)?;
-        write_new(&self.path, &bytes)
-            .wrap_err_with(|| format!("--output {} not written", self.path.display()))
+        let bytes = (self.encode)(best, &self.target.path)?;
+        Ok(self.target.write(&bytes)?)
     }
 }
 
@@ -250,19 +232,19 @@ mod tests {
     fn output_is_written_once_and_never_over_a_file() {
         let dir = scratch("output");
         let output = Output {
-            path: dir.join("best.txt"),
+            target: Target::new(&dir.join("best.txt"), false),
             encode: |s: &String, _| Ok(s.clone().into_bytes()),
         };
-        assert!(check_output_free(&output.path).is_ok());
+        output.target.check(&[]).unwrap();
         output.write(&"best".to_string()).unwrap();
         let refused = output.write(&"later".to_string()).unwrap_err();
         assert!(
-            format!("{refused:#}").contains("best.txt not written"),
+            format!("{refused:#}").contains("best.txt: not written"),
             "{refused:#}"
         );
-        assert_eq!(fs::read_to_string(&output.path).unwrap(), "best");
-        let early = check_output_free(&output.path).unwrap_err();
-        assert!(early.to_string().contains("never overwrites"), "{early}");
+        assert_eq!(fs::read_to_string(&output.target.path).unwrap(), "best");
+        let early = output.target.check(&[]).unwrap_err();
+        assert!(early.to_string().contains("--force"), "{early}");
         fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -18,6 +18,7 @@ pub fn headless(
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
     let setup = build(args)?;
+    let output = args.output_target()?;
     let config = setup.run_config(args)?;
     let seed = args.anneal.seed;
     let t0 = config.t0;
@@ -53,9 +54,11 @@ pub fn headless(
             (outcome, extra)
         }
     };
-    if let Some(path) = &args.output {
-        file::save(path, &outcome.best)?;
-    }
+    // The result is printed whatever becomes of the file.
+    let written = match output {
+        Some(target) => Some(target.write(&file::encode(&target.path, &outcome.best)?)),
+        None => None,
+    };
     let seconds = outcome.elapsed.as_secs_f64();
     let pixel_error = setup
         .clean
@@ -63,6 +66,9 @@ pub fn headless(
         .and_then(|c| outcome.best.pixel_error(c));
     let report = report(&setup, args, &outcome, seconds, pixel_error, t0);
     merge(&mut fields, report);
+    if let Some(Err(failed)) = &written {
+        merge(&mut fields, json!({ "output_error": failed.to_string() }));
+    }
     writeln!(out, "{fields}")?;
     writeln!(
         log,
@@ -75,7 +81,10 @@ pub fn headless(
         outcome.iterations as f64 / seconds.max(1e-9) / 1e6,
         pixel_error.map_or(String::new(), |e| format!(", {e} pixels wrong")),
     )?;
-    Ok(())
+    match written {
+        Some(Err(failed)) => Err(failed.into()),
+        _ => Ok(()),
+    }
 }
 
 /// Runs to the configured budget and returns the best image found.

@@ -14,11 +14,13 @@ pub mod region;
 pub mod rounds;
 mod setup;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
+use crate::input::InputError;
+use crate::output::{Target, checked_target};
 pub use bitmap::Bitmap;
 pub use denoise::{Change, Denoise, Neighbourhood};
 pub use headless::headless;
@@ -75,11 +77,31 @@ pub struct ImageArgs {
     /// 1 is a single run).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=64), requires = "denoise")]
     pub rounds: Option<u64>,
-    /// Write the best image here (.png as PNG, otherwise raw PBM).
+    /// Write the best image here (.png as PNG, otherwise raw PBM; never over an existing
+    /// file without --force, never over an input).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Let --output replace an existing file.
+    #[arg(long, requires = "output")]
+    pub force: bool,
     #[command(flatten)]
     pub anneal: AnnealArgs,
+}
+
+impl ImageArgs {
+    /// Where `--output` goes, checked against the run's own inputs before it starts.
+    pub fn output_target(&self) -> Result<Option<Target>, InputError> {
+        let kernel = self
+            .kernel
+            .as_deref()
+            .map(Path::new)
+            .filter(|p| p.is_file());
+        let inputs: Vec<&Path> = [self.file.as_deref(), self.clean.as_deref(), kernel]
+            .into_iter()
+            .flatten()
+            .collect();
+        checked_target(self.output.as_deref(), self.force, &inputs)
+    }
 }
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {

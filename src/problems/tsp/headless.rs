@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::time::Instant;
 
-use color_eyre::eyre::WrapErr;
 use rand::SeedableRng;
 use serde::Serialize;
 
@@ -50,6 +49,9 @@ struct Report<'a> {
     reason: StopReason,
     /// 1-based city ids in visiting order.
     tour: Vec<u32>,
+    /// Why `--output` could not be written, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_error: Option<String>,
 }
 
 /// Mixed into the seed for the kicks' own generator.
@@ -85,6 +87,7 @@ pub fn headless(
         config,
         ..
     } = build(args)?;
+    let output = args.output_target()?;
     let t0 = config.t0;
     let schedule = config.schedule.to_string();
     // Only the default move set is polished: the seed's swap moves are shown as they are.
@@ -117,10 +120,15 @@ pub fn headless(
     let seconds = started.elapsed().as_secs_f64();
     let anneal_seconds = outcome.elapsed.as_secs_f64();
 
-    if let Some(path) = &args.output {
+    // The result is printed whatever becomes of the file.
+    let written = output.as_ref().map(|target| {
         let text = tour_file::format(&loaded.instance.name, length, polished.order());
-        std::fs::write(path, text).wrap_err_with(|| format!("cannot write {}", path.display()))?;
-    }
+        target.write(text.as_bytes())
+    });
+    let output_error = match &written {
+        Some(Err(failed)) => Some(failed.to_string()),
+        _ => None,
+    };
     let report = Report {
         problem: "tsp",
         source: &loaded.source,
@@ -153,6 +161,7 @@ pub fn headless(
             None => outcome.reason,
         },
         tour: polished.order().iter().map(|c| c + 1).collect(),
+        output_error,
     };
     serde_json::to_writer(&mut *out, &report)?;
     writeln!(out)?;
@@ -167,5 +176,8 @@ pub fn headless(
         report.iterations,
         report.steps_per_second / 1e6
     )?;
-    Ok(())
+    match written {
+        Some(Err(failed)) => Err(failed.into()),
+        _ => Ok(()),
+    }
 }

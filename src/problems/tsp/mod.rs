@@ -13,7 +13,7 @@ pub mod tour;
 pub mod tour_file;
 pub mod tsplib;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -24,6 +24,8 @@ pub use random::Layout;
 pub use setup::{Loaded, Setup, build, load};
 
 use crate::anneal_args::AnnealArgs;
+use crate::input::InputError;
+use crate::output::{Target, checked_target};
 
 fn share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -60,9 +62,13 @@ pub struct TspArgs {
     /// A reference tour file (e.g. NAME.opt.tour), drawn beside ours and measured.
     #[arg(long, value_name = "FILE")]
     pub tour: Option<PathBuf>,
-    /// Write the final tour here as a TSPLIB tour file.
+    /// Write the final tour here as a TSPLIB tour file (never over an existing file
+    /// without --force, never over an input).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Let --output replace an existing file.
+    #[arg(long, requires = "output")]
+    pub force: bool,
     /// Skip the local search on the best annealed tour (--moves two-opt): the greedy
     /// 2-opt/Or-opt descent and the kicks.
     #[arg(long)]
@@ -75,4 +81,16 @@ pub struct TspArgs {
     pub kick_share: f64,
     #[command(flatten)]
     pub anneal: AnnealArgs,
+}
+
+impl TspArgs {
+    /// Where `--output` goes, checked against the run's own inputs before it starts.
+    pub fn output_target(&self) -> Result<Option<Target>, InputError> {
+        let inputs: Vec<&Path> = [&self.file, &self.tour]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect();
+        checked_target(self.output.as_deref(), self.force, &inputs)
+    }
 }

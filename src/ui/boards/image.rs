@@ -197,9 +197,10 @@ impl Demo for ImageDemo {
             show_input: false,
             name: export::image::run_name(args, &setup.mode),
         };
+        let target = args.output_target()?;
         let output = || {
-            args.output.clone().map(|path| Output {
-                path,
+            target.clone().map(|target| Output {
+                target,
                 encode: export::image::output,
             })
         };

@@ -358,8 +358,8 @@ impl Demo for TspDemo {
             reference: true,
         };
         let runner = Runner::new(setup.problem, setup.config, args.anneal.seed);
-        let output = args.output.clone().map(|path| Output {
-            path,
+        let output = args.output_target()?.map(|target| Output {
+            target,
             encode: |best, _| Ok(export::tsp::tour(best)),
         });
         Ok(Box::new(

@@ -1,0 +1,100 @@
+//! `--output` never destroys a file: not an input of the same run, not an existing file
+//! without `--force`; a bad path is refused before the run; a write that fails after the
+//! run still prints the result, with the error, and exits 3.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn kiln(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .args(["--headless", "--max-steps", "20000"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-out-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn an_input_is_never_replaced_by_the_output() {
+    let dir = scratch("input");
+    let instance = dir.join("berlin52.tsp");
+    fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/tsp/berlin52.tsp"),
+        &instance,
+    )
+    .unwrap();
+    let before = fs::read(&instance).unwrap();
+    let path = instance.to_str().unwrap();
+    for extra in [&[][..], &["--force"][..]] {
+        let mut args = vec!["tsp", path, "--output", path];
+        args.extend_from_slice(extra);
+        let out = kiln(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("is an input of this run"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "refused before the run");
+    }
+    assert_eq!(fs::read(&instance).unwrap(), before);
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_existing_file_needs_force() {
+    let dir = scratch("force");
+    let output = dir.join("best.pbm");
+    fs::write(&output, "mine").unwrap();
+    let path = output.to_str().unwrap();
+    let out = kiln(&["image", "--size", "32x32", "--output", path]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exists; --force replaces it"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read_to_string(&output).unwrap(), "mine");
+    let out = kiln(&["image", "--size", "32x32", "--output", path, "--force"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::read(&output).unwrap().starts_with(b"P4"));
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary left");
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_path_that_cannot_be_written_is_refused_before_the_run() {
+    let out = kiln(&["tsp", "--output", "/nonexistent-dir/best.tour"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr(&out).contains("cannot write there"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_failed_write_still_prints_the_result_and_exits_3() {
+    let out = kiln(&["tsp", "--output", "/dev/full"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["tour"].as_array().unwrap().len(), 52);
+    assert!(
+        line["output_error"].as_str().unwrap().contains("/dev/full"),
+        "{line}"
+    );
+    assert!(stderr(&out).contains("not written"), "{}", stderr(&out));
+}
