@@ -175,9 +175,18 @@ fn builtin(spec: &str) -> Option<Kernel> {
 pub fn from_file(path: &Path) -> Result<Kernel, InputError> {
     let source = path.display().to_string();
     let text = InputError::read_to_string(path)?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| {
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parse(&text, &source, &name)
+}
+
+/// A JSON kernel (see `from_file`) read from `source`, named `name`.
+pub fn parse(text: &str, source: &str, name: &str) -> Result<Kernel, InputError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
         InputError::new(
-            &source,
+            source,
             format!(
                 "bad JSON: {}",
                 e.to_string().split(" at line").next().unwrap_or("")
@@ -186,10 +195,6 @@ pub fn from_file(path: &Path) -> Result<Kernel, InputError> {
         .at_line(e.line())
         .at_column(e.column())
     })?;
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let taps = match &value {
         Value::Array(list) => offsets(list),
         Value::Object(map) => match (map.get("offsets"), map.get("matrix")) {
@@ -199,7 +204,7 @@ pub fn from_file(path: &Path) -> Result<Kernel, InputError> {
         },
         _ => Err("expected an \"offsets\" list or a \"matrix\"".to_string()),
     };
-    taps.and_then(|taps| Kernel::new(&name, &taps))
+    taps.and_then(|taps| Kernel::new(name, &taps))
         .map_err(|message| InputError::new(source, message))
 }
 
