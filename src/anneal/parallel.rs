@@ -4,9 +4,12 @@
 //! on k cores.
 //!
 //! Deterministic for a given set of chains: every chain runs exactly its share of each
-//! batch, and when several reach the target in the same batch the first one counts.
+//! batch, and when several reach the target in the same batch the first one counts. A time
+//! limit is kept on the wall clock for all chains together: more chains than cores share
+//! the time, they do not each get it.
 
 use std::thread;
+use std::time::{Duration, Instant};
 
 use super::{Sample, Search, StopReason};
 
@@ -16,17 +19,27 @@ pub struct Parallel<S: Search> {
     winner: Option<usize>,
     /// Each chain's best energy at the last sample.
     best: Vec<f64>,
+    time_limit: Option<Duration>,
+    /// When the first batch began.
+    started: Option<Instant>,
 }
 
 impl<S: Search> Parallel<S> {
-    /// Runs `chains` (at least one) side by side.
-    pub fn new(chains: Vec<S>) -> Self {
+    /// Runs `chains` (at least one) side by side, together for at most `time_limit` on
+    /// the wall clock.
+    pub fn new(chains: Vec<S>, time_limit: Option<Duration>) -> Self {
         assert!(!chains.is_empty(), "a parallel search needs a chain");
         Parallel {
             best: vec![f64::INFINITY; chains.len()],
             chains,
             winner: None,
+            time_limit,
+            started: None,
         }
+    }
+
+    fn wall(&self) -> Duration {
+        self.started.map(|t| t.elapsed()).unwrap_or_default()
     }
 
     /// The chain whose state stands for the run: the winner, else the lowest best energy
@@ -47,6 +60,7 @@ impl<S: Search> Search for Parallel<S> {
         if self.stopped().is_some() {
             return 0;
         }
+        self.started.get_or_insert_with(Instant::now);
         let share = n.div_ceil(self.chains.len() as u64);
         let (first, rest) = self.chains.split_first_mut().expect("at least one chain");
         let done = thread::scope(|scope| {
@@ -68,7 +82,7 @@ impl<S: Search> Search for Parallel<S> {
     }
 
     /// Steps, restarts and reheats summed over the chains; energies and temperature of the
-    /// leading chain, best energy over all; time of the longest-running chain.
+    /// leading chain, best energy over all; time on the wall clock.
     fn sample(&mut self) -> Sample {
         let samples: Vec<Sample> = self.chains.iter_mut().map(|c| c.sample()).collect();
         for (best, sample) in self.best.iter_mut().zip(&samples) {
@@ -78,7 +92,7 @@ impl<S: Search> Search for Parallel<S> {
         sample.iteration = samples.iter().map(|s| s.iteration).sum();
         sample.restarts = samples.iter().map(|s| s.restarts).sum();
         sample.reheats = samples.iter().map(|s| s.reheats).sum();
-        sample.elapsed = samples.iter().map(|s| s.elapsed).max().unwrap_or_default();
+        sample.elapsed = self.wall();
         sample.best_energy = samples
             .iter()
             .map(|s| s.best_energy)
@@ -92,6 +106,9 @@ impl<S: Search> Search for Parallel<S> {
     fn stopped(&self) -> Option<StopReason> {
         if self.winner.is_some() {
             return Some(StopReason::Target);
+        }
+        if self.time_limit.is_some_and(|limit| self.wall() >= limit) {
+            return Some(StopReason::TimeLimit);
         }
         let reasons: Option<Vec<StopReason>> = self.chains.iter().map(|c| c.stopped()).collect();
         reasons.map(|r| r[0])
@@ -137,7 +154,29 @@ mod tests {
                 .iter()
                 .map(|&s| Runner::new(Bits::ones(200), config.clone(), s))
                 .collect(),
+            None,
         )
+    }
+
+    #[test]
+    fn many_chains_share_one_time_limit_on_the_wall_clock() {
+        // Far more chains than cores, none able to finish: the limit holds for all.
+        let config = RunConfig::new(Schedule::Constant, 5.0);
+        let limit = Duration::from_millis(200);
+        let mut p = Parallel::new(
+            (0..32)
+                .map(|s| Runner::new(Bits::ones(200), config.clone(), s))
+                .collect(),
+            Some(limit),
+        );
+        let started = Instant::now();
+        while p.stopped().is_none() {
+            p.step_batch(1 << 16);
+        }
+        assert_eq!(p.stopped(), Some(StopReason::TimeLimit));
+        let took = started.elapsed();
+        assert!(took < limit + Duration::from_millis(150), "{took:?}");
+        assert!(p.sample().elapsed >= limit);
     }
 
     fn run(p: &mut Parallel<Runner<Bits>>) -> Sample {

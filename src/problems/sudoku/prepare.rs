@@ -254,7 +254,10 @@ impl Prepared {
                 Ok(self.search(&chain)?.0)
             })
             .collect::<Result<Vec<_>, String>>()?;
-        Ok(Box::new(Parallel::new(chains)))
+        let time_limit = self
+            .run_config(&args.anneal, &self.problem(args.anneal.seed))?
+            .time_limit;
+        Ok(Box::new(Parallel::new(chains, time_limit)))
     }
 
     /// "9x9 from FILE:LINE, 24 givens, 12 propagated": a title for the UI.
