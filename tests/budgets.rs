@@ -37,3 +37,14 @@ fn chains_share_the_time_limit() {
         );
     }
 }
+
+#[test]
+fn large_tours_keep_the_time_limit_setup_included() {
+    for n in ["50000", "100000"] {
+        let took = wall(&["tsp", "--random", n, "--time-limit", "1"]);
+        assert!(
+            took < Duration::from_millis(1300),
+            "{n} cities: {took:?} for a 1 s limit"
+        );
+    }
+}

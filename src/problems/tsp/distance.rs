@@ -1,7 +1,8 @@
 //! Edge lengths for the hot loop (a matrix, or computed on the fly when n is large) and
-//! K-nearest-neighbour candidate lists.
+//! k-nearest-neighbour candidate lists.
 
 use super::instance::Instance;
+use super::nearest::nearest;
 
 /// Above this many cities the matrix (n^2 u32) would pass ~36 MB: compute on the fly.
 const MATRIX_MAX: usize = 3000;
@@ -47,24 +48,9 @@ pub struct Neighbours {
 }
 
 impl Neighbours {
-    pub fn new(distances: &Distances, n: usize, k: usize) -> Self {
-        let k = k.clamp(1, n - 1);
-        let mut lists = Vec::with_capacity(n * k);
-        let mut others: Vec<(u32, u32)> = Vec::with_capacity(n);
-        for a in 0..n as u32 {
-            others.clear();
-            others.extend(
-                (0..n as u32)
-                    .filter(|&b| b != a)
-                    .map(|b| (distances.get(a, b), b)),
-            );
-            if k < others.len() {
-                others.select_nth_unstable(k);
-                others.truncate(k);
-            }
-            others.sort_unstable();
-            lists.extend(others.iter().map(|&(_, b)| b));
-        }
+    pub fn new(instance: &Instance, distances: &Distances, k: usize) -> Self {
+        let k = k.clamp(1, instance.len() - 1);
+        let lists = nearest(instance, k, |a, b| distances.get(a, b));
         Neighbours { k, lists }
     }
 

@@ -56,11 +56,22 @@ impl Descent {
         }
     }
 
-    /// Makes the best improving move of each queued city until the queue is empty; the
-    /// cities a move touches are queued again.
-    pub fn run(&mut self, problem: &mut TspProblem) -> DescentStats {
+    /// Makes the best improving move of each queued city until the queue is empty (or
+    /// `deadline` passes, or an interrupt comes: a first descent of 100,000 cities takes
+    /// seconds); the cities a move touches are queued again.
+    pub fn run(&mut self, problem: &mut TspProblem, deadline: Option<Instant>) -> DescentStats {
+        const CHECK_EVERY: u64 = 256;
         let mut stats = DescentStats::default();
+        let mut popped = 0u64;
         while let Some(a) = self.queue.pop_front() {
+            popped += 1;
+            if popped.is_multiple_of(CHECK_EVERY)
+                && (deadline.is_some_and(|d| Instant::now() >= d)
+                    || interrupt::requested().is_some())
+            {
+                self.queue.push_front(a);
+                break;
+            }
             self.queued[a as usize] = false;
             let (best, evaluated) = problem.best_move_from(a);
             stats.evaluations += evaluated;
@@ -197,7 +208,7 @@ pub fn iterate(problem: &mut TspProblem, rng: &mut Rng, budget: Budget) -> KickS
     let mut descent = Descent::new(problem.order().len());
     descent.queue_all();
     let mut stats = KickStats {
-        evaluations: descent.run(problem).evaluations,
+        evaluations: descent.run(problem, budget.deadline).evaluations,
         ..KickStats::default()
     };
     if problem.order().len() < 8 {
@@ -216,7 +227,7 @@ pub fn iterate(problem: &mut TspProblem, rng: &mut Rng, budget: Budget) -> KickS
             descent.queue(city);
         }
         problem.apply(&mv);
-        let descended = descent.run(problem);
+        let descended = descent.run(problem, budget.deadline);
         stats.kicks += 1;
         stats.evaluations += descended.evaluations + 1;
         let now = energy + delta + descended.delta;

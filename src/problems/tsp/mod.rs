@@ -6,6 +6,7 @@ pub mod distance;
 mod headless;
 pub mod instance;
 pub mod local_search;
+mod nearest;
 pub mod problem;
 pub mod random;
 pub mod setup;

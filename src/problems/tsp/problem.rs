@@ -10,6 +10,7 @@ use rand::seq::SliceRandom;
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
 use super::local_search::Descent;
+use super::nearest::Unvisited;
 use super::tour::Tour;
 use crate::anneal::{Problem, Rng};
 
@@ -98,7 +99,7 @@ impl TspProblem {
         rng: &mut Rng,
     ) -> Self {
         let distances = Arc::new(Distances::new(&instance));
-        let neighbours = Arc::new(Neighbours::new(&distances, instance.len(), k));
+        let neighbours = Arc::new(Neighbours::new(&instance, &distances, k));
         let n = instance.len() as u32;
         let mut problem = TspProblem {
             instance,
@@ -151,29 +152,27 @@ impl TspProblem {
     fn nearest_neighbour_tour(&self, start: u32) -> Vec<u32> {
         let n = self.instance.len();
         let mut visited = vec![false; n];
+        let mut unvisited = Unvisited::new(&self.instance);
         let mut order = Vec::with_capacity(n);
         let mut city = start;
-        visited[city as usize] = true;
-        order.push(city);
-        for _ in 1..n {
-            // Candidates first (cheap), the whole instance only when they are all used.
-            let next = self
+        loop {
+            visited[city as usize] = true;
+            unvisited.remove(city);
+            order.push(city);
+            // Candidates first (cheap), the nearest of all the others when they are used.
+            let candidate = self
                 .neighbours
                 .of(city)
                 .iter()
                 .copied()
-                .find(|&c| !visited[c as usize])
-                .unwrap_or_else(|| {
-                    (0..n as u32)
-                        .filter(|&c| !visited[c as usize])
-                        .min_by_key(|&c| self.distances.get(city, c))
-                        .unwrap_or(city)
-                });
-            visited[next as usize] = true;
-            order.push(next);
+                .find(|&c| !visited[c as usize]);
+            let Some(next) =
+                candidate.or_else(|| unvisited.nearest(city, |a, b| self.distances.get(a, b)))
+            else {
+                return order;
+            };
             city = next;
         }
-        order
     }
 
     #[inline(always)]
@@ -310,7 +309,7 @@ impl TspProblem {
     pub fn polish(&mut self) -> u64 {
         let mut descent = Descent::new(self.tour.len());
         descent.queue_all();
-        descent.run(self).moves
+        descent.run(self, None).moves
     }
 }
 
