@@ -20,31 +20,31 @@ fn wall(args: &[&str]) -> Duration {
     started.elapsed()
 }
 
+/// The limit every run below is given, and how far past it a run may end: the issue's
+/// max(10 %, 0.2 s), plus a little for starting the process on a busy machine.
+const LIMIT: &str = "2";
+const ALLOWED: Duration = Duration::from_millis(2300);
+
+/// One test, so the runs do not share the cores with each other.
 #[test]
-fn chains_share_the_time_limit() {
-    for threads in ["1", "16"] {
-        let took = wall(&[
+fn runs_end_within_their_time_limit() {
+    let runs: [&[&str]; 4] = [
+        &["sudoku", "puzzles/sudoku/generated25.txt", "--threads", "1"],
+        // More chains than cores share the limit; they do not each get it.
+        &[
             "sudoku",
             "puzzles/sudoku/generated25.txt",
             "--threads",
-            threads,
-            "--time-limit",
-            "1",
-        ]);
-        assert!(
-            took < Duration::from_millis(1300),
-            "--threads {threads}: {took:?} for a 1 s limit"
-        );
-    }
-}
-
-#[test]
-fn large_tours_keep_the_time_limit_setup_included() {
-    for n in ["50000", "100000"] {
-        let took = wall(&["tsp", "--random", n, "--time-limit", "1"]);
-        assert!(
-            took < Duration::from_millis(1300),
-            "{n} cities: {took:?} for a 1 s limit"
-        );
+            "16",
+        ],
+        // Setup included: candidate lists and the first descent of 100,000 cities.
+        &["tsp", "--random", "50000"],
+        &["tsp", "--random", "100000"],
+    ];
+    for args in runs {
+        let mut args = args.to_vec();
+        args.extend(["--time-limit", LIMIT]);
+        let took = wall(&args);
+        assert!(took < ALLOWED, "{args:?}: {took:?}");
     }
 }

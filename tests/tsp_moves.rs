@@ -185,12 +185,12 @@ fn descent_reports_its_delta_and_kicks_never_lengthen() {
         let before = p.energy();
         let mut descent = Descent::new(n);
         descent.queue_all();
-        let stats = descent.run(&mut p);
+        let stats = descent.run(&mut p, None);
         assert_eq!(before + stats.delta, p.energy());
         assert!(stats.delta <= 0.0);
         // A local optimum: nothing left to do.
         descent.queue_all();
-        assert_eq!(descent.run(&mut p).moves, 0);
+        assert_eq!(descent.run(&mut p, None).moves, 0);
 
         let descended = p.energy();
         let budget = Budget {

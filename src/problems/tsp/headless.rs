@@ -58,20 +58,24 @@ struct Report<'a> {
 const KICK_SEED: u64 = 0x6b69_636b;
 
 /// Takes `share` of the step and time budgets from the annealer for the kicks, which end
-/// with the time limit of the whole run (counted from now) or after their evaluations.
-fn split_budget(mut config: RunConfig, share: f64) -> (RunConfig, Budget) {
-    let started = Instant::now();
+/// with the time limit of the whole run (counted from `started`, setup included) or after
+/// their evaluations.
+fn split_budget(mut config: RunConfig, share: f64, started: Instant) -> (RunConfig, Budget) {
+    // The time limit counts from the start of the run: what setup took is spent.
+    let left = config
+        .time_limit
+        .map(|limit| limit.saturating_sub(started.elapsed()));
     let budget = Budget {
         evaluations: config
             .max_steps
             .map_or(u64::MAX, |steps| (steps as f64 * share) as u64),
-        deadline: config.time_limit.map(|limit| started + limit),
+        deadline: left.and_then(|left| Instant::now().checked_add(left)),
         target: None,
     };
     config.max_steps = config
         .max_steps
         .map(|steps| (steps as f64 * (1.0 - share)) as u64);
-    config.time_limit = config.time_limit.map(|limit| limit.mul_f64(1.0 - share));
+    config.time_limit = left.map(|left| left.mul_f64(1.0 - share));
     (config, budget)
 }
 
@@ -93,7 +97,7 @@ pub fn headless(
     // Only the default move set is polished: the seed's swap moves are shown as they are.
     let polish = !args.no_polish && args.moves == MoveSet::TwoOpt;
     let kick_share = if polish { args.kick_share } else { 0.0 };
-    let (config, kick_budget) = split_budget(config, kick_share);
+    let (config, kick_budget) = split_budget(config, kick_share, started);
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
     let mut polished = problem.clone();
     let mut runner = Runner::new(problem, config, args.anneal.seed);
