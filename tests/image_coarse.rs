@@ -103,7 +103,7 @@ fn the_multiscale_start_reports_the_state_it_leaves() {
         };
         let mut d = Denoise::new(&noisy, lambda, beta, n);
         d.icm();
-        let energy = d.multiscale_start(seed);
+        let energy = d.multiscale_start(seed, None);
         assert_eq!(energy, d.energy());
         // It ends with ICM: no single flip lowers the energy.
         for _ in 0..500 {

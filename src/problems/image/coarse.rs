@@ -13,6 +13,8 @@
 use rand::RngExt;
 
 use super::bitmap::Bitmap;
+use std::time::Duration;
+
 use crate::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
 
 /// Neighbour directions (row, column).
@@ -232,7 +234,8 @@ impl Problem for Coarse {
 /// Anneals `full` halved `levels` times, coarsest first, each level starting from the
 /// upscaled result of the one below, and returns the finest result upscaled to `full`'s
 /// size. Each level gets `sweeps` proposals per cell, cooling exponentially from `t0`
-/// (times 2 per level: block energies grow with the block) to `t_min`.
+/// (times 2 per level: block energies grow with the block) to `t_min`, and at most its
+/// share of `time` by its cells: a large image cools faster rather than overrun the run.
 pub fn multiscale(
     full: &Coarse,
     levels: usize,
@@ -240,12 +243,14 @@ pub fn multiscale(
     t0: f64,
     t_min: f64,
     seed: u64,
+    time: Option<Duration>,
 ) -> Bitmap {
     let mut grids = vec![full.halve()];
     while grids.len() < levels {
         let next = grids[grids.len() - 1].halve();
         grids.push(next);
     }
+    let all_cells: usize = grids.iter().map(|g| g.width * g.height).sum();
     let mut result: Option<Bitmap> = None;
     for (level, mut grid) in grids.into_iter().enumerate().rev() {
         if let Some(coarser) = &result {
@@ -257,6 +262,7 @@ pub fn multiscale(
             t0 * f64::from(1u32 << (level + 1)),
         );
         config.max_steps = Some(sweeps * cells);
+        config.time_limit = time.map(|t| t.mul_f64(cells as f64 / all_cells.max(1) as f64));
         let mut runner = Runner::new(grid, config, seed ^ level as u64);
         runner.run(|_| true);
         result = Some(runner.finish().best);

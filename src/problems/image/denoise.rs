@@ -15,6 +15,8 @@ use rand::RngExt;
 use super::bitmap::Bitmap;
 use super::coarse::{self, Coarse};
 use super::region::{Region, RegionKind, Scratch};
+use std::time::Duration;
+
 use crate::anneal::{Problem, Rng};
 
 /// Marks the frame around the padded image: equal to neither label, so it never counts.
@@ -159,7 +161,7 @@ impl Denoise {
     /// the run smooths them; measured: comparing energies throws away the starts that
     /// help). The reference for region moves stays the ICM result, so that strokes the
     /// coarse levels dropped can still come back in one move.
-    pub fn multiscale_start(&mut self, seed: u64) -> f64 {
+    pub fn multiscale_start(&mut self, seed: u64, time: Option<Duration>) -> f64 {
         let y = self.unpadded(&self.y);
         let grid = Coarse::denoising(&y, self.lambda, self.beta, self.diagonals);
         let t0 = self.start_temperature();
@@ -170,6 +172,7 @@ impl Denoise {
             t0,
             0.05 * self.lambda,
             seed,
+            time,
         );
         let reference = self.reference.clone();
         self.set_labels(&labels);

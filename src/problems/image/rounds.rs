@@ -25,6 +25,9 @@ pub struct Plan {
     pub multiscale: bool,
 }
 
+/// The most of a round's time its multi-scale start may take.
+const START_SHARE: f64 = 0.5;
+
 /// Most rounds a run is split into.
 pub const MAX_ROUNDS: usize = 8;
 /// Fewest proposals per pixel a round gets when the number of rounds is automatic.
@@ -218,7 +221,13 @@ fn begin_round(
     let mut problem = start.clone();
     let began = Instant::now();
     if share.multiscale {
-        report.start_energies.push(problem.multiscale_start(seed));
+        // The start may take at most this share of the round's time.
+        let time = config
+            .time_limit
+            .map(|limit| limit.saturating_sub(spent.elapsed).mul_f64(START_SHARE) / left);
+        report
+            .start_energies
+            .push(problem.multiscale_start(seed, time));
     }
     let took = began.elapsed();
     report.start_seconds += took.as_secs_f64();
