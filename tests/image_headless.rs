@@ -237,7 +237,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
         ),
         (
             &["--kernel", "n5"],
-            "kiln: --kernel: unknown kernel 'n5' (n4, n8 or 8-16, optionally with -attract or -repel, or a .json file)",
+            "kiln: --kernel: unknown kernel 'n5' (n4, n8, 8-16, maze, dots or stripes, optionally with -attract or -repel, or a .json file)",
         ),
         (
             &["--size", "3x3"],

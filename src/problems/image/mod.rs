@@ -38,8 +38,9 @@ pub struct ImageArgs {
     /// Fraction of black pixels in the random start image [default: 0.3].
     #[arg(long, value_name = "D", value_parser = fraction, conflicts_with = "file")]
     pub density: Option<f64>,
-    /// Interaction kernel: n4, n8 (attracting) or 8-16 (inner ring attracts, outer repels),
-    /// suffixed -attract or -repel (flips the signs), or a JSON file.
+    /// Interaction kernel: n4, n8 (attracting), 8-16 (inner ring attracts, outer repels),
+    /// maze, dots or stripes (for densities 0.5, 0.2 and 0.5), suffixed -attract or -repel
+    /// (flips the signs), or a JSON file.
     #[arg(long, value_name = "NAME|FILE", conflicts_with = "denoise")]
     pub kernel: Option<String>,
     /// Edge rule for the kernel [default: wrap].
