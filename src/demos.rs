@@ -84,15 +84,24 @@ fn presets<T>(runs: &[&[&str]], pick: impl Fn(Command) -> Option<T>) -> Vec<T> {
         .collect()
 }
 
-/// The image runs `n`/`p` walk through with no arguments: stripes, clusters, mazes, dots.
-fn image_presets() -> Vec<ImageArgs> {
-    let runs: &[&[&str]] = &[
-        &["image", "--kernel", "8-16", "--density", "0.3"],
-        &["image", "--kernel", "n8", "--density", "0.1"],
-        &["image", "--kernel", "8-16", "--density", "0.4"],
-        &["image", "--kernel", "n8-repel", "--density", "0.3"],
+/// The image runs `n`/`p` walk through with no arguments: stripes, clusters, a maze and
+/// dots forming from random noise, then a noisy picture cleaned up. Each fills the board
+/// one pixel per braille dot and cools from where its pattern forms (or, denoising, where
+/// the noise still shows) to where the picture stops flickering.
+pub(crate) fn image_presets() -> Vec<ImageArgs> {
+    let runs = [
+        "image --kernel stripes --density 0.5 --t0 3.5 --t-min 0.3",
+        "image --kernel n8 --density 0.12 --t0 0.6 --t-min 0.3",
+        "image --kernel maze --density 0.5 --t0 1.5 --t-min 0.15",
+        "image --kernel dots --density 0.2 --t0 2 --t-min 0.2",
+        "image --denoise --no-icm --rounds 1 --schedule linear --t0 1.2 --t-min 0.2",
     ];
-    presets(runs, |c| match c {
+    let words: Vec<Vec<&str>> = runs
+        .iter()
+        .map(|r| r.split_whitespace().collect())
+        .collect();
+    let runs: Vec<&[&str]> = words.iter().map(Vec::as_slice).collect();
+    presets(&runs, |c| match c {
         Command::Image(args) => Some(args),
         _ => None,
     })

@@ -9,7 +9,18 @@ use kiln::problems::image::{Bitmap, Change, Denoise, Edges, Kernel, Neighbourhoo
 use rand::{RngExt, SeedableRng};
 
 fn kernels() -> Vec<Kernel> {
-    let mut ks: Vec<Kernel> = ["n4", "n8", "8-16", "n4-repel", "n8-repel", "8-16-repel"]
+    let names = [
+        "n4",
+        "n8",
+        "8-16",
+        "n4-repel",
+        "n8-repel",
+        "8-16-repel",
+        "maze",
+        "dots",
+        "stripes",
+    ];
+    let mut ks: Vec<Kernel> = names
         .iter()
         .map(|name| Kernel::from_spec(name).unwrap())
         .collect();

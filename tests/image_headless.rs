@@ -204,6 +204,21 @@ fn noise_is_added_to_a_clean_input_and_the_output_is_written() {
 }
 
 #[test]
+fn without_a_file_denoising_cleans_the_built_in_shapes_at_the_given_size() {
+    let v = json(&["--denoise", "--size", "96x64", "--max-steps", "2000000"]);
+    assert_eq!(v["source"], "shapes 96x64");
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(96), Some(64))
+    );
+    assert_eq!(v["noise"], 0.1);
+    // About 600 pixels are flipped; denoising leaves a few along the edges.
+    assert!(v["pixel_error"].as_u64().unwrap() < 250, "{v}");
+    let native = json(&["--denoise", "--max-steps", "100000"]);
+    assert_eq!(native["source"], "shapes 128x128");
+}
+
+#[test]
 fn custom_kernels_and_free_edges_run() {
     let v = json(&[
         "--size",
@@ -237,7 +252,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
         ),
         (
             &["--kernel", "n5"],
-            "kiln: --kernel: unknown kernel 'n5' (n4, n8 or 8-16, optionally with -attract or -repel, or a .json file)",
+            "kiln: --kernel: unknown kernel 'n5' (n4, n8, 8-16, maze, dots or stripes, optionally with -attract or -repel, or a .json file)",
         ),
         (
             &["--size", "3x3"],

@@ -199,7 +199,8 @@ fn tab_cycles_through_the_three_demos() {
     tui.press("n");
     tui.wait_for("2/4");
     tui.press("\t");
-    tui.wait_for("[Image]");
+    let image = tui.wait_for("[Image]");
+    assert!(image.contains("kernel stripes"), "{image}");
     tui.press("\t");
     tui.wait_for("[Sudoku]");
     tui.press("q");

@@ -102,6 +102,24 @@ impl Bitmap {
         image
     }
 
+    /// This image scaled (nearest neighbour, aspect kept) to the largest size that fits in
+    /// `width` x `height`, centred on white.
+    pub fn fitted(&self, width: usize, height: usize) -> Bitmap {
+        let scale = (width as f64 / self.width as f64).min(height as f64 / self.height as f64);
+        let w = ((self.width as f64 * scale) as usize).clamp(1, width);
+        let h = ((self.height as f64 * scale) as usize).clamp(1, height);
+        let (left, top) = ((width - w) / 2, (height - h) / 2);
+        let mut out = Bitmap::white(width, height);
+        for y in 0..h {
+            let from = &self.bits[y * self.height / h * self.width..][..self.width];
+            let to = &mut out.bits[(top + y) * width + left..][..w];
+            for (x, pixel) in to.iter_mut().enumerate() {
+                *pixel = from[x * self.width / w];
+            }
+        }
+        out
+    }
+
     /// Salt-and-pepper noise for binary images: each pixel inverted with probability `p`.
     pub fn add_noise(&mut self, p: f64, rng: &mut Rng) {
         for b in &mut self.bits {
@@ -109,5 +127,31 @@ impl Bitmap {
                 *b ^= 1;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from_rows(rows: &[&str]) -> Bitmap {
+        Bitmap {
+            width: rows[0].len(),
+            height: rows.len(),
+            bits: rows
+                .iter()
+                .flat_map(|r| r.bytes().map(|b| u8::from(b == b'#')))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn fitting_keeps_the_aspect_and_centres_on_white() {
+        let image = from_rows(&["#.", ".#"]);
+        let wide = from_rows(&[".##...", ".##...", "...##.", "...##."]);
+        assert_eq!(image.fitted(6, 4), wide);
+        let tall = from_rows(&["..", "#.", ".#", ".."]);
+        assert_eq!(image.fitted(2, 4), tall);
+        assert_eq!(image.fitted(2, 2), image);
     }
 }

@@ -9,7 +9,7 @@ use super::bitmap::Bitmap;
 use super::denoise::Neighbourhood;
 use super::file;
 use super::rounds::Rounds;
-use super::setup::{Mode, Setup, build};
+use super::setup::{self, Mode, Setup, build};
 use crate::anneal::{Outcome, Problem, RunConfig, Runner};
 
 pub fn headless(
@@ -42,7 +42,7 @@ pub fn headless(
                 "lambda": args.lambda.unwrap_or(1.0),
                 "beta": args.beta.unwrap_or(1.0),
                 "neighbourhood": args.neighbourhood.unwrap_or(Neighbourhood::Four).size(),
-                "noise": args.noise,
+                "noise": setup::noise(args),
                 "icm_energy": setup.icm.map(|(e, _)| e),
                 "icm_sweeps": setup.icm.map(|(_, s)| s),
                 "rounds": count,

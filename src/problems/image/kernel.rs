@@ -1,6 +1,7 @@
 //! Interaction kernels for pattern formation: weights w(d) for displacements d between two
 //! black pixels. Negative weights attract (the pair lowers the energy), positive repel.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use serde_json::Value;
@@ -110,7 +111,11 @@ impl Kernel {
     }
 
     /// The built-ins by name, or a JSON file. Names: `n4`, `n8` (attracting unless suffixed
-    /// `-repel`) and `8-16` (inner ring attracts, outer ring repels; `-repel` flips both).
+    /// `-repel`), `8-16` (inner ring attracts, outer ring repels; `-repel` flips both), and
+    /// `maze`, `dots` and `stripes`, which attract within 2-3 pixels and repel at 4-6, so
+    /// that black pixels gather into walls, spots or bands of one width (`maze` at density
+    /// 0.5, `dots` at 0.2, `stripes` at 0.5; `stripes` repels only across rows, so its bands
+    /// run horizontally).
     pub fn from_spec(spec: &str) -> Result<Kernel, InputError> {
         if let Some(kernel) = builtin(spec) {
             return Ok(kernel);
@@ -121,7 +126,7 @@ impl Kernel {
         Err(InputError::new(
             "--kernel",
             format!(
-                "unknown kernel '{spec}' (n4, n8 or 8-16, optionally with -attract or -repel, or a .json file)"
+                "unknown kernel '{spec}' (n4, n8, 8-16, maze, dots or stripes, optionally with -attract or -repel, or a .json file)"
             ),
         ))
     }
@@ -133,6 +138,32 @@ fn ring(r: i32, weight: f64) -> impl Iterator<Item = Tap> {
         (-r..=r)
             .filter(move |dx| dy.abs().max(dx.abs()) == r)
             .map(move |dx| Tap { dy, dx, weight })
+    })
+}
+
+/// Every offset up to `reach` in each direction with its `weight(dy, dx)`, where that is not 0.
+fn taps_where(reach: i32, weight: impl Fn(i32, i32) -> f64) -> Vec<Tap> {
+    (-reach..=reach)
+        .flat_map(|dy| (-reach..=reach).map(move |dx| (dy, dx)))
+        .filter(|&offset| offset != (0, 0))
+        .map(|(dy, dx)| Tap {
+            dy,
+            dx,
+            weight: weight(dy, dx),
+        })
+        .filter(|t| t.weight != 0.0)
+        .collect()
+}
+
+/// Attraction within squared distance `near` and a weaker repulsion at squared distances
+/// `far`: clumps grow to about the width the gap between the two allows, then push each
+/// other away, so the pattern keeps one scale instead of coarsening.
+fn clump_and_space(near: i32, far: RangeInclusive<i32>) -> Vec<Tap> {
+    let reach = (*far.end() as f64).sqrt() as i32;
+    taps_where(reach, |dy, dx| match dy * dy + dx * dx {
+        d if d <= near => -1.0,
+        d if far.contains(&d) => 0.5,
+        _ => 0.0,
     })
 }
 
@@ -153,6 +184,17 @@ fn builtin(spec: &str) -> Option<Kernel> {
             .collect(),
         "n8" => ring(1, -1.0).collect(),
         "8-16" => ring(1, -1.0).chain(ring(2, 1.0)).collect(),
+        // Walls and spots 4-6 pixels wide: one pixel per braille dot, they read as a maze
+        // and as dots on a terminal.
+        "maze" => clump_and_space(5, 16..=25),
+        "dots" => clump_and_space(8, 25..=42),
+        // The clumping of `maze`, repelled only by the rows 4-5 above and below: bands
+        // about 10 pixels apart.
+        "stripes" => taps_where(5, |dy, dx| match (dy * dy + dx * dx, dy.abs(), dx.abs()) {
+            (d, _, _) if d <= 5 => -1.0,
+            (_, 4..=5, 0..=2) => 1.0,
+            _ => 0.0,
+        }),
         _ => return None,
     };
     let taps: Vec<Tap> = taps

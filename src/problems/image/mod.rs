@@ -34,21 +34,23 @@ pub use setup::{Mode, Setup, build};
 pub struct ImageArgs {
     /// Input image (PBM P1/P4 or PNG, grey below 50% is black). Without one: a random image.
     pub file: Option<PathBuf>,
-    /// Size of the random start image.
+    /// Size of the random start image, or of the built-in picture for --denoise.
     #[arg(long, value_name = "WxH", value_parser = parse_size, conflicts_with = "file")]
     pub size: Option<(usize, usize)>,
     /// Fraction of black pixels in the random start image [default: 0.3].
     #[arg(long, value_name = "D", value_parser = fraction, conflicts_with = "file")]
     pub density: Option<f64>,
-    /// Interaction kernel: n4, n8 (attracting) or 8-16 (inner ring attracts, outer repels),
-    /// suffixed -attract or -repel (flips the signs), or a JSON file.
+    /// Interaction kernel: n4, n8 (attracting), 8-16 (inner ring attracts, outer repels),
+    /// maze, dots or stripes (for densities 0.5, 0.2 and 0.5), suffixed -attract or -repel
+    /// (flips the signs), or a JSON file.
     #[arg(long, value_name = "NAME|FILE", conflicts_with = "denoise")]
     pub kernel: Option<String>,
     /// Edge rule for the kernel [default: wrap].
     #[arg(long, value_enum, conflicts_with = "denoise")]
     pub edges: Option<Edges>,
-    /// Denoise the input image instead of forming patterns.
-    #[arg(long, requires = "file")]
+    /// Denoise the input image instead of forming patterns. Without one: a built-in picture
+    /// of shapes, with --noise 0.1 unless given.
+    #[arg(long)]
     pub denoise: bool,
     /// Weight of each pixel that differs from the noisy image [default: 1].
     #[arg(long, value_name = "L", value_parser = non_negative, requires = "denoise")]

@@ -18,6 +18,12 @@ pub const DEFAULT_SIZE: (usize, usize) = (256, 256);
 pub const DEFAULT_DENSITY: f64 = 0.3;
 pub const DEFAULT_KERNEL: &str = "8-16";
 
+/// What `--denoise` cleans when given no file: the developer set's shapes (a disc, a
+/// rectangle, a triangle and a ring with a stroke through it).
+const SHAPES: &[u8] = include_bytes!("../../../puzzles/image/shapes_128_clean.pbm");
+/// The noise added to the built-in picture unless --noise is given.
+const SHAPES_NOISE: f64 = 0.1;
+
 /// Set-up randomness (start image, noise) is drawn from the seed, apart from the run's own.
 const SETUP_SALT: u64 = 0x1a6e_5eed;
 
@@ -50,6 +56,7 @@ pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
     let mut rng = Rng::seed_from_u64(args.anneal.seed ^ SETUP_SALT);
     let (input, source) = match &args.file {
         Some(path) => (file::load(path)?, path.display().to_string()),
+        None if args.denoise => shapes(args.size),
         None => {
             let (w, h) = args.size.unwrap_or(DEFAULT_SIZE);
             let d = args.density.unwrap_or(DEFAULT_DENSITY);
@@ -64,6 +71,22 @@ pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
     } else {
         build_pattern(args, input, source)
     }
+}
+
+/// The built-in picture, fitted to `size` when one is given.
+fn shapes(size: Option<(usize, usize)>) -> (Bitmap, String) {
+    let picture = file::parse(SHAPES, "shapes").expect("the built-in picture parses");
+    let picture = match size {
+        Some((w, h)) => picture.fitted(w, h),
+        None => picture,
+    };
+    let source = format!("shapes {}x{}", picture.width, picture.height);
+    (picture, source)
+}
+
+/// The noise added before denoising: --noise, or a default for the built-in picture.
+pub fn noise(args: &ImageArgs) -> Option<f64> {
+    args.noise.or(args.file.is_none().then_some(SHAPES_NOISE))
 }
 
 fn build_pattern(args: &ImageArgs, input: Bitmap, source: String) -> Result<Setup, InputError> {
@@ -101,7 +124,7 @@ fn build_denoise(
         Some(path) => Some(file::load(path)?),
         None => None,
     };
-    if let Some(p) = args.noise {
+    if let Some(p) = noise(args) {
         clean.get_or_insert_with(|| input.clone());
         input.add_noise(p, rng);
     }

@@ -1,14 +1,17 @@
-//! The image board: the bitmap scaled down to fit, one braille dot (or, with `--ascii`, one
-//! density character) standing for a block of pixels, dithered by the block's density.
+//! The image board: the bitmap as large as fits. A picture sized to the board (every demo
+//! without a given size or file is) is drawn one pixel per braille dot; a larger one has
+//! each dot (or, with `--ascii`, each density character) stand for a block of pixels,
+//! dithered by the block's density.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
+use crate::anneal::{RunConfig, Runner, Search};
+use crate::anneal_args::AnnealArgs;
 use crate::export::{self, Export, Output};
-use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, build};
-use crate::ui::boards::step_budget;
+use crate::output::Target;
+use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, Setup, build};
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
@@ -115,7 +118,7 @@ pub fn draw_bitmap(image: &Bitmap, area: Rect, buf: &mut Buffer, theme: &Theme) 
 
 impl BoardView<Bitmap> for ImageView {
     fn min_size(&self, _: Option<&Bitmap>) -> (u16, u16) {
-        (24, 12)
+        MIN_SIZE
     }
 
     fn render(&self, image: &Bitmap, area: Rect, buf: &mut Buffer, theme: &Theme) {
@@ -165,9 +168,104 @@ pub struct ImageDemo {
     pub runs: Vec<ImageArgs>,
 }
 
-/// Steps per second the headless default time budget stands for: the live view cools over
-/// the same number of steps whatever its speed.
-const TYPICAL_RATE: f64 = 40e6;
+/// The smallest board, in cells.
+const MIN_SIZE: (u16, u16) = (24, 12);
+
+/// The pace the image tab starts at: about 35 proposals per pixel a second on an 80x24
+/// terminal, slow enough to see a pattern come out of the noise, and few enough changes a
+/// frame that the picture does not flood the terminal.
+const DEFAULT_PACE: u64 = 300_000;
+/// Proposals per pixel of a live run the user gave no budget: counted per pixel, so that a
+/// pattern gets as far on a small screen as on a large one...
+const SWEEPS: u64 = 250;
+/// ...but a run lasts at least long enough to watch and at most a minute, in seconds at the
+/// default pace.
+const RUN_SECONDS: (u64, u64) = (10, 60);
+
+/// Where the user gave no time limit, a live run is budgeted in steps alone (time spent
+/// annealing means little at a chosen pace): their --max-steps, or `SWEEPS` per pixel.
+fn live_budget(config: &mut RunConfig, args: &AnnealArgs, pixels: usize) {
+    if args.time_limit.is_some() {
+        return;
+    }
+    config.time_limit = None;
+    let (least, most) = RUN_SECONDS;
+    let steps = (pixels as u64 * SWEEPS).clamp(least * DEFAULT_PACE, most * DEFAULT_PACE);
+    config.max_steps.get_or_insert(steps);
+}
+
+/// The braille dots of a board of `area` cells (2 across and 4 down per cell), so that a
+/// picture of this size is drawn one pixel per dot.
+fn dots(area: BoardArea) -> (usize, usize) {
+    let width = area.width.max(MIN_SIZE.0) as usize;
+    let height = area.height.max(MIN_SIZE.1) as usize;
+    (2 * width, 4 * height)
+}
+
+/// A run ready to anneal: the problem and how it cools.
+struct Prepared {
+    setup: Setup,
+    config: RunConfig,
+    seed: u64,
+    /// The run's name in saved files (`e`).
+    name: String,
+    /// Where `--output` goes, checked.
+    output: Option<Target>,
+}
+
+impl Prepared {
+    /// The view of this run: its input and, when denoising, the clean picture.
+    fn view(&self) -> ImageView {
+        ImageView {
+            input: self.setup.input.clone(),
+            clean: self.setup.clean.clone(),
+            show_input: false,
+            name: self.name.clone(),
+        }
+    }
+
+    /// The search the live view drives, with its title.
+    fn into_search(self) -> (String, Box<dyn Search<Snapshot = Bitmap>>) {
+        let Prepared {
+            setup,
+            config,
+            seed,
+            ..
+        } = self;
+        match setup.mode {
+            Mode::Pattern(p) => (setup.title, Box::new(Runner::new(p, config, seed))),
+            Mode::Denoise(d, plan) => {
+                let rounds = Rounds::new(d, plan, config, seed);
+                let title = format!("{} · {} rounds", setup.title, rounds.rounds());
+                (title, Box::new(rounds))
+            }
+        }
+    }
+}
+
+impl ImageDemo {
+    /// Run `index` for a board of `area`: a random image (or the built-in picture) without a
+    /// given size fills the board one pixel per dot.
+    fn prepare(&self, index: usize, area: BoardArea) -> color_eyre::Result<Prepared> {
+        let mut args = self.runs[index % self.runs.len()].clone();
+        if args.file.is_none() && args.size.is_none() {
+            args.size = Some(dots(area));
+        }
+        let setup = build(&args)?;
+        let mut config = setup.run_config(&args)?;
+        live_budget(&mut config, &args.anneal, setup.input.len());
+        if let Some(t) = args.anneal.reheat_t {
+            config.t0 = config.t0.max(t);
+        }
+        Ok(Prepared {
+            name: export::image::run_name(&args, &setup.mode),
+            output: args.output_target()?,
+            setup,
+            config,
+            seed: args.anneal.seed,
+        })
+    }
+}
 
 impl Demo for ImageDemo {
     fn name(&self) -> &str {
@@ -182,57 +280,32 @@ impl Demo for ImageDemo {
         &self,
         index: usize,
         speed: Speed,
-        _area: BoardArea,
+        area: BoardArea,
     ) -> color_eyre::Result<Box<dyn Session>> {
-        let args = &self.runs[index % self.runs.len()];
-        let setup = build(args)?;
-        let mut config = setup.run_config(args)?;
-        step_budget(&mut config, &args.anneal, TYPICAL_RATE);
-        if let Some(t) = args.anneal.reheat_t {
-            config.t0 = config.t0.max(t);
-        }
-        let view = ImageView {
-            input: setup.input.clone(),
-            clean: setup.clean.clone(),
-            show_input: false,
-            name: export::image::run_name(args, &setup.mode),
-        };
-        let target = args.output_target()?;
-        let output = || {
-            target.clone().map(|target| Output {
-                target,
-                encode: export::image::output,
-            })
-        };
-        let seed = args.anneal.seed;
-        let reheat_to = config.t0;
-        Ok(match setup.mode {
-            Mode::Pattern(p) => {
-                let runner = Runner::new(p, config, seed);
-                Box::new(
-                    Live::start(setup.title, runner, view, speed, reheat_to).with_output(output()),
-                )
-            }
-            Mode::Denoise(d, plan) => {
-                let rounds = Rounds::new(d, plan, config.clone(), seed);
-                let title = format!("{} · {} rounds", setup.title, rounds.rounds());
-                Box::new(
-                    Live::configured(title, rounds, &config, view, speed, reheat_to)
-                        .with_output(output()),
-                )
-            }
-        })
+        let prepared = self.prepare(index, area)?;
+        let view = prepared.view();
+        let config = prepared.config.clone();
+        let output = prepared.output.clone().map(|target| Output {
+            target,
+            encode: export::image::output,
+        });
+        let (title, search) = prepared.into_search();
+        Ok(Box::new(
+            Live::configured(title, search, &config, view, speed, config.t0).with_output(output),
+        ))
     }
 
-    /// A pattern's budget is about 80M steps: at 3M steps/s it forms in half a minute.
     fn default_speed(&self) -> Speed {
-        Speed::Limited(3_000_000)
+        Speed::Limited(DEFAULT_PACE)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::anneal::Schedule;
 
     fn checker(width: usize, height: usize, cell: usize) -> Bitmap {
         let mut image = Bitmap::white(width, height);
@@ -283,6 +356,270 @@ mod tests {
         let mut grey = checker(2, 2, 1);
         grey.bits = vec![1, 0, 0, 0];
         assert_eq!(render(&grey, 1, 1, &Theme::monochrome(true)), vec![":"]);
+    }
+
+    /// The boards of an 80x24 and a 200x50 terminal.
+    const SMALL: BoardArea = BoardArea {
+        width: 48,
+        height: 22,
+    };
+    const LARGE: BoardArea = BoardArea {
+        width: 150,
+        height: 48,
+    };
+
+    fn presets() -> ImageDemo {
+        ImageDemo {
+            runs: crate::demos::image_presets(),
+        }
+    }
+
+    /// The preset whose arguments `pick` accepts.
+    fn preset(pick: impl Fn(&ImageArgs) -> bool) -> usize {
+        presets()
+            .runs
+            .iter()
+            .position(pick)
+            .expect("the presets have one")
+    }
+
+    fn kernel(name: &str) -> usize {
+        preset(|args| args.kernel.as_deref() == Some(name))
+    }
+
+    /// Reads a braille frame back as pixels, one per dot.
+    fn decode(buf: &Buffer, width: usize, height: usize) -> Bitmap {
+        let mut image = Bitmap::white(width, height);
+        for y in 0..height {
+            for x in 0..width {
+                let cell = buf[((x / 2) as u16, (y / 4) as u16)].symbol();
+                let bits = cell.chars().next().map_or(0, |c| c as u32 - 0x2800);
+                image.bits[y * width + x] = u8::from(bits & DOTS[x % 2][y % 4] as u32 != 0);
+            }
+        }
+        image
+    }
+
+    fn draws_exactly(image: &Bitmap, area: BoardArea) {
+        let mut buf = Buffer::empty(Rect::new(0, 0, area.width, area.height));
+        draw_bitmap(image, buf.area, &mut buf, &Theme::colour(false));
+        assert!(decode(&buf, image.width, image.height) == *image);
+    }
+
+    /// A preset annealed as the live view would, at full speed: the picture and the energy
+    /// at the start and after each tenth of the budget.
+    struct Run {
+        frames: Vec<Bitmap>,
+        energies: Vec<f64>,
+        clean: Option<Bitmap>,
+    }
+
+    fn anneal(index: usize, area: BoardArea) -> Run {
+        let prepared = presets().prepare(index, area).unwrap();
+        let budget = prepared.config.max_steps.unwrap();
+        let clean = prepared.setup.clean.clone();
+        let (_, mut search) = prepared.into_search();
+        let mut frames = vec![search.snapshot()];
+        let mut energies = vec![search.sample().energy];
+        for _ in 0..10 {
+            search.step_batch(budget / 10);
+            frames.push(search.snapshot());
+            energies.push(search.sample().energy);
+        }
+        assert!(search.step_batch(budget) <= 10, "the budget is spent");
+        Run {
+            frames,
+            energies,
+            clean,
+        }
+    }
+
+    impl Run {
+        fn last(&self) -> &Bitmap {
+            self.frames.last().unwrap()
+        }
+
+        /// The energy falls over the run and is still falling in its second half, so the
+        /// picture has something left to settle after the midpoint.
+        fn keeps_improving(&self) {
+            let (start, middle) = (self.energies[0], self.energies[5]);
+            let late = self.energies[6..]
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, f64::min);
+            assert!(late < middle && middle < start, "{:?}", self.energies);
+        }
+    }
+
+    /// Sizes of the connected black regions (4-neighbours, across the wrapped edges), largest
+    /// first.
+    fn components(image: &Bitmap) -> Vec<usize> {
+        let (w, h) = (image.width, image.height);
+        let mut seen = vec![false; image.len()];
+        let mut sizes = Vec::new();
+        for start in 0..image.len() {
+            if image.bits[start] == 0 || seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let (mut stack, mut size) = (vec![start], 0);
+            while let Some(p) = stack.pop() {
+                size += 1;
+                let (x, y) = (p % w, p / w);
+                for q in [
+                    y * w + (x + 1) % w,
+                    y * w + (x + w - 1) % w,
+                    (y + 1) % h * w + x,
+                    (y + h - 1) % h * w + x,
+                ] {
+                    if image.bits[q] != 0 && !seen[q] {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+            sizes.push(size);
+        }
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
+    }
+
+    /// Neighbour pairs of unlike pixels (across the wrapped edges): side by side, one above
+    /// the other.
+    fn edges(image: &Bitmap) -> (usize, usize) {
+        let (w, h) = (image.width, image.height);
+        let at = |x: usize, y: usize| image.bits[y % h * w + x % w];
+        let mut across = 0;
+        let mut down = 0;
+        for y in 0..h {
+            for x in 0..w {
+                across += usize::from(at(x, y) != at(x + 1, y));
+                down += usize::from(at(x, y) != at(x, y + 1));
+            }
+        }
+        (across, down)
+    }
+
+    #[test]
+    fn presets_fill_the_board_one_pixel_per_dot_and_draw_exactly() {
+        let demo = presets();
+        for area in [SMALL, LARGE] {
+            for index in 0..demo.count() {
+                let prepared = demo.prepare(index, area).unwrap();
+                let input = &prepared.setup.input;
+                assert_eq!((input.width, input.height), dots(area));
+                draws_exactly(input, area);
+                let steps = prepared.config.max_steps.unwrap();
+                let seconds = steps as f64 / DEFAULT_PACE as f64;
+                assert!((10.0..=60.0).contains(&seconds), "{seconds} s");
+                assert!(prepared.config.time_limit.is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn a_live_run_is_budgeted_in_steps_unless_given_a_time_limit() {
+        let timed = AnnealArgs {
+            time_limit: Some(5.0),
+            ..AnnealArgs::default()
+        };
+        let counted = AnnealArgs {
+            max_steps: Some(123),
+            ..AnnealArgs::default()
+        };
+        let budget = |args: &AnnealArgs, pixels: usize| {
+            let mut config = RunConfig::new(Schedule::Constant, 1.0);
+            config.time_limit = Some(Duration::from_secs(2));
+            config.max_steps = args.max_steps;
+            live_budget(&mut config, args, pixels);
+            (config.max_steps, config.time_limit.map(|t| t.as_secs()))
+        };
+        assert_eq!(budget(&timed, 1000), (None, Some(2)));
+        assert_eq!(budget(&counted, 1000), (Some(123), None));
+        let default = AnnealArgs::default();
+        assert_eq!(budget(&default, 30_000), (Some(30_000 * SWEEPS), None));
+        // Never under 10 s nor over 60 s at the default pace.
+        assert_eq!(budget(&default, 10), (Some(10 * DEFAULT_PACE), None));
+        assert_eq!(budget(&default, 1 << 30), (Some(60 * DEFAULT_PACE), None));
+    }
+
+    #[test]
+    fn stripes_run_one_way_about_ten_pixels_apart() {
+        let run = anneal(kernel("stripes"), SMALL);
+        run.keeps_improving();
+        draws_exactly(run.last(), SMALL);
+        let (across, down) = edges(run.last());
+        // Horizontal bands: the picture changes going down, hardly going across.
+        assert!(down > 8 * across, "{across} {down}");
+        let period = 2.0 * run.last().len() as f64 / down as f64;
+        assert!((7.0..=13.0).contains(&period), "period {period}");
+    }
+
+    #[test]
+    fn clusters_gather_into_a_few_blobs() {
+        let run = anneal(kernel("n8"), SMALL);
+        run.keeps_improving();
+        let sizes = components(run.last());
+        let black = run.last().black_pixels();
+        let blobs: Vec<usize> = sizes.into_iter().filter(|&n| n >= 50).collect();
+        assert!((2..=6).contains(&blobs.len()), "{blobs:?}");
+        assert!(
+            blobs.iter().sum::<usize>() * 100 >= 95 * black,
+            "{blobs:?} of {black}"
+        );
+    }
+
+    #[test]
+    fn the_maze_is_a_long_network_of_narrow_walls_without_a_direction() {
+        let run = anneal(kernel("maze"), SMALL);
+        run.keeps_improving();
+        let last = run.last();
+        let sizes = components(last);
+        // A few walls wind through the whole board (on a torus, two can interlock).
+        assert!(sizes[0] * 3 >= last.black_pixels(), "{sizes:?}");
+        assert!(sizes.len() <= 5, "{sizes:?}");
+        let (across, down) = edges(last);
+        assert!(across * 2 > down && down * 2 > across, "{across} {down}");
+        // Walls 4-5 pixels wide have a side every 2-3 black pixels; blobs of this much black
+        // have one every 5 or more.
+        let sides_per_black = (across + down) as f64 / last.black_pixels() as f64;
+        assert!(sides_per_black > 0.4, "{sides_per_black}");
+    }
+
+    #[test]
+    fn dots_are_many_spots_of_one_size() {
+        let run = anneal(kernel("dots"), SMALL);
+        run.keeps_improving();
+        let sizes = components(run.last());
+        assert!(sizes.len() >= 40, "{sizes:?}");
+        let mean = sizes.iter().sum::<usize>() as f64 / sizes.len() as f64;
+        assert!((15.0..=45.0).contains(&mean), "{sizes:?}");
+        assert!(
+            sizes.iter().all(|&n| (n as f64 - mean).abs() < 0.5 * mean),
+            "{sizes:?}"
+        );
+    }
+
+    #[test]
+    fn denoising_starts_from_the_noisy_picture_and_cleans_it_up() {
+        let index = preset(|args| args.denoise);
+        let prepared = presets().prepare(index, SMALL).unwrap();
+        let noisy = prepared.setup.input.clone();
+        let run = anneal(index, SMALL);
+        run.keeps_improving();
+        assert_eq!(run.frames[0], noisy, "the first picture is the noisy input");
+        let clean = run.clean.as_ref().unwrap();
+        let errors: Vec<usize> = run
+            .frames
+            .iter()
+            .map(|f| f.pixel_error(clean).unwrap())
+            .collect();
+        // About 10 % noise at the start and a few stray pixels at the end; cleaner after
+        // every tenth up to 60 %, then the shapes' edges settle.
+        assert!(errors[0] * 100 > 8 * noisy.len(), "{errors:?}");
+        assert!(errors[10] * 100 < 3 * noisy.len(), "{errors:?}");
+        assert!(errors[..7].windows(2).all(|w| w[1] < w[0]), "{errors:?}");
+        assert!(errors[10] < errors[5], "{errors:?}");
     }
 
     #[test]
