@@ -68,8 +68,9 @@ fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
                 (10.0..=60.0).contains(&seconds),
                 "{what}: {seconds:.1} s at {rate}/s ({steps} steps)"
             );
+            // At least a factor 1.5: a clear slope on the log-scale sparkline.
             assert!(
-                t_high > 2.0 * t_low,
+                t_high > 1.5 * t_low,
                 "{what}: the temperature hardly moved ({t_high} .. {t_low})"
             );
         }
