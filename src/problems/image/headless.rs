@@ -11,6 +11,7 @@ use super::file;
 use super::rounds::Rounds;
 use super::setup::{Mode, Setup, build};
 use crate::anneal::{Outcome, Problem, RunConfig, Runner};
+use crate::messages::{count, say};
 
 pub fn headless(
     args: &ImageArgs,
@@ -64,17 +65,22 @@ pub fn headless(
     let report = report(&setup, args, &outcome, seconds, pixel_error, t0);
     merge(&mut fields, report);
     writeln!(out, "{fields}")?;
-    writeln!(
+    say(
         log,
-        "{}: energy {} -> {} in {} steps, {:.2} s ({:.1} M steps/s){}",
-        setup.title,
-        setup.input_energy,
-        outcome.energy,
-        outcome.iterations,
-        seconds,
-        outcome.iterations as f64 / seconds.max(1e-9) / 1e6,
-        pixel_error.map_or(String::new(), |e| format!(", {e} pixels wrong")),
-    )?;
+        format_args!(
+            "{}: energy {} -> {} in {} steps, {:.2} s ({:.1} M steps/s){}",
+            setup.title,
+            setup.input_energy,
+            outcome.energy,
+            outcome.iterations,
+            seconds,
+            outcome.iterations as f64 / seconds.max(1e-9) / 1e6,
+            pixel_error.map_or(String::new(), |e| format!(
+                ", {} wrong",
+                count(e, "pixel", "pixels")
+            )),
+        ),
+    );
     Ok(())
 }
 

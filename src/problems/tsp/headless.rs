@@ -14,6 +14,7 @@ use super::problem::{Cost, MoveSet};
 use super::setup::{Setup, build};
 use super::tour_file;
 use crate::anneal::{Problem, Rng, RunConfig, Runner, StopReason};
+use crate::messages::say;
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -63,7 +64,10 @@ fn split_budget(mut config: RunConfig, share: f64) -> (RunConfig, Budget) {
         evaluations: config
             .max_steps
             .map_or(u64::MAX, |steps| (steps as f64 * share) as u64),
-        deadline: config.time_limit.map(|limit| started + limit),
+        // A limit no clock can reach is no deadline.
+        deadline: config
+            .time_limit
+            .and_then(|limit| started.checked_add(limit)),
         target: None,
     };
     config.max_steps = config
@@ -156,12 +160,28 @@ pub fn headless(
         .gap
         .map(|g| format!(", gap {g:.2}%"))
         .unwrap_or_default();
-    writeln!(
+    say(
         log,
-        "{}: length {length}{gap} in {seconds:.2} s ({} steps, {:.1}M/s)",
-        report.name,
-        report.iterations,
-        report.steps_per_second / 1e6
-    )?;
+        format_args!(
+            "{}: length {length}{gap} in {seconds:.2} s ({} steps, {:.1}M/s)",
+            report.name,
+            report.iterations,
+            report.steps_per_second / 1e6
+        ),
+    );
+    if let Some(optimum) = loaded.refuted_optimum(length) {
+        let from = match args.optimum {
+            Some(_) => "--optimum",
+            None => "the built-in table",
+        };
+        say(
+            log,
+            format_args!(
+                "{}: found a tour of length {length}, shorter than the optimum {optimum} \
+                 ({from}): no gap reported",
+                report.name
+            ),
+        );
+    }
     Ok(())
 }
