@@ -18,7 +18,7 @@ pub const MAX_SECONDS: f64 = 31_536_000.0;
 pub const MAX_STEPS: u64 = 1_000_000_000_000_000_000;
 /// Above every energy kiln accepts (they stay below 2^53 ~ 9.0e15).
 pub const MAX_TEMPERATURE: f64 = 1e16;
-/// Largest |weight| of kernels, --lambda and --beta: with at most 64M pixels and 4224
+/// Largest |weight| of kernels, --lambda and --beta: with at most 16M pixels and 4224
 /// kernel offsets, energies stay below 2^53.
 pub const MAX_WEIGHT: f64 = 10_000.0;
 /// Independent chains, replicas and rounds: each holds a copy of the state.
