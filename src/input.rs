@@ -81,26 +81,43 @@ pub fn source_name(path: &Path) -> String {
     }
 }
 
+/// Input files are read whole; a larger one (`/dev/zero`, a wrong file) is refused rather
+/// than read until memory runs out. The largest inputs kiln takes are far smaller (a
+/// 4096x4096 PNG stored without compression: 64 MiB).
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
 /// The bytes of a file, or of stdin for `-`. Stdin is read once: the live view reads its
 /// puzzles more than once and must see the same ones.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
-    let cannot =
-        |e: std::io::Error| InputError::new(source_name(path), format!("cannot read: {e}"));
-    if path != Path::new(STDIN) {
-        return std::fs::read(path).map_err(cannot);
+    let source = source_name(path);
+    let bytes = if path == Path::new(STDIN) {
+        static STDIN_BYTES: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+        STDIN_BYTES
+            .get_or_init(|| read_at_most(std::io::stdin().lock()).map_err(|e| e.to_string()))
+            .clone()
+    } else {
+        std::fs::File::open(path)
+            .and_then(read_at_most)
+            .map_err(|e| e.to_string())
+    };
+    let bytes = bytes.map_err(|e| InputError::new(&source, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(InputError::new(
+            source,
+            format!(
+                "larger than {} MiB, kiln's limit for an input file",
+                MAX_INPUT_BYTES >> 20
+            ),
+        ));
     }
-    static STDIN_BYTES: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
-    STDIN_BYTES
-        .get_or_init(|| {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map(|_| bytes)
-                .map_err(|e| e.to_string())
-        })
-        .clone()
-        .map_err(|e| InputError::new(source_name(path), format!("cannot read: {e}")))
+    Ok(bytes)
+}
+
+/// Everything `reader` gives up to one byte past the limit (enough to tell it is over).
+fn read_at_most(reader: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// `bytes` as text without a leading byte-order mark, or an error at the first byte that is

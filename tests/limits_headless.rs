@@ -434,3 +434,11 @@ fn finding_13_flags_that_apply_only_with_another_are_refused() {
         "kiln: a flag given needs --random",
     );
 }
+
+#[test]
+fn input_files_are_read_up_to_a_limit() {
+    refused(
+        &["sudoku", "/dev/zero", "--headless"],
+        "kiln: /dev/zero: larger than 256 MiB, kiln's limit for an input file",
+    );
+}
