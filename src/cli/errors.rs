@@ -147,7 +147,7 @@ mod tests {
             ),
             (
                 &["image", "x.pbm", "--size", "8x8"],
-                "--size cannot be used with [FILE]",
+                "[FILE] cannot be used with --size",
             ),
             (&["race"], "missing <FILE>"),
             (
