@@ -1,11 +1,12 @@
 //! The annealing flags every problem shares, and how they become a `RunConfig`.
 
-use std::str::FromStr;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
 use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction};
+use crate::cli::ranges::{self, real, whole};
+use crate::input::InputError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ScheduleKind {
@@ -30,73 +31,44 @@ pub enum StartTemperature {
     Auto,
 }
 
-impl FromStr for StartTemperature {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s.eq_ignore_ascii_case("auto") {
-            return Ok(StartTemperature::Auto);
-        }
-        match s.parse::<f64>() {
-            Ok(t) if t.is_finite() && t >= 0.0 => Ok(StartTemperature::Fixed(t)),
-            _ => Err(format!(
-                "'{s}' is not a temperature (a number >= 0, or 'auto')"
-            )),
-        }
-    }
-}
-
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number")),
-    }
-}
-
-fn fraction(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
-    }
-}
-
 /// Flags shared by every problem. Unset ones take the problem's defaults.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct AnnealArgs {
     /// Seed for every random choice of the run (same seed, same run).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = whole(ranges::SEED))]
     pub seed: u64,
     /// Stop after this many seconds of annealing (per puzzle or instance).
-    #[arg(long, value_name = "SECS", value_parser = positive)]
+    #[arg(long, value_name = "SECS", value_parser = real(ranges::SECONDS))]
     pub time_limit: Option<f64>,
     /// Stop after this many proposed moves.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole(ranges::STEPS))]
     pub max_steps: Option<u64>,
     /// Cooling schedule.
     #[arg(long, value_enum)]
     pub schedule: Option<ScheduleKind>,
     /// Start temperature (Tmax for exponential), or `auto`.
-    #[arg(long, value_name = "T|auto")]
+    #[arg(long, value_name = "T|auto", value_parser = ranges::start_temperature)]
     pub t0: Option<StartTemperature>,
     /// Final temperature for the linear and exponential schedules.
-    #[arg(long, value_name = "T", value_parser = positive)]
+    #[arg(long, value_name = "T", value_parser = real(ranges::TEMPERATURE))]
     pub t_min: Option<f64>,
     /// Geometric cooling factor per step: T <- alpha * T.
-    #[arg(long, value_parser = fraction)]
+    #[arg(long, value_parser = real(ranges::COOLING_FACTOR))]
     pub alpha: Option<f64>,
     /// Lundy-Mees constant: T = T0 / (1 + k*i).
-    #[arg(long, value_parser = positive)]
+    #[arg(long, value_parser = real(ranges::LUNDY_K))]
     pub k: Option<f64>,
     /// Target acceptance rate of uphill moves for `--t0 auto`.
-    #[arg(long, value_name = "RATE", value_parser = fraction)]
+    #[arg(long, value_name = "RATE", value_parser = real(ranges::ACCEPTANCE))]
     pub auto_acceptance: Option<f64>,
     /// Steps without improvement before --on-stall acts.
-    #[arg(long, value_name = "STEPS")]
+    #[arg(long, value_name = "STEPS", value_parser = whole(ranges::STEPS))]
     pub stall: Option<u64>,
     /// What to do when stalled.
     #[arg(long, value_enum)]
     pub on_stall: Option<StallKind>,
     /// Temperature a reheat raises T to (default: the start temperature).
-    #[arg(long, value_name = "T", value_parser = positive)]
+    #[arg(long, value_name = "T", value_parser = real(ranges::TEMPERATURE))]
     pub reheat_t: Option<f64>,
 }
 
@@ -161,6 +133,17 @@ impl AnnealArgs {
             StartTemperature::Fixed(t) => t,
             StartTemperature::Auto => auto_t0(self.auto_acceptance.unwrap_or(d.auto_acceptance)),
         };
+        if let Some(t_min) = self.t_min
+            && matches!(
+                schedule,
+                Schedule::Linear { .. } | Schedule::Exponential { .. }
+            )
+            && t_min > t0
+        {
+            return Err(format!(
+                "--t-min {t_min} is above the start temperature {t0}: the schedule would heat"
+            ));
+        }
         let mut config = RunConfig::new(schedule, t0);
         config.max_steps = self.max_steps;
         config.time_limit = self
@@ -186,6 +169,18 @@ impl AnnealArgs {
             _ => None,
         };
         Ok(config)
+    }
+
+    /// What clap cannot check: a final temperature above the start one.
+    pub fn check(&self) -> Result<(), InputError> {
+        if let (Some(t_min), Some(StartTemperature::Fixed(t0))) = (self.t_min, self.t0)
+            && t_min > t0
+        {
+            return Err(InputError::flags(format!(
+                "--t-min {t_min} is above --t0 {t0}"
+            )));
+        }
+        Ok(())
     }
 
     /// The temperature the UI's reheat key raises T to.
@@ -263,6 +258,23 @@ mod tests {
         let a = parse(&["--schedule", "linear", "--t0", "1"]);
         let e = a.run_config(&Defaults::default(), |_| 1.0).unwrap_err();
         assert!(e.contains("--max-steps or --time-limit"), "{e}");
+    }
+
+    #[test]
+    fn a_final_temperature_above_the_start_is_refused() {
+        let a = parse(&["--t-min", "2", "--t0", "1"]);
+        assert_eq!(
+            a.check().unwrap_err().to_string(),
+            "--t-min 2 is above --t0 1"
+        );
+        // Also against a start temperature the flags do not give.
+        let a = parse(&["--t-min", "2", "--time-limit", "1"]);
+        assert!(a.check().is_ok());
+        let e = a.run_config(&Defaults::default(), |_| 1.0).unwrap_err();
+        assert!(
+            e.starts_with("--t-min 2 is above the start temperature 1"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,8 +1,12 @@
 //! The command line: `kiln [sudoku|tsp|image] ...`, headless or live.
 
+pub mod errors;
+pub mod ranges;
+
 use clap::{Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
+use crate::input::InputError;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
 use crate::race::RaceArgs;
 use crate::ui::Glyphs;
@@ -11,12 +15,7 @@ fn parse_speed(s: &str) -> Result<Speed, String> {
     if s.eq_ignore_ascii_case("full") {
         return Ok(Speed::Full);
     }
-    match s.parse::<u64>() {
-        Ok(rate) if rate > 0 => Ok(Speed::Limited(rate)),
-        _ => Err(format!(
-            "'{s}' is not a speed (steps per second > 0, or 'full')"
-        )),
-    }
+    ranges::SPEED.parse(s).map(Speed::Limited)
 }
 
 #[derive(Parser, Debug)]
@@ -32,7 +31,7 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub headless: bool,
     /// Frames per second of the TUI.
-    #[arg(long, global = true, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=120))]
+    #[arg(long, global = true, default_value_t = 20, value_parser = ranges::whole(ranges::FPS))]
     pub fps: u32,
     /// Steps per second the TUI starts at (e.g. 1000), or `full`.
     #[arg(long, global = true, value_name = "RATE|full", value_parser = parse_speed)]
@@ -51,6 +50,18 @@ pub struct Cli {
 }
 
 impl Cli {
+    /// What clap cannot check: flags that apply only with a value of another flag, and
+    /// flags whose values contradict each other.
+    pub fn check(&self) -> Result<(), InputError> {
+        match &self.command {
+            Some(Command::Sudoku(args)) => args.check(),
+            Some(Command::Race(args)) => args.check(),
+            Some(Command::Tsp(args)) => args.anneal.check(),
+            Some(Command::Image(args)) => args.anneal.check(),
+            Some(Command::Presets) | None => Ok(()),
+        }
+    }
+
     /// The glyphs asked for, if any.
     pub fn glyphs(&self) -> Glyphs {
         match (self.ascii, self.unicode) {

@@ -1,8 +1,13 @@
 //! Errors in user input (files and flag values): one line that names the place and the
-//! problem, and exit code 2.
+//! problem, and exit code 2. Also how input files are read: `-` is stdin, a leading UTF-8
+//! byte-order mark is skipped, and text that is not UTF-8 is refused at its line and column.
 
 use std::fmt;
+use std::io::Read;
 use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::messages::escape_controls;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
@@ -24,6 +29,10 @@ impl InputError {
             message: message.into(),
         }
     }
+    /// An error in how flags combine; the message names them.
+    pub fn flags(message: impl Into<String>) -> Self {
+        InputError::new("", message)
+    }
     pub fn at_line(mut self, line: usize) -> Self {
         self.line = Some(line);
         self
@@ -32,27 +41,123 @@ impl InputError {
         self.column = Some(column);
         self
     }
-    /// Reads a whole file, turning an I/O failure into an `InputError` about that file.
+    /// Reads a whole text file (or stdin for `-`), turning an I/O failure or text that is
+    /// not UTF-8 into an `InputError` about that file.
     pub fn read_to_string(path: &Path) -> Result<String, InputError> {
-        std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(path.display().to_string(), format!("cannot read: {e}")))
+        let bytes = read_bytes(path)?;
+        text_of(bytes, &source_name(path))
     }
 }
 
+/// Shown wherever input text is quoted, so control characters are escaped: the message and
+/// the source may both come from the input (a file's line, a file's name).
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.source)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-            if let Some(column) = self.column {
-                write!(f, ":{column}")?;
+        if !self.source.is_empty() {
+            write!(f, "{}", escape_controls(&self.source))?;
+            if let Some(line) = self.line {
+                write!(f, ":{line}")?;
+                if let Some(column) = self.column {
+                    write!(f, ":{column}")?;
+                }
             }
+            write!(f, ": ")?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, "{}", escape_controls(&self.message))
     }
 }
 
 impl std::error::Error for InputError {}
+
+/// The path that stands for stdin.
+const STDIN: &str = "-";
+
+/// How a path is named in reports and errors: `stdin` for `-`.
+pub fn source_name(path: &Path) -> String {
+    if path == Path::new(STDIN) {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Input files are read whole; a larger one (`/dev/zero`, a wrong file) is refused rather
+/// than read until memory runs out. The largest inputs kiln takes are far smaller (a
+/// 4096x4096 PNG stored without compression: 64 MiB).
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The bytes of a file, or of stdin for `-`. Stdin is read once: the live view reads its
+/// puzzles more than once and must see the same ones.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
+    let source = source_name(path);
+    let bytes = if path == Path::new(STDIN) {
+        static STDIN_BYTES: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+        STDIN_BYTES
+            .get_or_init(|| read_at_most(std::io::stdin().lock()).map_err(|e| e.to_string()))
+            .clone()
+    } else {
+        std::fs::File::open(path)
+            .and_then(read_at_most)
+            .map_err(|e| e.to_string())
+    };
+    let bytes = bytes.map_err(|e| InputError::new(&source, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(InputError::new(
+            source,
+            format!(
+                "larger than {} MiB, kiln's limit for an input file",
+                MAX_INPUT_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Everything `reader` gives up to one byte past the limit (enough to tell it is over).
+fn read_at_most(reader: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// `bytes` as text without a leading byte-order mark, or an error at the first byte that is
+/// not UTF-8 (a Latin-1 file, say).
+pub fn text_of(bytes: Vec<u8>, source: &str) -> Result<String, InputError> {
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+    let bytes = match bytes.strip_prefix(BOM) {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        // The valid prefix is UTF-8, so its lines and characters can be counted.
+        let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        InputError::new(
+            source,
+            format!(
+                "not UTF-8 text (byte 0x{:02x}); save the file as UTF-8",
+                bytes[at]
+            ),
+        )
+        .at_line(line)
+        .at_column(column)
+    })
+}
+
+/// Whitespace-separated tokens of `line` with their 1-based character column.
+pub fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut column = 0;
+    line.split(|c: char| c.is_whitespace())
+        .map(move |t| {
+            let at = column + 1;
+            column += t.chars().count() + 1;
+            (at, t)
+        })
+        .filter(|(_, t)| !t.is_empty())
+}
 
 #[cfg(test)]
 mod tests {
@@ -65,5 +170,32 @@ mod tests {
             .at_column(7);
         assert_eq!(e.to_string(), "a.txt:3:7: bad symbol 'x'");
         assert_eq!(InputError::new("b", "empty").to_string(), "b: empty");
+    }
+
+    #[test]
+    fn quoted_control_characters_are_escaped() {
+        let e = InputError::new("a\u{1b}c.txt", "bad symbol '\0'").at_line(1);
+        assert_eq!(e.to_string(), "a\\ec.txt:1: bad symbol '\\x00'");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = text_of(b"\xef\xbb\xbf1.2.\n".to_vec(), "f").unwrap();
+        assert_eq!(text, "1.2.\n");
+    }
+
+    #[test]
+    fn latin1_is_refused_at_its_line_and_column() {
+        let e = text_of(b"NAME: a\nCOMMENT: caf\xe9\n".to_vec(), "f").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f:2:13: not UTF-8 text (byte 0xe9); save the file as UTF-8"
+        );
+    }
+
+    #[test]
+    fn tokens_carry_their_columns() {
+        let t: Vec<_> = tokens("  1 x\ty").collect();
+        assert_eq!(t, vec![(3, "1"), (5, "x"), (7, "y")]);
     }
 }

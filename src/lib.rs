@@ -6,6 +6,7 @@ pub mod cli;
 pub mod demos;
 pub mod export;
 pub mod input;
+pub mod messages;
 pub mod output;
 pub mod problems;
 pub mod race;

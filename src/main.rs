@@ -1,14 +1,29 @@
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 use kiln::cli::{Cli, Command};
 use kiln::input::InputError;
+use kiln::messages::warn;
+
+/// Exit codes (docs/limits.md): 0 done or solved, 1 not solved (or failed after the input
+/// was accepted), 2 bad input or flags.
+const BAD_INPUT: u8 = 2;
+/// The run was done and printed, but its --output file could not be written.
+const OUTPUT_FAILED: u8 = 3;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let _ = color_eyre::install();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return command_line_error(&e),
+    };
+    install_hooks();
+    if let Err(e) = cli.check() {
+        warn(format_args!("{e}"));
+        return ExitCode::from(BAD_INPUT);
+    }
     let result = run(cli);
     // A run cut short by a signal has printed what it had; the exit code says why it ended.
     if let Some(signal) = kiln::anneal::interrupt::requested() {
@@ -20,17 +35,46 @@ fn main() -> ExitCode {
         Err(e) if reader_gone(&e) => ExitCode::SUCCESS,
         Err(e) => {
             if let Some(input) = e.downcast_ref::<InputError>() {
-                eprintln!("kiln: {input}");
-                ExitCode::from(2)
+                warn(format_args!("{input}"));
+                ExitCode::from(BAD_INPUT)
             } else if let Some(failed) = e.downcast_ref::<kiln::output::OutputFailed>() {
-                eprintln!("kiln: {failed}");
-                ExitCode::from(3)
+                warn(format_args!("{failed}"));
+                ExitCode::from(OUTPUT_FAILED)
             } else {
-                eprintln!("kiln: {e:#}");
+                warn(format_args!("{e:#}"));
                 ExitCode::FAILURE
             }
         }
     }
+}
+
+/// `--help` and `--version` print as clap prints them; every other command-line error is
+/// one line and exit code 2, like kiln's other errors.
+fn command_line_error(e: &clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(BAD_INPUT)
+        }
+        _ => {
+            warn(format_args!("{}", kiln::cli::errors::one_line(e)));
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
+
+/// color-eyre's hooks, with a panic report that cannot itself panic: color-eyre's own
+/// writes it with `eprintln!`, which aborts the process when stderr is closed or full.
+fn install_hooks() {
+    let (panic_hook, eyre_hook) = color_eyre::config::HookBuilder::default().into_hooks();
+    let _ = eyre_hook.install();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = writeln!(std::io::stderr(), "{}", panic_hook.panic_report(info));
+    }));
 }
 
 fn reader_gone(e: &color_eyre::Report) -> bool {

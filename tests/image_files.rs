@@ -95,11 +95,11 @@ fn bad_files_give_one_line_errors() {
         (b"P1\n0 3\n", "f:2: image size 0x3 is empty"),
         (
             b"P1\n20000 3\n",
-            "f:2: image size 20000x3 is too large (at most 16384 per side and 67108864 pixels)",
+            "f:2: image size 20000x3 is too large (at most 16384 per side and 16777216 pixels)",
         ),
         (
-            b"P4\n9000 9000\n",
-            "f:2: image size 9000x9000 is too large (at most 16384 per side and 67108864 pixels)",
+            b"P4\n5000 5000\n",
+            "f:2: image size 5000x5000 is too large (at most 16384 per side and 16777216 pixels)",
         ),
         (
             b"P1\n99999999999999999999 1\n",

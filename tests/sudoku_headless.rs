@@ -106,10 +106,7 @@ fn no_solution_is_reported_without_annealing() {
     assert_eq!(r["error"], "no solution");
     assert_eq!(r["iterations"], 0);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("1 of 1 puzzles have no solution"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("1 of 1 puzzle has no solution"), "{stderr}");
 }
 
 #[test]

@@ -62,40 +62,40 @@ fn display_data_after_the_coordinates_is_skipped() {
 fn bad_files_give_one_line_with_file_line_and_problem() {
     assert_eq!(
         error("NAME: m\nTYPE: TSP\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_SECTION\n0 1\n"),
-        "x.tsp:3: EDGE_WEIGHT_TYPE EXPLICIT (a distance matrix) is not supported: \
+        "x.tsp:3:19: EDGE_WEIGHT_TYPE EXPLICIT (a distance matrix) is not supported: \
          kiln needs city coordinates"
     );
     assert_eq!(
         error("TYPE: ATSP\n"),
-        "x.tsp:1: TYPE ATSP is not supported (only symmetric TSP)"
+        "x.tsp:1:7: TYPE ATSP is not supported (only symmetric TSP)"
     );
     assert_eq!(
         error("DIMENSION: many\n"),
-        "x.tsp:1: DIMENSION 'many' is not a whole number"
+        "x.tsp:1:12: DIMENSION 'many' is not a whole number"
     );
     assert_eq!(
         error("NODE_COORD_SECTION\n1 0 0\n2 x 1\n"),
-        "x.tsp:3: expected 'id x y', found '2 x 1'"
+        "x.tsp:3:3: expected 'id x y', found '2 x 1'"
     );
     assert_eq!(
         error("NODE_COORD_SECTION\n1 0 0\n2 1\n"),
-        "x.tsp:3: expected 'id x y', found '2 1'"
+        "x.tsp:3:4: expected 'id x y', found '2 1'"
     );
     assert_eq!(
         error("NODE_COORD_SECTION\n1 0 0\n2 1 1\n2 2 2\n"),
-        "x.tsp:4: city 2 is given twice (first on line 3)"
+        "x.tsp:4:1: city 2 is given twice (first on line 3)"
     );
     assert_eq!(
         error("NODE_COORD_SECTION\n1 0 0\n2 1 1\n7 2 2\n"),
-        "x.tsp:4: city id 7 is outside 1..=3"
+        "x.tsp:4:1: city id 7 is outside 1..=3"
     );
     assert_eq!(
         error("garbage here\n"),
-        "x.tsp:1: expected 'KEY : value', found 'garbage here'"
+        "x.tsp:1:1: expected 'KEY : value', found 'garbage here'"
     );
     assert_eq!(
         error("NODE_COORD_SECTION\n1 0 nan\n2 1 1\n3 2 2\n"),
-        "x.tsp:2: expected 'id x y', found '1 0 nan'"
+        "x.tsp:2:5: expected 'id x y', found '1 0 nan'"
     );
 }
 

@@ -8,14 +8,16 @@ use std::thread;
 use std::time::Duration;
 
 use clap::Args;
-use color_eyre::eyre::{WrapErr, bail};
 use serde::Serialize;
 
 use crate::anneal::{Search, interrupt};
 use crate::anneal_args::AnnealArgs;
+use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
+use crate::messages::say;
 use crate::problems::sudoku::{
     GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, selected_puzzles, solver,
+    unsolved_is_failure,
 };
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
@@ -26,7 +28,7 @@ pub struct RaceArgs {
     /// Puzzle file; every puzzle in it is raced in turn unless --index picks one.
     pub file: PathBuf,
     /// Race only puzzle N of the file (1-based).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX))]
     pub index: Option<usize>,
     /// Two to four presets, comma-separated (`kiln presets` lists them).
     #[arg(
@@ -46,6 +48,13 @@ pub struct RaceArgs {
 }
 
 impl RaceArgs {
+    /// What clap cannot check: the GA's flags apply only when a GA races.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.anneal.check()?;
+        self.ga
+            .check(self.presets.contains(&Preset::Ga), "ga in --presets")
+    }
+
     /// The racers, checked: 2 to 4 presets, none twice.
     pub fn racers(&self) -> Result<Vec<Preset>, InputError> {
         let p = &self.presets;
@@ -86,7 +95,7 @@ impl RaceArgs {
             .into_iter()
             .map(|p| solver(p, puzzle, &self.anneal, &self.ga, self.no_propagate))
             .collect::<Result<_, _>>()
-            .map_err(|e| InputError::new("flags", e))
+            .map_err(InputError::flags)
     }
 }
 
@@ -142,7 +151,7 @@ pub fn headless_preset(
             break;
         }
         let solver = solver(preset, puzzle, &args.anneal, &args.ga, args.no_propagate)
-            .map_err(|e| InputError::new("flags", e))?;
+            .map_err(InputError::flags)?;
         let report = run_solver(solver, puzzle, args.anneal.seed)?;
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
@@ -161,26 +170,17 @@ fn summarize(what: &str, reports: &[Report], log: &mut dyn Write) -> color_eyre:
     let impossible = reports.iter().filter(|r| r.error.is_some()).count();
     let iterations: u64 = reports.iter().map(|r| r.iterations).sum();
     let time: f64 = seconds.iter().sum();
-    writeln!(
+    say(
         log,
-        "{what}: solved {solved}/{}, median {:.4} s, max {:.4} s, {:.1}M iterations/s",
-        reports.len(),
-        seconds[seconds.len() / 2],
-        seconds[seconds.len() - 1],
-        iterations as f64 / time.max(1e-9) / 1e6
-    )
-    .wrap_err("writing the summary")?;
-    if impossible > 0 {
-        bail!("{impossible} of {} puzzles have no solution", reports.len());
-    }
-    if solved < reports.len() {
-        bail!(
-            "{} of {} puzzles not solved",
-            reports.len() - solved,
-            reports.len()
-        );
-    }
-    Ok(())
+        format_args!(
+            "{what}: solved {solved}/{}, median {:.4} s, max {:.4} s, {:.1}M iterations/s",
+            reports.len(),
+            seconds[seconds.len() / 2],
+            seconds[seconds.len() - 1],
+            iterations as f64 / time.max(1e-9) / 1e6
+        ),
+    );
+    unsolved_is_failure(reports.len(), solved, impossible)
 }
 
 /// `kiln presets`: every preset with its parameters.
@@ -264,12 +264,15 @@ pub fn headless_race(
 ) -> color_eyre::Result<()> {
     args.racers()?;
     let puzzles = args.puzzles()?;
+    let (mut solved, mut impossible) = (0, 0);
     for puzzle in &puzzles {
         // An interrupt ends the batch after the puzzle it cut short.
         if interrupt::requested().is_some() {
             break;
         }
         let reports = race(args.solvers(puzzle)?, puzzle, args.anneal.seed)?;
+        solved += reports.iter().any(|r| r.report.solved) as usize;
+        impossible += reports.iter().any(|r| r.report.error.is_some()) as usize;
         for report in &reports {
             serde_json::to_writer(&mut *out, report)?;
             writeln!(out)?;
@@ -303,10 +306,13 @@ pub fn headless_race(
         serde_json::to_writer(&mut *out, &line)?;
         writeln!(out)?;
         out.flush()?;
-        writeln!(log, "race {}: {}", puzzle.source, order.join(", "))
-            .wrap_err("writing the race summary")?;
+        say(
+            log,
+            format_args!("race {}: {}", puzzle.source, order.join(", ")),
+        );
     }
-    Ok(())
+    // A race is won when some racer solves the puzzle; one nobody solves fails the run.
+    unsolved_is_failure(puzzles.len(), solved, impossible)
 }
 
 /// The seconds a race is allowed (for displays): the flag or the default.

@@ -5,16 +5,13 @@ use std::path::Path;
 
 use super::bitmap::Bitmap;
 use super::{pbm, png};
-use crate::input::InputError;
+use crate::input::{self, InputError};
 
 const PNG_MAGIC: &[u8] = b"\x89PNG";
 
 /// Reads a PBM (P1/P4) or PNG file.
 pub fn load(path: &Path) -> Result<Bitmap, InputError> {
-    let source = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| InputError::new(&source, format!("cannot read: {e}")))?;
-    parse(&bytes, &source)
+    parse(&input::read_bytes(path)?, &input::source_name(path))
 }
 
 /// Parses the bytes of a PBM or PNG file, telling them apart by their magic number.

@@ -11,6 +11,7 @@ use super::file;
 use super::rounds::Rounds;
 use super::setup::{self, Mode, Setup, build};
 use crate::anneal::{Outcome, Problem, RunConfig, Runner};
+use crate::messages::{count, say};
 
 pub fn headless(
     args: &ImageArgs,
@@ -70,17 +71,22 @@ pub fn headless(
         merge(&mut fields, json!({ "output_error": failed.to_string() }));
     }
     writeln!(out, "{fields}")?;
-    writeln!(
+    say(
         log,
-        "{}: energy {} -> {} in {} steps, {:.2} s ({:.1} M steps/s){}",
-        setup.title,
-        setup.input_energy,
-        outcome.energy,
-        outcome.iterations,
-        seconds,
-        outcome.iterations as f64 / seconds.max(1e-9) / 1e6,
-        pixel_error.map_or(String::new(), |e| format!(", {e} pixels wrong")),
-    )?;
+        format_args!(
+            "{}: energy {} -> {} in {} steps, {:.2} s ({:.1} M steps/s){}",
+            setup.title,
+            setup.input_energy,
+            outcome.energy,
+            outcome.iterations,
+            seconds,
+            outcome.iterations as f64 / seconds.max(1e-9) / 1e6,
+            pixel_error.map_or(String::new(), |e| format!(
+                ", {} wrong",
+                count(e, "pixel", "pixels")
+            )),
+        ),
+    );
     match written {
         Some(Err(failed)) => Err(failed.into()),
         _ => Ok(()),

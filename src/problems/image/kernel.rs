@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::cli::ranges::{MAX_WEIGHT, show};
 use crate::input::InputError;
 
 /// Custom kernels may reach this far (a 65x65 window); larger ones are almost surely typos.
@@ -36,10 +37,13 @@ impl Kernel {
     pub fn new(name: &str, taps: &[Tap]) -> Result<Kernel, String> {
         let mut all: Vec<Tap> = Vec::with_capacity(2 * taps.len());
         for t in taps {
-            if !t.weight.is_finite() {
+            if !t.weight.is_finite() || t.weight.abs() > MAX_WEIGHT {
                 return Err(format!(
-                    "weight of ({}, {}) is not a finite number",
-                    t.dy, t.dx
+                    "weight of ({}, {}) is {}, not a number in [-{MAX_WEIGHT}, {MAX_WEIGHT}] \
+                     (larger ones could make energies inexact)",
+                    t.dy,
+                    t.dx,
+                    show(t.weight)
                 ));
             }
             if (t.dy, t.dx) == (0, 0) {
@@ -215,7 +219,7 @@ fn builtin(spec: &str) -> Option<Kernel> {
 /// A JSON kernel: `{"offsets": [[dy, dx, w], ...]}` (or just the list), or
 /// `{"matrix": [[...], ...]}`, an odd square with the string "x" at the centre.
 pub fn from_file(path: &Path) -> Result<Kernel, InputError> {
-    let source = path.display().to_string();
+    let source = crate::input::source_name(path);
     let text = InputError::read_to_string(path)?;
     let name = path
         .file_stem()

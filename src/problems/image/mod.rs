@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
+use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 use crate::output::{Target, checked_target};
 pub use bitmap::Bitmap;
@@ -35,10 +36,10 @@ pub struct ImageArgs {
     /// Input image (PBM P1/P4 or PNG, grey below 50% is black). Without one: a random image.
     pub file: Option<PathBuf>,
     /// Size of the random start image, or of the built-in picture for --denoise.
-    #[arg(long, value_name = "WxH", value_parser = parse_size, conflicts_with = "file")]
+    #[arg(long, value_name = "WxH", value_parser = ranges::image_size, conflicts_with = "file")]
     pub size: Option<(usize, usize)>,
     /// Fraction of black pixels in the random start image [default: 0.3].
-    #[arg(long, value_name = "D", value_parser = fraction, conflicts_with = "file")]
+    #[arg(long, value_name = "D", value_parser = real(ranges::DENSITY), conflicts_with = "file")]
     pub density: Option<f64>,
     /// Interaction kernel: n4, n8 (attracting), 8-16 (inner ring attracts, outer repels),
     /// maze, dots or stripes (for densities 0.5, 0.2 and 0.5), suffixed -attract or -repel
@@ -53,17 +54,17 @@ pub struct ImageArgs {
     #[arg(long)]
     pub denoise: bool,
     /// Weight of each pixel that differs from the noisy image [default: 1].
-    #[arg(long, value_name = "L", value_parser = non_negative, requires = "denoise")]
+    #[arg(long, value_name = "L", value_parser = real(ranges::WEIGHT), requires = "denoise")]
     pub lambda: Option<f64>,
     /// Weight of each neighbour pair with different labels [default: 1].
-    #[arg(long, value_name = "B", value_parser = non_negative, requires = "denoise")]
+    #[arg(long, value_name = "B", value_parser = real(ranges::WEIGHT), requires = "denoise")]
     pub beta: Option<f64>,
     /// Neighbour pairs: 4 (axial) or 8 (axial and diagonal, same weight) [default: 4].
     #[arg(long, value_enum, requires = "denoise")]
     pub neighbourhood: Option<Neighbourhood>,
     /// Invert each input pixel with probability P first (seeded); the input is then the
     /// clean reference for the pixel error.
-    #[arg(long, value_name = "P", value_parser = probability, requires = "denoise")]
+    #[arg(long, value_name = "P", value_parser = real(ranges::PROBABILITY), requires = "denoise")]
     pub noise: Option<f64>,
     /// Clean image to count pixel errors against.
     #[arg(long, value_name = "FILE", requires = "denoise")]
@@ -77,7 +78,7 @@ pub struct ImageArgs {
     /// Split the budget into this many independent annealing rounds and fuse their results
     /// patch by patch (default: up to 8, as many as give every pixel 60 proposals each;
     /// 1 is a single run).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=64), requires = "denoise")]
+    #[arg(long, value_name = "K", value_parser = whole(ranges::ROUNDS), requires = "denoise")]
     pub rounds: Option<u64>,
     /// Write the best image here (.png as PNG, otherwise raw PBM; never over an existing
     /// file without --force, never over an input).
@@ -103,35 +104,5 @@ impl ImageArgs {
             .flatten()
             .collect();
         checked_target(self.output.as_deref(), self.force, &inputs)
-    }
-}
-
-fn parse_size(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("'{s}' is not a size like 256x256");
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: usize = w.trim().parse().map_err(|_| bad())?;
-    let h: usize = h.trim().parse().map_err(|_| bad())?;
-    bitmap::check_size("--size", w, h).map_err(|e| e.message)?;
-    Ok((w, h))
-}
-
-fn fraction(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
-    }
-}
-
-fn probability(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{s}' is not a probability between 0 and 1")),
-    }
-}
-
-fn non_negative(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a number >= 0")),
     }
 }

@@ -13,6 +13,7 @@ use super::rounds::Plan;
 use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
 use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
+use crate::messages::escape_controls;
 
 pub const DEFAULT_SIZE: (usize, usize) = (256, 256);
 pub const DEFAULT_DENSITY: f64 = 0.3;
@@ -55,7 +56,7 @@ pub struct Setup {
 pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
     let mut rng = Rng::seed_from_u64(args.anneal.seed ^ SETUP_SALT);
     let (input, source) = match &args.file {
-        Some(path) => (file::load(path)?, path.display().to_string()),
+        Some(path) => (file::load(path)?, crate::input::source_name(path)),
         None if args.denoise => shapes(args.size),
         None => {
             let (w, h) = args.size.unwrap_or(DEFAULT_SIZE);
@@ -93,8 +94,9 @@ fn build_pattern(args: &ImageArgs, input: Bitmap, source: String) -> Result<Setu
     let kernel = Kernel::from_spec(args.kernel.as_deref().unwrap_or(DEFAULT_KERNEL))?;
     let edges = args.edges.unwrap_or(Edges::Wrap);
     let title = format!(
-        "{source}, kernel {}, {} edges",
-        kernel.name,
+        "{}, kernel {}, {} edges",
+        escape_controls(&source),
+        escape_controls(&kernel.name),
         if edges == Edges::Wrap {
             "wrapped"
         } else {
@@ -135,7 +137,7 @@ fn build_denoise(
         return Err(InputError::new(
             args.clean
                 .as_ref()
-                .map_or(source.clone(), |p| p.display().to_string()),
+                .map_or(source.clone(), |p| crate::input::source_name(p)),
             format!(
                 "clean image is {}x{} but the input is {}x{}",
                 c.width, c.height, input.width, input.height
@@ -158,7 +160,8 @@ fn build_denoise(
     };
     Ok(Setup {
         title: format!(
-            "{source}, denoise n{} lambda={lambda} beta={beta}",
+            "{}, denoise n{} lambda={lambda} beta={beta}",
+            escape_controls(&source),
             neighbourhood.size()
         ),
         mode: Mode::Denoise(problem, plan),
@@ -223,6 +226,6 @@ impl Setup {
                 .anneal
                 .run_config(&defaults, |a| auto_temperature(d, seed, a, 10_000)),
         };
-        config.map_err(|message| InputError::new("arguments", message))
+        config.map_err(InputError::flags)
     }
 }

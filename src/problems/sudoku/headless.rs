@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use color_eyre::eyre::{WrapErr, bail};
+use color_eyre::eyre::bail;
 use serde::Serialize;
 
 use super::SudokuArgs;
@@ -14,6 +14,7 @@ use super::prepare::{Prepared, default_threads};
 use super::presets::SudokuSearch;
 use crate::anneal::{Search, StopReason, interrupt};
 use crate::input::InputError;
+use crate::messages::{count, say};
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.
@@ -82,7 +83,7 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
         report.threads = threads;
         let mut search = prepared
             .parallel_search(args, threads)
-            .map_err(|e| InputError::new("flags", e))?;
+            .map_err(InputError::flags)?;
         report.run(puzzle, &mut search)?;
     }
     Ok(report)
@@ -164,22 +165,33 @@ pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color
     let median = seconds[seconds.len() / 2];
     let max = seconds[seconds.len() - 1];
     let rate = iterations as f64 / anneal_time.as_secs_f64().max(1e-9);
-    writeln!(
+    say(
         log,
-        "sudoku: solved {solved}/{}, median {median:.4} s, max {max:.4} s, {:.1}M iterations/s",
-        puzzles.len(),
-        rate / 1e6
-    )
-    .wrap_err("writing the summary")?;
+        format_args!(
+            "sudoku: solved {solved}/{}, median {median:.4} s, max {max:.4} s, {:.1}M iterations/s",
+            puzzles.len(),
+            rate / 1e6
+        ),
+    );
+    unsolved_is_failure(puzzles.len(), solved, impossible)
+}
+
+/// The exit status every Sudoku command shares: an error (exit code 1) when a puzzle has no
+/// solution or was not solved.
+pub fn unsolved_is_failure(
+    puzzles: usize,
+    solved: usize,
+    impossible: usize,
+) -> color_eyre::Result<()> {
+    let of = count(puzzles, "puzzle", "puzzles");
     if impossible > 0 {
-        bail!("{impossible} of {} puzzles have no solution", puzzles.len());
-    }
-    if solved < puzzles.len() {
         bail!(
-            "{} of {} puzzles not solved",
-            puzzles.len() - solved,
-            puzzles.len()
+            "{impossible} of {of} {} no solution",
+            if impossible == 1 { "has" } else { "have" }
         );
+    }
+    if solved < puzzles {
+        bail!("{} of {of} not solved", puzzles - solved);
     }
     Ok(())
 }

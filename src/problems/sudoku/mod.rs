@@ -23,15 +23,17 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
+use crate::cli::ranges::{self, real, whole};
+use crate::input::InputError;
 
 pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
 pub use cell_linear::{CellLinear, SetCell};
 pub use check::{first_clash, is_valid_solution, line_conflicts};
 pub use deduce::{Deduced, deduce};
 pub use exact::{Solutions, count_solutions, node_limit};
-pub use ga::{GaConfig, Genetic, line_cost};
+pub use ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE, line_cost};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
-pub use headless::{Report, selected_puzzles, solve};
+pub use headless::{Report, selected_puzzles, solve, unsolved_is_failure};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
 pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults};
 pub use presets::{GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, plan, solver};
@@ -44,18 +46,18 @@ pub struct SudokuArgs {
     /// Puzzle file: one puzzle per line, or grids of numbers (default: an embedded puzzle).
     pub file: Option<PathBuf>,
     /// Solve only puzzle N of the file (1-based).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX))]
     pub index: Option<usize>,
     /// Do not fix the cells naked and hidden singles force before annealing.
     #[arg(long)]
     pub no_propagate: bool,
     /// Fraction of moves that start at a cell whose value repeats in its row or column
     /// (default: per size, see `default_focus`).
-    #[arg(long, value_name = "P", value_parser = unit_fraction)]
+    #[arg(long, value_name = "P", value_parser = real(ranges::FOCUS))]
     pub focus: Option<f64>,
     /// Headless: run this many independent chains on as many threads, the first to solve
     /// wins (default 2 for 25x25, else 1). The seed decides every chain.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS))]
     pub threads: Option<u64>,
     #[command(flatten)]
     pub tempering: TemperingArgs,
@@ -75,10 +77,10 @@ pub struct SudokuArgs {
 pub struct TemperingArgs {
     /// Parallel tempering with this many replicas (default 1: one annealing chain, with
     /// restarts). The coldest replica runs at --t0; --stall and --on-stall do not apply.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, value_name = "K", value_parser = whole(ranges::CHAINS))]
     pub replicas: Option<u64>,
     /// Hottest temperature of the tempering ladder (default 0.5).
-    #[arg(long, value_name = "T", value_parser = positive)]
+    #[arg(long, value_name = "T", value_parser = real(ranges::TEMPERATURE), requires = "replicas")]
     pub t_hot: Option<f64>,
 }
 
@@ -92,24 +94,19 @@ pub struct WeightingArgs {
     pub weighting: bool,
     /// Steps without a new low of the weighted energy before the violated constraints gain
     /// weight (default 2000).
-    #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "STEPS", value_parser = whole(ranges::STEPS), requires = "weighting")]
     pub weight_window: Option<u64>,
     /// Every this many raises all weights drop by one towards 1 (0: never; default 3).
-    #[arg(long, value_name = "RAISES")]
+    #[arg(long, value_name = "RAISES", value_parser = whole(ranges::WEIGHT_DECAY), requires = "weighting")]
     pub weight_decay: Option<u64>,
 }
 
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number")),
-    }
-}
-
-fn unit_fraction(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+impl SudokuArgs {
+    /// What clap cannot check: the GA's flags apply only to `--preset ga`.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.anneal.check()?;
+        self.ga
+            .check(self.preset == Some(Preset::Ga), "--preset ga")
     }
 }
 

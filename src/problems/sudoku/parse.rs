@@ -4,7 +4,8 @@ use std::path::Path;
 
 use super::check::first_clash;
 use super::grid::{BOX_SIDES, Geometry, Puzzle, box_side_for_cells, value_of};
-use crate::input::InputError;
+use crate::input::{InputError, tokens};
+use crate::messages::count;
 
 /// The puzzle kiln solves when given no file (AI Escargot, from Norvig's hardest.txt).
 pub const DEFAULT_SOURCE: &str = "puzzles/sudoku/default.txt";
@@ -21,7 +22,7 @@ pub fn default_puzzle() -> Puzzle {
 /// Reads every puzzle of a file.
 pub fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, InputError> {
     let text = InputError::read_to_string(path)?;
-    parse_puzzles(&text, &path.display().to_string())
+    parse_puzzles(&text, &crate::input::source_name(path))
 }
 
 /// Where each cell's symbol was written, for error messages.
@@ -82,18 +83,6 @@ pub fn parse_puzzles(text: &str, source: &str) -> Result<Vec<Puzzle>, InputError
     Ok(puzzles)
 }
 
-/// Whitespace-separated tokens with their 1-based character column.
-fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut column = 0;
-    line.split(|c: char| c.is_whitespace())
-        .map(move |t| {
-            let at = column + 1;
-            column += t.chars().count() + 1;
-            (at, t)
-        })
-        .filter(|(_, t)| !t.is_empty())
-}
-
 fn sizes_text() -> String {
     let sizes: Vec<String> = BOX_SIDES.map(|n| (n * n * n * n).to_string()).collect();
     sizes.join(", ")
@@ -116,8 +105,8 @@ fn parse_line(
             number,
             indent + symbols.len().min(nearest) + 1,
             format!(
-                "wrong length: {} symbols, a puzzle has {} (one of {})",
-                symbols.len(),
+                "wrong length: {}, a puzzle has {} (one of {})",
+                count(symbols.len(), "symbol", "symbols"),
                 nearest,
                 sizes_text()
             ),
@@ -155,7 +144,10 @@ fn parse_grid(
         return Err(err(
             first,
             1,
-            format!("a grid row has {width} numbers; a grid has 4, 9, 16 or 25 per row"),
+            format!(
+                "a grid row has {}; a grid has 4, 9, 16 or 25 per row",
+                count(width, "number", "numbers")
+            ),
         ));
     };
     if rows.len() < width {
@@ -174,7 +166,10 @@ fn parse_grid(
             return Err(err(
                 number,
                 1,
-                format!("a grid row has {} numbers, expected {width}", row.len()),
+                format!(
+                    "a grid row has {}, expected {width}",
+                    count(row.len(), "number", "numbers")
+                ),
             ));
         }
         for (column, token) in row {

@@ -20,25 +20,38 @@ use crate::anneal::{
     auto_temperature,
 };
 use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
+use crate::cli::ranges::{self, real, whole};
+use crate::input::InputError;
 
 /// The genetic algorithm's flags (`--preset ga`).
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct GaArgs {
     /// GA: candidates per generation (default 1000).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
+    #[arg(long, value_name = "N", value_parser = whole(ranges::POPULATION))]
     pub population: Option<u64>,
     /// GA: fraction of the population kept unchanged each generation (default 0.05).
-    #[arg(long, value_name = "FRACTION", value_parser = fraction)]
+    #[arg(long, value_name = "FRACTION", value_parser = real(ranges::ELITES))]
     pub elites: Option<f64>,
     /// GA: starting mutation rate, then adapted by the 1/5 rule (default 0.06).
-    #[arg(long, value_name = "RATE", value_parser = fraction)]
+    #[arg(long, value_name = "RATE", value_parser = real(ranges::MUTATION))]
     pub mutation: Option<f64>,
 }
 
-fn fraction(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
+impl GaArgs {
+    /// Refuses GA flags where no GA runs (`with_ga`), which would otherwise be ignored;
+    /// `ga_flag` says how to ask for one.
+    pub fn check(&self, with_ga: bool, ga_flag: &str) -> Result<(), InputError> {
+        let given = [
+            ("--population", self.population.is_some()),
+            ("--elites", self.elites.is_some()),
+            ("--mutation", self.mutation.is_some()),
+        ];
+        match given.iter().find(|(_, given)| *given) {
+            Some((flag, _)) if !with_ga => Err(InputError::flags(format!(
+                "{flag} applies only with {ga_flag}"
+            ))),
+            _ => Ok(()),
+        }
     }
 }
 

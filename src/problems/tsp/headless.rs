@@ -13,6 +13,7 @@ use super::problem::{Cost, MoveSet};
 use super::setup::{Setup, build};
 use super::tour_file;
 use crate::anneal::{Problem, Rng, RunConfig, Runner, StopReason, interrupt};
+use crate::messages::say;
 
 #[derive(Serialize)]
 struct Report<'a> {
@@ -69,6 +70,7 @@ fn split_budget(mut config: RunConfig, share: f64, started: Instant) -> (RunConf
         evaluations: config
             .max_steps
             .map_or(u64::MAX, |steps| (steps as f64 * share) as u64),
+        // A limit no clock can reach is no deadline.
         deadline: left.and_then(|left| Instant::now().checked_add(left)),
         target: None,
     };
@@ -173,13 +175,29 @@ pub fn headless(
         .gap
         .map(|g| format!(", gap {g:.2}%"))
         .unwrap_or_default();
-    writeln!(
+    say(
         log,
-        "{}: length {length}{gap} in {seconds:.2} s ({} steps, {:.1}M/s)",
-        report.name,
-        report.iterations,
-        report.steps_per_second / 1e6
-    )?;
+        format_args!(
+            "{}: length {length}{gap} in {seconds:.2} s ({} steps, {:.1}M/s)",
+            report.name,
+            report.iterations,
+            report.steps_per_second / 1e6
+        ),
+    );
+    if let Some(optimum) = loaded.refuted_optimum(length) {
+        let from = match args.optimum {
+            Some(_) => "--optimum",
+            None => "the built-in table",
+        };
+        say(
+            log,
+            format_args!(
+                "{}: found a tour of length {length}, shorter than the optimum {optimum} \
+                 ({from}): no gap reported",
+                report.name
+            ),
+        );
+    }
     match written {
         Some(Err(failed)) => Err(failed.into()),
         _ => Ok(()),

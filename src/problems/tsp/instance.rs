@@ -3,6 +3,15 @@
 
 use std::sync::Arc;
 
+/// Cities an instance may have (`--random` and files alike): setting one up takes O(n^2)
+/// time.
+pub const MAX_CITIES: usize = 100_000;
+/// Largest |coordinate| of a Euclidean-like instance: any edge is then below 2.9e9, so
+/// lengths fit a u32 and a tour of `MAX_CITIES` edges sums exactly (below 2^53).
+pub const MAX_COORDINATE: f64 = 1e9;
+/// The longest GEO edge: half the Earth's circumference in TSPLIB's km, plus its +1.
+const MAX_GEO_EDGE: u64 = 20_040;
+
 /// A city's coordinates as the file gives them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
@@ -88,6 +97,34 @@ impl Instance {
     pub fn distance(&self, a: u32, b: u32) -> u32 {
         self.metric
             .distance(self.cities[a as usize], self.cities[b as usize])
+    }
+
+    /// An upper bound of every edge length: the distance across the cities' bounding box.
+    pub fn longest_edge_bound(&self) -> u64 {
+        if self.metric == Metric::Geo {
+            return MAX_GEO_EDGE;
+        }
+        let (mut low, mut high) = (
+            Point {
+                x: f64::MAX,
+                y: f64::MAX,
+            },
+            Point {
+                x: f64::MIN,
+                y: f64::MIN,
+            },
+        );
+        for p in self.cities.iter() {
+            low = Point {
+                x: low.x.min(p.x),
+                y: low.y.min(p.y),
+            };
+            high = Point {
+                x: high.x.max(p.x),
+                y: high.y.max(p.y),
+            };
+        }
+        self.metric.distance(low, high) as u64
     }
 
     /// Length of the closed tour through `order` (0-based city indices), last edge included.

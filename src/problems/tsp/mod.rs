@@ -25,25 +25,19 @@ pub use random::Layout;
 pub use setup::{Loaded, Setup, build, load};
 
 use crate::anneal_args::AnnealArgs;
+use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 use crate::output::{Target, checked_target};
-
-fn share(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if (0.0..1.0).contains(&x) => Ok(x),
-        _ => Err(format!("{text} is not a fraction in [0, 1)")),
-    }
-}
 
 #[derive(Args, Debug, Clone)]
 pub struct TspArgs {
     /// TSPLIB .tsp file (none: --random, or the built-in berlin52).
     pub file: Option<PathBuf>,
     /// Anneal N random cities instead of a file (placed from --seed).
-    #[arg(long, value_name = "N", conflicts_with = "file")]
+    #[arg(long, value_name = "N", conflicts_with = "file", value_parser = whole(ranges::CITIES))]
     pub random: Option<usize>,
     /// How --random places its cities.
-    #[arg(long, value_enum, default_value_t = Layout::Uniform)]
+    #[arg(long, value_enum, default_value_t = Layout::Uniform, requires = "random")]
     pub layout: Layout,
     /// Moves: 2-opt + Or-opt (fast, near-optimal), or the seed's swaps for comparison.
     #[arg(long, value_enum, default_value_t = MoveSet::TwoOpt)]
@@ -51,14 +45,15 @@ pub struct TspArgs {
     /// What is minimised; the reported length is always the TSPLIB length.
     #[arg(long, value_enum, default_value_t = Cost::Euclidean)]
     pub cost: Cost,
-    /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest.
-    #[arg(long, value_name = "K", default_value_t = 6, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest (at most
+    /// all the other cities).
+    #[arg(long, value_name = "K", default_value_t = 6, value_parser = whole(ranges::NEIGHBOURS))]
     pub neighbours: u16,
     /// First tour.
     #[arg(long, value_enum, default_value_t = Init::Nearest)]
     pub init: Init,
     /// Known optimal length (else looked up by instance name in the built-in table).
-    #[arg(long, value_name = "LENGTH")]
+    #[arg(long, value_name = "LENGTH", value_parser = whole(ranges::OPTIMUM))]
     pub optimum: Option<u64>,
     /// A reference tour file (e.g. NAME.opt.tour), drawn beside ours and measured.
     #[arg(long, value_name = "FILE")]
@@ -78,7 +73,7 @@ pub struct TspArgs {
     /// tour (iterated local search) instead of annealing. The default is measured: on
     /// pcb442 at 15M steps, shares of 0.5 and 0.8 left the kicks stuck in the annealed
     /// tour's basin more often (median gap 0.69% and 0.31% over 10 seeds, 0.12% at 0.99).
-    #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = share)]
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = real(ranges::KICK_SHARE))]
     pub kick_share: f64,
     #[command(flatten)]
     pub anneal: AnnealArgs,

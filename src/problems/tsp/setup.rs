@@ -5,16 +5,16 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use color_eyre::eyre::eyre;
 use rand::SeedableRng;
 
 use super::TspArgs;
 use super::instance::Instance;
-use super::problem::TspProblem;
+use super::problem::{Cost, TspProblem};
 use super::{random, tour_file, tsplib};
 use crate::anneal::{Rng, RunConfig, auto_temperature};
 use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
+use crate::messages::{count, escape_controls};
 
 /// The instance shown when no file and no `--random` is given.
 pub const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
@@ -47,19 +47,25 @@ impl Loaded {
             .map(|t| self.instance.tour_length(t))
     }
 
-    /// Percent above the optimum, when it is known.
+    /// Percent above the optimum, when it is known and plausible: a tour shorter than the
+    /// "optimum" proves it wrong, and a negative gap would only hide that.
     pub fn gap(&self, length: u64) -> Option<f64> {
         self.optimum
-            .filter(|&o| o > 0)
+            .filter(|&o| o > 0 && o <= length)
             .map(|o| 100.0 * (length as f64 - o as f64) / o as f64)
+    }
+
+    /// The optimum, when `length` shows it is none.
+    pub fn refuted_optimum(&self, length: u64) -> Option<u64> {
+        self.optimum.filter(|&o| length < o)
     }
 
     /// A title such as `berlin52 (52 cities)  length 7600  best 7542  gap 0.00%`.
     pub fn title(&self, length: u64, best: u64) -> String {
         let mut title = format!(
-            "{} ({} cities)  length {length}  best {best}",
-            self.instance.name,
-            self.instance.len()
+            "{} ({})  length {length}  best {best}",
+            escape_controls(&self.instance.name),
+            count(self.instance.len(), "city", "cities")
         );
         if let Some(gap) = self.gap(best) {
             title.push_str(&format!("  gap {gap:.2}%"));
@@ -77,16 +83,10 @@ pub fn known_optimum(name: &str) -> Option<u64> {
 /// Loads the instance the arguments name: `--random N`, a file, or the built-in one.
 pub fn load(args: &TspArgs) -> Result<Loaded, InputError> {
     let (instance, source, built_in_tour) = if let Some(n) = args.random {
-        if n < 3 {
-            return Err(InputError::new(
-                "--random",
-                format!("{n} cities: a tour needs at least 3"),
-            ));
-        }
         let instance = random::instance(n, args.layout, args.anneal.seed);
         (instance, format!("--random {n}"), None)
     } else if let Some(path) = &args.file {
-        let source = path.display().to_string();
+        let source = crate::input::source_name(path);
         let text = InputError::read_to_string(path)?;
         (tsplib::parse(&text, &source)?, source, None)
     } else {
@@ -94,6 +94,9 @@ pub fn load(args: &TspArgs) -> Result<Loaded, InputError> {
         let tour = tour_file::parse(BUILT_IN_TOUR, BUILT_IN_SOURCE, instance.len())?;
         (instance, BUILT_IN_SOURCE.to_string(), Some(tour))
     };
+    if args.cost == Cost::Squared {
+        exact_squares(&instance)?;
+    }
     let reference = match &args.tour {
         Some(path) => Some(read_tour(path, instance.len())?),
         None => built_in_tour,
@@ -106,9 +109,28 @@ pub fn load(args: &TspArgs) -> Result<Loaded, InputError> {
     })
 }
 
+/// Refuses `--cost squared` where a tour's sum of squared edge lengths could pass 2^53,
+/// beyond which the energy would stop counting in ones.
+fn exact_squares(instance: &Instance) -> Result<(), InputError> {
+    let longest = instance.longest_edge_bound() as u128;
+    let bound = longest * longest * instance.len() as u128;
+    if bound > 1 << 53 {
+        return Err(InputError::new(
+            "--cost",
+            format!(
+                "squared edge lengths of {} ({}, edges up to {longest}) could add up past \
+                 2^53, where sums are no longer exact (use --cost euclidean)",
+                instance.name,
+                count(instance.len(), "city", "cities")
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn read_tour(path: &Path, n: usize) -> Result<Vec<u32>, InputError> {
     let text = InputError::read_to_string(path)?;
-    tour_file::parse(&text, &path.display().to_string(), n)
+    tour_file::parse(&text, &crate::input::source_name(path), n)
 }
 
 /// The problem's defaults for this instance: exponential cooling from 1.0 to 0.01 times
@@ -151,7 +173,7 @@ pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
         .run_config(&defaults(&problem, args), |acceptance| {
             auto_temperature(&problem, seed, acceptance, 10_000)
         })
-        .map_err(|e| eyre!(e))?;
+        .map_err(InputError::flags)?;
     Ok(Setup {
         reheat_temperature: args.anneal.reheat_temperature(&config),
         loaded,

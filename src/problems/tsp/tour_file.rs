@@ -1,6 +1,7 @@
 //! TSPLIB tour files (`.opt.tour`): read a reference tour, write ours.
 
-use crate::input::InputError;
+use crate::input::{InputError, tokens};
+use crate::messages::count;
 
 /// Reads the TOUR_SECTION of a tour file for an instance of `n` cities; returns 0-based
 /// city indices. The ids may share lines; `-1` (or the end of the file) ends the list.
@@ -26,7 +27,7 @@ pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError>
             }
             continue;
         }
-        for token in line.split_whitespace() {
+        for (column, token) in tokens(raw) {
             if token == "-1" || token == "EOF" {
                 break 'lines;
             }
@@ -34,7 +35,9 @@ pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError>
                 .parse::<usize>()
                 .ok()
                 .filter(|id| (1..=n).contains(id))
-                .ok_or_else(|| err(line_no, format!("'{token}' is not a city id in 1..={n}")))?;
+                .ok_or_else(|| {
+                    err(line_no, format!("'{token}' is not a city id in 1..={n}")).at_column(column)
+                })?;
             if seen_on[id - 1] != 0 {
                 return Err(err(
                     line_no,
@@ -42,7 +45,8 @@ pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError>
                         "city {id} is visited twice (first on line {})",
                         seen_on[id - 1]
                     ),
-                ));
+                )
+                .at_column(column));
             }
             seen_on[id - 1] = line_no;
             tour.push((id - 1) as u32);
@@ -55,8 +59,8 @@ pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError>
         return Err(InputError::new(
             source,
             format!(
-                "the tour visits {} cities but the instance has {n}",
-                tour.len()
+                "the tour visits {} but the instance has {n}",
+                count(tour.len(), "city", "cities")
             ),
         ));
     }
@@ -99,13 +103,13 @@ mod tests {
         let text = "TOUR_SECTION\n1\n2\n2\n-1\n";
         assert_eq!(
             parse(text, "t.tour", 3).unwrap_err().to_string(),
-            "t.tour:4: city 2 is visited twice (first on line 3)"
+            "t.tour:4:1: city 2 is visited twice (first on line 3)"
         );
         assert_eq!(
             parse("TOUR_SECTION\n1 9\n", "t.tour", 3)
                 .unwrap_err()
                 .to_string(),
-            "t.tour:2: '9' is not a city id in 1..=3"
+            "t.tour:2:3: '9' is not a city id in 1..=3"
         );
         assert_eq!(
             parse("TOUR_SECTION\n1 2\n-1\n", "t.tour", 3)

@@ -1,0 +1,306 @@
+//! Every numeric flag's range, checked when the command line is parsed, and the one set of
+//! value parsers that checks them. docs/limits.md lists the same ranges with their reasons.
+//!
+//! The bounds keep every later computation honest: times fit an `Instant`, counts fit
+//! memory, and weights and temperatures keep energies finite and exact (below 2^53, where
+//! an f64 still counts in ones).
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::anneal_args::StartTemperature;
+use crate::problems::image::bitmap::check_size;
+
+/// A year: longer runs are surely typos, and every deadline stays far from overflow.
+pub const MAX_SECONDS: f64 = 31_536_000.0;
+/// About 30 years at a billion steps a second; step counters can add whole batches to it
+/// without overflowing.
+pub const MAX_STEPS: u64 = 1_000_000_000_000_000_000;
+/// Above every energy kiln accepts (they stay below 2^53 ~ 9.0e15).
+pub const MAX_TEMPERATURE: f64 = 1e16;
+/// Largest |weight| of kernels, --lambda and --beta: with at most 16M pixels and 4224
+/// kernel offsets, energies stay below 2^53.
+pub const MAX_WEIGHT: f64 = 10_000.0;
+/// Independent chains, replicas and rounds: each holds a copy of the state.
+pub const MAX_CHAINS: u64 = 64;
+/// GA candidates per generation: at this size a 25x25 run takes about 160 MB and its time
+/// limit is checked about once a second (each generation); the default is 1000.
+pub const MAX_POPULATION: u64 = 100_000;
+/// Steps a second the live view may be asked for; `full` is unlimited.
+pub const MAX_SPEED: u64 = 1_000_000_000;
+/// Cities of a `--random` or TSPLIB instance.
+pub const MAX_CITIES: u64 = crate::problems::tsp::instance::MAX_CITIES as u64;
+/// Candidate neighbours per city (beyond a few dozen they only cost time and memory).
+pub const MAX_NEIGHBOURS: u64 = 100;
+
+/// A range of real numbers, each end open or closed, and what the numbers are.
+#[derive(Debug, Clone, Copy)]
+pub struct Reals {
+    pub low: f64,
+    pub low_open: bool,
+    pub high: f64,
+    pub high_open: bool,
+    pub unit: &'static str,
+}
+
+impl Reals {
+    pub fn contains(&self, x: f64) -> bool {
+        let above = if self.low_open {
+            x > self.low
+        } else {
+            x >= self.low
+        };
+        let below = if self.high_open {
+            x < self.high
+        } else {
+            x <= self.high
+        };
+        above && below
+    }
+
+    /// Parses `text` and checks it is in range; the error says which range and why.
+    pub fn parse(&self, text: &str) -> Result<f64, String> {
+        match text.trim().parse::<f64>() {
+            Ok(x) if self.contains(x) => Ok(x),
+            Ok(_) => Err(format!("{text} is not in {self} ({})", self.unit)),
+            Err(_) => Err(format!(
+                "'{text}' is not a number ({} in {self})",
+                self.unit
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Reals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (open, close) = (
+            if self.low_open { '(' } else { '[' },
+            if self.high_open { ')' } else { ']' },
+        );
+        write!(f, "{open}{}, {}{close}", show(self.low), show(self.high))
+    }
+}
+
+/// Whole numbers from `low` to `high` (both included), read as a `T`.
+#[derive(Debug)]
+pub struct Wholes<T> {
+    pub low: u64,
+    pub high: u64,
+    pub unit: &'static str,
+    target: PhantomData<T>,
+}
+
+// Derived Clone/Copy would ask the same of T; the range holds no T.
+impl<T> Clone for Wholes<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Wholes<T> {}
+
+impl<T: TryFrom<u64>> Wholes<T> {
+    pub const fn new(low: u64, high: u64, unit: &'static str) -> Self {
+        Wholes {
+            low,
+            high,
+            unit,
+            target: PhantomData,
+        }
+    }
+
+    pub fn parse(&self, text: &str) -> Result<T, String> {
+        let range = format!("[{}, {}]", show_whole(self.low), show_whole(self.high));
+        // u128 tells a number too large for u64 (out of range) from something else.
+        match text.trim().parse::<u128>() {
+            Ok(n) if (self.low as u128..=self.high as u128).contains(&n) => {
+                T::try_from(n as u64).map_err(|_| format!("{text} does not fit this machine"))
+            }
+            Ok(_) => Err(format!("{text} is not in {range} ({})", self.unit)),
+            Err(_) => Err(format!(
+                "'{text}' is not a whole number ({} in {range})",
+                self.unit
+            )),
+        }
+    }
+}
+
+/// Numbers in messages: huge ones and round powers of ten as `1e16`, the rest as they are.
+pub fn show(x: f64) -> String {
+    let size = x.abs();
+    if size >= 1e15 || (size >= 1e7 && size.log10().fract() == 0.0) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// Whole numbers in messages: round powers of ten as `1e18`, the rest in full.
+fn show_whole(n: u64) -> String {
+    let mut power = 10_000_000u64;
+    while power < n {
+        match power.checked_mul(10) {
+            Some(next) => power = next,
+            None => break,
+        }
+    }
+    if power == n {
+        format!("{:e}", n as f64)
+    } else {
+        n.to_string()
+    }
+}
+
+const fn reals(low: f64, low_open: bool, high: f64, high_open: bool, unit: &'static str) -> Reals {
+    Reals {
+        low,
+        low_open,
+        high,
+        high_open,
+        unit,
+    }
+}
+
+pub const SECONDS: Reals = reals(0.0, true, MAX_SECONDS, false, "seconds, a year at most");
+pub const STEPS: Wholes<u64> = Wholes::new(1, MAX_STEPS, "steps");
+pub const SEED: Wholes<u64> = Wholes::new(0, u64::MAX, "any 64-bit number");
+pub const TEMPERATURE: Reals = reals(0.0, true, MAX_TEMPERATURE, false, "a temperature");
+/// A start temperature may be 0: a greedy descent.
+pub const START_TEMPERATURE: Reals = reals(
+    0.0,
+    false,
+    MAX_TEMPERATURE,
+    false,
+    "a temperature, or 'auto'",
+);
+pub const COOLING_FACTOR: Reals = reals(0.0, true, 1.0, true, "a factor per step");
+pub const LUNDY_K: Reals = reals(0.0, true, 1e6, false, "T = T0/(1+k*i)");
+pub const ACCEPTANCE: Reals = reals(0.0, true, 1.0, true, "a share of uphill moves");
+pub const FOCUS: Reals = reals(0.0, false, 1.0, false, "a share of moves");
+pub const CHAINS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "each runs a copy of the state");
+pub const WEIGHT_DECAY: Wholes<u64> = Wholes::new(0, MAX_STEPS, "raises; 0 never decays");
+pub const POPULATION: Wholes<u64> = Wholes::new(
+    2,
+    MAX_POPULATION,
+    "candidates; larger ones take minutes and gigabytes",
+);
+pub const ELITES: Reals = reals(0.0, true, 1.0, true, "a share of the population");
+/// The GA adapts its rate within these bounds; a start outside them would be clamped.
+pub const MUTATION: Reals = reals(
+    crate::problems::sudoku::MIN_RATE,
+    false,
+    crate::problems::sudoku::MAX_RATE,
+    false,
+    "a mutation rate",
+);
+/// Puzzle numbers in a file.
+pub const INDEX: Wholes<usize> = Wholes::new(1, u32::MAX as u64, "a puzzle number");
+pub const FPS: Wholes<u32> = Wholes::new(1, 120, "frames per second");
+pub const SPEED: Wholes<u64> = Wholes::new(1, MAX_SPEED, "steps per second, or 'full'");
+pub const CITIES: Wholes<usize> = Wholes::new(3, MAX_CITIES, "cities; a tour needs 3");
+pub const NEIGHBOURS: Wholes<u16> = Wholes::new(1, MAX_NEIGHBOURS, "candidates per city");
+/// A tour length: TSP lengths stay below 2^53.
+pub const OPTIMUM: Wholes<u64> = Wholes::new(1, 1 << 53, "a tour length");
+pub const KICK_SHARE: Reals = reals(0.0, false, 1.0, true, "a share of the budget");
+pub const DENSITY: Reals = reals(0.0, true, 1.0, true, "a share of black pixels");
+pub const WEIGHT: Reals = reals(0.0, false, MAX_WEIGHT, false, "a weight");
+pub const PROBABILITY: Reals = reals(0.0, false, 1.0, false, "a probability");
+pub const ROUNDS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "rounds");
+
+/// A clap value parser for `range`.
+pub fn real(range: Reals) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+    move |text| range.parse(text)
+}
+
+/// A clap value parser for `range`.
+pub fn whole<T>(range: Wholes<T>) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: TryFrom<u64> + Send + Sync + 'static,
+{
+    move |text| range.parse(text)
+}
+
+/// `--size WxH`: a size `bitmap::check_size` accepts.
+pub fn image_size(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{text}' is not a size like 256x256");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: usize = w.trim().parse().map_err(|_| bad())?;
+    let h: usize = h.trim().parse().map_err(|_| bad())?;
+    check_size("--size", w, h).map_err(|e| e.message)?;
+    Ok((w, h))
+}
+
+/// `--t0`: a temperature or `auto`.
+pub fn start_temperature(text: &str) -> Result<StartTemperature, String> {
+    if text.eq_ignore_ascii_case("auto") {
+        return Ok(StartTemperature::Auto);
+    }
+    START_TEMPERATURE.parse(text).map(StartTemperature::Fixed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reals_name_the_range_and_the_unit() {
+        assert_eq!(SECONDS.parse("2.5"), Ok(2.5));
+        assert_eq!(
+            SECONDS.parse("1e20").unwrap_err(),
+            "1e20 is not in (0, 31536000] (seconds, a year at most)"
+        );
+        assert_eq!(
+            SECONDS.parse("soon").unwrap_err(),
+            "'soon' is not a number (seconds, a year at most in (0, 31536000])"
+        );
+        assert!(SECONDS.parse("0").is_err());
+        assert!(SECONDS.parse("NaN").is_err());
+        assert!(SECONDS.parse("inf").is_err());
+        assert!(KICK_SHARE.parse("0").is_ok());
+        assert!(KICK_SHARE.parse("1").is_err());
+        assert_eq!(TEMPERATURE.to_string(), "(0, 1e16]");
+    }
+
+    #[test]
+    fn wholes_tell_too_large_from_not_a_number() {
+        assert_eq!(POPULATION.parse("1000"), Ok(1000));
+        assert_eq!(
+            POPULATION.parse("18446744073709551615").unwrap_err(),
+            "18446744073709551615 is not in [2, 100000] \
+             (candidates; larger ones take minutes and gigabytes)"
+        );
+        assert!(
+            POPULATION
+                .parse("99999999999999999999999")
+                .unwrap_err()
+                .contains("is not in")
+        );
+        assert!(
+            POPULATION
+                .parse("-3")
+                .unwrap_err()
+                .contains("not a whole number")
+        );
+        assert_eq!(NEIGHBOURS.parse("100"), Ok(100u16));
+        assert_eq!(STEPS.parse("1000000000000000000"), Ok(MAX_STEPS));
+        assert!(STEPS.parse("0").unwrap_err().contains("[1, 1e18]"));
+        assert!(
+            OPTIMUM
+                .parse("0")
+                .unwrap_err()
+                .contains("[1, 9007199254740992]")
+        );
+        assert!(
+            SEED.parse("x")
+                .unwrap_err()
+                .contains("[0, 18446744073709551615]")
+        );
+    }
+
+    #[test]
+    fn auto_or_a_temperature() {
+        assert_eq!(start_temperature("AUTO"), Ok(StartTemperature::Auto));
+        assert_eq!(start_temperature("0"), Ok(StartTemperature::Fixed(0.0)));
+        assert!(start_temperature("1e17").is_err());
+        assert!(start_temperature("hot").is_err());
+    }
+}

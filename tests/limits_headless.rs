@@ -1,0 +1,444 @@
+//! The built binary at its limits: numbers out of range, a full stderr, control characters
+//! in input, non-finite results, exit codes and messages (docs/limits.md). Each test names
+//! the finding of the "limits that hold" issue it covers.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+mod common;
+
+use common::{kiln, lines};
+
+/// A scratch directory for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-limits-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `bytes` to `name` in `dir` and returns the path as a string.
+fn file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Exit code 2 and exactly one line on stderr that starts with `start`.
+fn refused(args: &[&str], start: &str) -> String {
+    let output = kiln(args);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
+    assert!(text.starts_with(start), "{args:?}: {text}");
+    assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+    assert!(text.ends_with('\n'), "{args:?}: {text}");
+    text
+}
+
+/// `kiln ARGS` with `input` on stdin.
+fn kiln_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+const HARD: &str = "puzzles/sudoku/hardest11.txt";
+const BERLIN: &str = "puzzles/tsp/berlin52.tsp";
+
+#[test]
+fn finding_1_numbers_out_of_range_are_refused_when_parsed() {
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["sudoku", "--time-limit", "1e20"],
+            "kiln: --time-limit: 1e20 is not in (0, 31536000]",
+        ),
+        (
+            &["tsp", BERLIN, "--time-limit", "1.8e19"],
+            "kiln: --time-limit: ",
+        ),
+        (&["image", "--time-limit", "1e20"], "kiln: --time-limit: "),
+        (
+            &["race", HARD, "--time-limit", "1e20"],
+            "kiln: --time-limit: ",
+        ),
+        (
+            &[
+                "sudoku",
+                "--preset",
+                "ga",
+                "--population",
+                "18446744073709551615",
+            ],
+            "kiln: --population: 18446744073709551615 is not in [2, 100000]",
+        ),
+        (
+            &["sudoku", "--preset", "ga", "--population", "100000000"],
+            "kiln: --population: ",
+        ),
+        (&["sudoku", "--threads", "1000"], "kiln: --threads: "),
+        (&["tsp", "--neighbours", "65535"], "kiln: --neighbours: "),
+        (&["tsp", "--random", "1000000000"], "kiln: --random: "),
+    ];
+    for (args, start) in cases {
+        let mut args = args.to_vec();
+        args.push("--headless");
+        refused(&args, start);
+    }
+    // The live view parses the same flags.
+    refused(&["sudoku", "--time-limit", "1e20"], "kiln: --time-limit: ");
+}
+
+#[test]
+fn finding_1_command_line_errors_are_one_line_with_code_2() {
+    refused(
+        &["sudoku", "--sed", "3"],
+        "kiln: unexpected argument '--sed' (did you mean '--seed'?)",
+    );
+    refused(
+        &["tsp", "--moves", "3opt"],
+        "kiln: --moves: '3opt' is not one of ",
+    );
+    refused(&["race"], "kiln: missing <FILE>");
+    refused(&["sudokku"], "kiln: unknown command 'sudokku'");
+    refused(
+        &["sudoku", "--threads"],
+        "kiln: --threads: a value is required",
+    );
+    // Help and version print as clap prints them, with success.
+    let help = kiln(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: kiln"));
+    let version = kiln(&["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("kiln "));
+}
+
+/// `kiln ARGS` through `sh` with stderr redirected as `redirect` says (`2>/dev/full`).
+fn with_stderr(args: &str, redirect: &str) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "exec '{}' {args} {redirect}",
+            env!("CARGO_BIN_EXE_kiln")
+        ))
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn finding_2_a_failed_write_to_stderr_does_not_abort() {
+    for redirect in ["2>/dev/full", "2>&-"] {
+        let solved = with_stderr("sudoku puzzles/sudoku/default.txt --headless", redirect);
+        assert_eq!(solved.status.code(), Some(0), "{redirect}: {solved:?}");
+        assert_eq!(lines(&solved)[0]["solved"], true);
+        let bad = with_stderr("sudoku puzzles/sudoku/bad_clash.txt --headless", redirect);
+        assert_eq!(bad.status.code(), Some(2), "{redirect}: {bad:?}");
+        let flags = with_stderr("sudoku --time-limit 1e20", redirect);
+        assert_eq!(flags.status.code(), Some(2), "{redirect}: {flags:?}");
+        let unsolved = with_stderr("sudoku puzzles/sudoku/no_solution.txt --headless", redirect);
+        assert_eq!(unsolved.status.code(), Some(1), "{redirect}: {unsolved:?}");
+        let tsp = with_stderr("tsp --headless --max-steps 1000", redirect);
+        assert_eq!(tsp.status.code(), Some(0), "{redirect}: {tsp:?}");
+    }
+}
+
+/// No control character but the final newline.
+fn assert_no_controls(text: &[u8]) {
+    let body = text.strip_suffix(b"\n").unwrap_or(text);
+    assert!(
+        !body.iter().any(|&b| b < 0x20 || b == 0x7f),
+        "{}",
+        String::from_utf8_lossy(text)
+    );
+}
+
+#[test]
+fn finding_8_control_characters_from_input_are_escaped() {
+    let dir = scratch("escapes");
+    let tsp = file(
+        &dir,
+        "title.tsp",
+        b"NODE_COORD_SECTION\n1 0 0\n2 \x1b]0;PWNED\x07\x1b[2J 5\n3 1 1\n",
+    );
+    let text = refused(&["tsp", &tsp, "--headless"], "kiln: ");
+    assert!(text.contains("'2 \\e]0;PWNED\\x07\\e[2J 5'"), "{text}");
+
+    let grid = b"1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 \x1bc\n";
+    let reset = file(&dir, "reset.txt", grid);
+    let output = kiln(&["sudoku", &reset, "--headless"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("'\\ec'"), "{}", stderr(&output));
+    assert_no_controls(&output.stderr);
+
+    let mut line = b"4.3.".repeat(20);
+    line.push(0);
+    let nul = file(&dir, "nul.txt", &line);
+    let output = kiln(&["sudoku", &nul, "--headless"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("bad symbol '\\x00'"),
+        "{}",
+        stderr(&output)
+    );
+    assert_no_controls(&output.stderr);
+
+    // Summaries quote the instance name.
+    let named = file(
+        &dir,
+        "named.tsp",
+        b"NAME: a\x1b[2Jb\nNODE_COORD_SECTION\n1 0 0\n2 3 0\n3 0 4\n",
+    );
+    let output = kiln(&["tsp", &named, "--headless", "--max-steps", "1000"]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        stderr(&output).starts_with("a\\e[2Jb: length 12"),
+        "{}",
+        stderr(&output)
+    );
+    assert_no_controls(&output.stderr);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn finding_11_weights_that_would_make_energies_infinite_are_refused() {
+    let noisy = "puzzles/image/toy_4x5_noisy.pbm";
+    refused(
+        &["image", noisy, "--denoise", "--beta", "1e308", "--headless"],
+        "kiln: --beta: 1e308 is not in [0, 10000]",
+    );
+    refused(
+        &["image", noisy, "--denoise", "--lambda", "1e5", "--headless"],
+        "kiln: --lambda: ",
+    );
+    let dir = scratch("weights");
+    let kernel = file(&dir, "huge.json", b"[[0, 1, 1e308]]");
+    let text = refused(&["image", "--kernel", &kernel, "--headless"], "kiln: ");
+    assert!(text.contains("weight of (0, 1) is 1e308"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn finding_11_coordinates_whose_lengths_would_overflow_are_refused() {
+    let dir = scratch("coordinates");
+    let huge = file(
+        &dir,
+        "huge.tsp",
+        b"NODE_COORD_SECTION\n1 -1e308 0\n2 1e308 0\n3 0 1e308\n4 0 -1e308\n",
+    );
+    refused(
+        &["tsp", &huge, "--headless"],
+        &format!("kiln: {huge}:2:3: x coordinate -1e308 is outside -1000000000..1000000000"),
+    );
+    let geo = file(
+        &dir,
+        "geo.tsp",
+        b"EDGE_WEIGHT_TYPE: GEO\nNODE_COORD_SECTION\n1 10 20\n2 1e300 20\n3 11 21\n",
+    );
+    refused(
+        &["tsp", &geo, "--headless"],
+        &format!("kiln: {geo}:4:3: GEO latitude 1e300 is outside -90..90"),
+    );
+    // Squared lengths of a wide instance would pass 2^53.
+    let wide = file(
+        &dir,
+        "wide.tsp",
+        b"NODE_COORD_SECTION\n1 -1e9 0\n2 1e9 0\n3 0 1e9\n",
+    );
+    refused(
+        &["tsp", &wide, "--cost", "squared", "--headless"],
+        "kiln: --cost: squared edge lengths of wide",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn finding_11_gap_is_reported_only_against_a_plausible_optimum() {
+    let output = kiln(&[
+        "tsp",
+        BERLIN,
+        "--headless",
+        "--optimum",
+        "9000",
+        "--max-steps",
+        "200000",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let report = &lines(&output)[0];
+    let length = report["length"].as_u64().unwrap();
+    assert!(length < 9000, "{report}");
+    assert_eq!(report["optimum"], 9000);
+    assert!(report["gap"].is_null(), "{report}");
+    let text = stderr(&output);
+    assert!(
+        text.contains(&format!(
+            "berlin52: found a tour of length {length}, shorter than the optimum 9000 \
+             (--optimum): no gap reported"
+        )),
+        "{text}"
+    );
+    refused(
+        &["tsp", BERLIN, "--optimum", "0", "--headless"],
+        "kiln: --optimum: 0 is not in [1, ",
+    );
+}
+
+#[test]
+fn finding_12_every_command_exits_1_when_nothing_is_solved() {
+    // A puzzle without a solution, in a race and alone.
+    let output = kiln(&["race", "puzzles/sudoku/no_solution.txt", "--headless"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let output = kiln(&["sudoku", "puzzles/sudoku/no_solution.txt", "--headless"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    // Every racer out of steps before the solution.
+    let output = kiln(&[
+        "race",
+        HARD,
+        "--index",
+        "1",
+        "--presets",
+        "yarpiz,lundy",
+        "--max-steps",
+        "10",
+        "--headless",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(lines(&output).iter().all(|l| l["solved"] != true));
+    assert!(
+        stderr(&output).ends_with("kiln: 1 of 1 puzzle not solved\n"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn finding_13_dash_reads_the_puzzle_from_stdin() {
+    let puzzle = std::fs::read("puzzles/sudoku/small4.txt").unwrap();
+    let output = kiln_with_stdin(&["sudoku", "-", "--headless"], &puzzle);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let reports = lines(&output);
+    assert_eq!(
+        reports[0]["source"].as_str().unwrap().split(':').next(),
+        Some("stdin")
+    );
+    let tsp = std::fs::read(BERLIN).unwrap();
+    let output = kiln_with_stdin(&["tsp", "-", "--headless", "--max-steps", "1000"], &tsp);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(lines(&output)[0]["n"], 52);
+}
+
+#[test]
+fn finding_13_a_byte_order_mark_is_skipped_and_latin1_located() {
+    let dir = scratch("encodings");
+    let mut text = b"\xef\xbb\xbf".to_vec();
+    text.extend(std::fs::read("puzzles/sudoku/small4.txt").unwrap());
+    let bom = file(&dir, "bom.txt", &text);
+    let output = kiln(&["sudoku", &bom, "--headless"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let latin1 = file(
+        &dir,
+        "latin1.tsp",
+        b"NAME: x\nCOMMENT: caf\xe9\nNODE_COORD_SECTION\n",
+    );
+    refused(
+        &["tsp", &latin1, "--headless"],
+        &format!("kiln: {latin1}:2:13: not UTF-8 text (byte 0xe9)"),
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn finding_13_counts_agree_in_number_and_tsp_errors_have_columns() {
+    let dir = scratch("messages");
+    let one = file(&dir, "one.tsp", b"NODE_COORD_SECTION\n1 0 0\n");
+    refused(
+        &["tsp", &one, "--headless"],
+        &format!("kiln: {one}: 1 city: a tour needs at least 3\n"),
+    );
+    let short = file(&dir, "short.txt", b"5\n");
+    refused(
+        &["sudoku", &short, "--headless"],
+        &format!("kiln: {short}:1:2: wrong length: 1 symbol, a puzzle has 16"),
+    );
+    let bad_y = file(
+        &dir,
+        "bad_y.tsp",
+        b"NODE_COORD_SECTION\n1 0 0\n  2 1 y\n3 2 2\n",
+    );
+    refused(
+        &["tsp", &bad_y, "--headless"],
+        &format!("kiln: {bad_y}:3:7: expected 'id x y', found '2 1 y'"),
+    );
+    let bad_dimension = file(&dir, "dim.tsp", b"DIMENSION : many\n");
+    refused(
+        &["tsp", &bad_dimension, "--headless"],
+        &format!("kiln: {bad_dimension}:1:13: DIMENSION 'many' is not a whole number"),
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn finding_13_flags_that_apply_only_with_another_are_refused() {
+    refused(
+        &["sudoku", "--t-hot", "0.5", "--headless"],
+        "kiln: a flag given needs --replicas",
+    );
+    refused(
+        &["sudoku", "--weight-window", "100", "--headless"],
+        "kiln: a flag given needs --weighting",
+    );
+    refused(
+        &["sudoku", "--population", "50", "--headless"],
+        "kiln: --population applies only with --preset ga",
+    );
+    refused(
+        &[
+            "race",
+            HARD,
+            "--presets",
+            "kiln,lundy",
+            "--mutation",
+            "0.1",
+            "--headless",
+        ],
+        "kiln: --mutation applies only with ga in --presets",
+    );
+    refused(
+        &["sudoku", "--t-min", "2", "--t0", "1", "--headless"],
+        "kiln: --t-min 2 is above --t0 1",
+    );
+    refused(
+        &[
+            "tsp",
+            "--schedule",
+            "linear",
+            "--t-min",
+            "1e6",
+            "--headless",
+        ],
+        "kiln: --t-min 1000000 is above the start temperature",
+    );
+    refused(
+        &["tsp", "--layout", "normal", "--headless"],
+        "kiln: a flag given needs --random",
+    );
+}
+
+#[test]
+fn input_files_are_read_up_to_a_limit() {
+    refused(
+        &["sudoku", "/dev/zero", "--headless"],
+        "kiln: /dev/zero: larger than 256 MiB, kiln's limit for an input file",
+    );
+}
