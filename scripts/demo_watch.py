@@ -58,9 +58,9 @@ def main():
                 continue
             tab, index, count = match.group(1), int(match.group(2)), int(match.group(3))
             key = (tab, index)
+            if seen_tabs and tab != seen_tabs[-1] and tab in seen_tabs:
+                break  # the show has come round to the first tab again
             if key not in items:
-                if tab in seen_tabs and tab != seen_tabs[-1]:
-                    break  # the show has come round to the first tab again
                 if tab not in seen_tabs:
                     seen_tabs.append(tab)
                 items[key] = {"frames": 0, "changed": 0, "start": time.time(), "done": None}
@@ -78,6 +78,8 @@ def main():
                 item["done"] = time.time() - item["start"]
             previous = now_board
             time.sleep(args.every)
+    except KeyboardInterrupt:
+        pass
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
     print(f"| item ({args.cols}x{args.rows}) | seconds until done | captures with a change |")
