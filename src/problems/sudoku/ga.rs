@@ -298,16 +298,13 @@ impl Search for Genetic {
         }
         let started = Instant::now();
         let first = self.evaluations;
+        let before = self.tally.elapsed;
+        // The budget is looked at after every generation: a batch holds many of them.
         while self.stopped.is_none() && self.evaluations - first < n {
             self.generation();
-            if let Some(max) = self.config.max_evaluations
-                && self.evaluations >= max
-            {
-                break;
-            }
+            self.tally.elapsed = before + started.elapsed();
+            self.check_budget();
         }
-        self.tally.elapsed += started.elapsed();
-        self.check_budget();
         self.evaluations - first
     }
 
