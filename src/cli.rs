@@ -3,6 +3,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
+use crate::anneal_args::AnnealArgs;
+use crate::plot::PlotArgs;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
 use crate::race::RaceArgs;
 use crate::ui::Glyphs;
@@ -73,6 +75,21 @@ pub enum Command {
     Presets,
     /// Race 2-4 Sudoku presets on the same puzzle, in parallel, same seed and time limit.
     Race(RaceArgs),
+    /// Draw traces (`--trace FILE`) as energy and temperature against steps or seconds.
+    Plot(PlotArgs),
+}
+
+impl Command {
+    /// The annealing flags of a command that anneals.
+    pub fn anneal_args(&self) -> Option<&AnnealArgs> {
+        match self {
+            Command::Sudoku(args) => Some(&args.anneal),
+            Command::Tsp(args) => Some(&args.anneal),
+            Command::Image(args) => Some(&args.anneal),
+            Command::Race(args) => Some(&args.anneal),
+            Command::Presets | Command::Plot(_) => None,
+        }
+    }
 }
 
 /// Parses `kiln WORDS...`: how the built-in demos are described, in the user's own terms.

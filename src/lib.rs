@@ -7,6 +7,7 @@ pub mod demos;
 pub mod export;
 pub mod input;
 pub mod output;
+pub mod plot;
 pub mod problems;
 pub mod race;
 pub mod ui;
