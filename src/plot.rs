@@ -227,6 +227,9 @@ fn temperature_panel<DB: DrawingBackend>(
         .y_desc("temperature")
         .x_label_formatter(&|v| short(*v))
         .y_label_formatter(&|v| format!("{v:.0e}"))
+        // Light lines at every 2..9 of a decade crowd a short log axis into a grey band.
+        .y_max_light_lines(1)
+        .y_labels(6)
         .label_style((FAMILY, 15))
         .draw()?;
     for (i, s) in series.iter().enumerate() {
