@@ -1,10 +1,11 @@
 //! The annealing flags every problem shares, and how they become a `RunConfig`.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction};
+use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction, Trace};
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 
@@ -70,6 +71,10 @@ pub struct AnnealArgs {
     /// Temperature a reheat raises T to (default: the start temperature).
     #[arg(long, value_name = "T", value_parser = real(ranges::TEMPERATURE))]
     pub reheat_t: Option<f64>,
+    /// Write the run's history to this CSV file (never overwritten): step, seconds,
+    /// temperature, energy, best energy, acceptance, restarts, reheats. `kiln plot` draws it.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 /// A problem's own choices, used where the user gave no flag.
@@ -183,10 +188,30 @@ impl AnnealArgs {
         Ok(())
     }
 
+    /// The `--trace` file, or a trace that records nothing; `part` names one run of
+    /// several (a puzzle's number, a race pane's preset): `t.csv` becomes `t-2.csv`.
+    pub fn open_trace(&self, part: Option<&str>) -> Result<Trace, InputError> {
+        match (&self.trace, part) {
+            (None, _) => Ok(Trace::off()),
+            (Some(path), None) => Trace::create(path),
+            (Some(path), Some(part)) => Trace::create(&with_part(path, part)),
+        }
+    }
+
     /// The temperature the UI's reheat key raises T to.
     pub fn reheat_temperature(&self, config: &RunConfig) -> f64 {
         self.reheat_t.unwrap_or(config.t0)
     }
+}
+
+/// `path` with `-part` before its extension.
+fn with_part(path: &Path, part: &str) -> PathBuf {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{part}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{part}"),
+    };
+    path.with_file_name(name)
 }
 
 #[cfg(test)]
@@ -275,6 +300,15 @@ mod tests {
             e.starts_with("--t-min 2 is above the start temperature 1"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_part_goes_before_the_extension_the_extension() {
+        assert_eq!(
+            with_part(Path::new("d/t.csv"), "2"),
+            PathBuf::from("d/t-2.csv")
+        );
+        assert_eq!(with_part(Path::new("t"), "ga"), PathBuf::from("t-ga"));
     }
 
     #[test]

@@ -6,7 +6,9 @@ pub mod ranges;
 use clap::{Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
+use crate::anneal_args::AnnealArgs;
 use crate::input::InputError;
+use crate::plot::PlotArgs;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
 use crate::race::RaceArgs;
 use crate::ui::Glyphs;
@@ -58,7 +60,7 @@ impl Cli {
             Some(Command::Race(args)) => args.check(),
             Some(Command::Tsp(args)) => args.anneal.check(),
             Some(Command::Image(args)) => args.anneal.check(),
-            Some(Command::Presets) | None => Ok(()),
+            Some(Command::Presets | Command::Plot(_)) | None => Ok(()),
         }
     }
 
@@ -84,6 +86,21 @@ pub enum Command {
     Presets,
     /// Race 2-4 Sudoku presets on the same puzzle, in parallel, same seed and time limit.
     Race(RaceArgs),
+    /// Draw traces (`--trace FILE`) as energy and temperature against steps or seconds.
+    Plot(PlotArgs),
+}
+
+impl Command {
+    /// The annealing flags of a command that anneals.
+    pub fn anneal_args(&self) -> Option<&AnnealArgs> {
+        match self {
+            Command::Sudoku(args) => Some(&args.anneal),
+            Command::Tsp(args) => Some(&args.anneal),
+            Command::Image(args) => Some(&args.anneal),
+            Command::Race(args) => Some(&args.anneal),
+            Command::Presets | Command::Plot(_) => None,
+        }
+    }
 }
 
 /// Parses `kiln WORDS...`: how the built-in demos are described, in the user's own terms.

@@ -186,8 +186,8 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 0,
             ))
         }
-        Some(Command::Presets | Command::Race(_)) => {
-            unreachable!("presets print and races have their own screen")
+        Some(Command::Presets | Command::Race(_) | Command::Plot(_)) => {
+            unreachable!("presets print, plots draw and races have their own screen")
         }
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;

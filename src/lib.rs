@@ -8,6 +8,7 @@ pub mod export;
 pub mod input;
 pub mod messages;
 pub mod output;
+pub mod plot;
 pub mod problems;
 pub mod race;
 pub mod ui;

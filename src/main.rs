@@ -93,7 +93,22 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
     if let Some(Command::Presets) = &cli.command {
         return Ok(kiln::race::list_presets(&mut std::io::stdout())?);
     }
+    if let Some(Command::Plot(args)) = &cli.command {
+        return kiln::plot::run(args);
+    }
     let headless = cli.headless || !std::io::stdout().is_terminal();
+    let traced = cli
+        .command
+        .as_ref()
+        .and_then(Command::anneal_args)
+        .is_some_and(|a| a.trace.is_some());
+    if !headless && traced {
+        return Err(InputError::new(
+            "--trace",
+            "only headless runs write a trace: add --headless",
+        )
+        .into());
+    }
     if !headless {
         let options = kiln::ui::Options {
             fps: cli.fps,
@@ -126,6 +141,6 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
         Command::Tsp(args) => kiln::problems::tsp::headless(args, &mut out, &mut log),
         Command::Image(args) => kiln::problems::image::headless(args, &mut out, &mut log),
         Command::Race(args) => kiln::race::headless_race(args, &mut out, &mut log),
-        Command::Presets => unreachable!("listed before anything else"),
+        Command::Presets | Command::Plot(_) => unreachable!("done before anything else"),
     }
 }

@@ -125,7 +125,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        "kiln: --random: 2 is not in [3, 100000] (cities; a tour needs 3)\n"
+        "kiln: --random: 2 is not in [3, 1000000] (cities; a tour needs 3)\n"
     );
 }
 

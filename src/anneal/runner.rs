@@ -16,7 +16,9 @@ const HOPELESS: f64 = 40.0;
 /// The temperature and the stagnation check are refreshed this often (in steps).
 const CHUNK: u64 = 256;
 /// Energies closer than this are equal (they are sums of f64 deltas).
-const EPS: f64 = 1e-9;
+pub(super) const EPS: f64 = 1e-9;
+/// Steps between samples of a run driven to its end (`Runner::run`, headless runs).
+pub const BATCH: u64 = 1 << 14;
 
 /// What to do when the energy has not improved for a while.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -450,7 +452,6 @@ impl<P: Problem> Runner<P> {
     /// Runs to a stop condition, calling `observe` after every batch; it may stop the run
     /// by returning `false` (with no budget and no target, only the observer ends it).
     pub fn run(&mut self, mut observe: impl FnMut(&Sample) -> bool) -> StopReason {
-        const BATCH: u64 = 1 << 14;
         loop {
             if let Some(reason) = self.stopped {
                 return reason;

@@ -8,16 +8,17 @@ use std::thread;
 use std::time::Duration;
 
 use clap::Args;
+use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
-use crate::anneal::{Search, interrupt};
+use crate::anneal::{Search, Trace, interrupt};
 use crate::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
 use crate::messages::say;
 use crate::problems::sudoku::{
-    GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, selected_puzzles, solver,
-    unsolved_is_failure,
+    GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, puzzle_trace, selected_puzzles,
+    solver, unsolved_is_failure,
 };
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
@@ -89,6 +90,21 @@ impl RaceArgs {
         })
     }
 
+    /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the pane's
+    /// preset, and the puzzle's number when there are several (`t-ga-2.csv`).
+    pub fn traces(&self, number: usize, count: usize) -> Result<Vec<Trace>, InputError> {
+        self.racers()?
+            .into_iter()
+            .map(|preset| {
+                let part = match count {
+                    1 => preset.name().to_string(),
+                    _ => format!("{}-{number}", preset.name()),
+                };
+                self.anneal.open_trace(Some(&part))
+            })
+            .collect()
+    }
+
     /// One solver per racer on `puzzle` (what the race TUI runs, one worker each).
     pub fn solvers(&self, puzzle: &Puzzle) -> Result<Vec<Solver>, InputError> {
         self.racers()?
@@ -114,18 +130,21 @@ pub struct PresetReport {
     pub rank: Option<usize>,
 }
 
-/// Runs `solver` to its stop condition and checks the best grid against the rules.
+/// Runs `solver` to its stop condition, tracing it, and checks the best grid against the
+/// rules.
 pub fn run_solver(
     mut solver: Solver,
     puzzle: &Puzzle,
     seed: u64,
+    mut trace: Trace,
 ) -> color_eyre::Result<PresetReport> {
     let mut report = Report::prepared(puzzle, &solver.prepared, seed);
     let mut generations = None;
     if report.error.is_none() {
-        report.run(puzzle, &mut solver.search)?;
+        report.run(puzzle, &mut solver.search, &mut trace)?;
         generations = solver.search.generations();
     }
+    trace.finish().wrap_err("writing the --trace file")?;
     Ok(PresetReport {
         report,
         algorithm: solver.preset.algorithm(),
@@ -145,14 +164,15 @@ pub fn headless_preset(
 ) -> color_eyre::Result<()> {
     let puzzles = selected_puzzles(args)?;
     let mut reports = Vec::with_capacity(puzzles.len());
-    for puzzle in &puzzles {
+    for (i, puzzle) in puzzles.iter().enumerate() {
         // An interrupt ends the batch after the puzzle it cut short.
         if interrupt::requested().is_some() {
             break;
         }
         let solver = solver(preset, puzzle, &args.anneal, &args.ga, args.no_propagate)
             .map_err(InputError::flags)?;
-        let report = run_solver(solver, puzzle, args.anneal.seed)?;
+        let trace = puzzle_trace(args, i + 1, puzzles.len())?;
+        let report = run_solver(solver, puzzle, args.anneal.seed, trace)?;
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
         out.flush()?;
@@ -231,16 +251,18 @@ struct Ranking {
     ranking: Vec<Standing>,
 }
 
-/// Runs every solver of one race on its own thread and ranks them.
+/// Runs every solver of one race on its own thread, each with its trace, and ranks them.
 pub fn race(
     solvers: Vec<Solver>,
+    traces: Vec<Trace>,
     puzzle: &Puzzle,
     seed: u64,
 ) -> color_eyre::Result<Vec<PresetReport>> {
     let mut reports: Vec<PresetReport> = thread::scope(|scope| {
         let handles: Vec<_> = solvers
             .into_iter()
-            .map(|s| scope.spawn(move || run_solver(s, puzzle, seed)))
+            .zip(traces)
+            .map(|(s, trace)| scope.spawn(move || run_solver(s, puzzle, seed, trace)))
             .collect();
         handles
             .into_iter()
@@ -265,12 +287,14 @@ pub fn headless_race(
     args.racers()?;
     let puzzles = args.puzzles()?;
     let (mut solved, mut impossible) = (0, 0);
-    for puzzle in &puzzles {
+    for (i, puzzle) in puzzles.iter().enumerate() {
         // An interrupt ends the batch after the puzzle it cut short.
         if interrupt::requested().is_some() {
             break;
         }
-        let reports = race(args.solvers(puzzle)?, puzzle, args.anneal.seed)?;
+        let solvers = args.solvers(puzzle)?;
+        let traces = args.traces(i + 1, puzzles.len())?;
+        let reports = race(solvers, traces, puzzle, args.anneal.seed)?;
         solved += reports.iter().any(|r| r.report.solved) as usize;
         impossible += reports.iter().any(|r| r.report.error.is_some()) as usize;
         for report in &reports {

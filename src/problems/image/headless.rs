@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use color_eyre::eyre::WrapErr;
 use serde_json::{Value, json};
 
 use super::ImageArgs;
@@ -10,7 +11,7 @@ use super::denoise::Neighbourhood;
 use super::file;
 use super::rounds::Rounds;
 use super::setup::{self, Mode, Setup, build};
-use crate::anneal::{Outcome, Problem, RunConfig, Runner};
+use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
 use crate::messages::{count, say};
 
 pub fn headless(
@@ -21,6 +22,7 @@ pub fn headless(
     let setup = build(args)?;
     let output = args.output_target()?;
     let config = setup.run_config(args)?;
+    let mut trace = args.anneal.open_trace(None)?;
     let seed = args.anneal.seed;
     let t0 = config.t0;
     let (outcome, mut fields) = match setup.mode.clone() {
@@ -31,12 +33,12 @@ pub fn headless(
                 "edges": p.edges(),
                 "black_pixels": p.black_pixels(),
             });
-            (anneal(p, config, seed), extra)
+            (anneal(p, config, seed, &mut trace), extra)
         }
         Mode::Denoise(d, plan) => {
             let mut rounds = Rounds::new(d, plan, config, seed);
             let count = rounds.rounds();
-            rounds.run();
+            run_traced(&mut rounds, BATCH, &mut trace);
             let (outcome, report) = rounds.finish();
             let extra = json!({
                 "mode": "denoise",
@@ -87,20 +89,22 @@ pub fn headless(
             )),
         ),
     );
+    trace.finish().wrap_err("writing the --trace file")?;
     match written {
         Some(Err(failed)) => Err(failed.into()),
         _ => Ok(()),
     }
 }
 
-/// Runs to the configured budget and returns the best image found.
-pub fn anneal<P: Problem<Snapshot = Bitmap>>(
+/// Runs to the configured budget, tracing the run, and returns the best image found.
+fn anneal<P: Problem<Snapshot = Bitmap> + Send + 'static>(
     problem: P,
     config: RunConfig,
     seed: u64,
+    trace: &mut Trace,
 ) -> Outcome<Bitmap> {
     let mut runner = Runner::new(problem, config, seed);
-    runner.run(|_| true);
+    run_traced(&mut runner, BATCH, trace);
     runner.finish()
 }
 

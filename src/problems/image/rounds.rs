@@ -129,14 +129,6 @@ impl Rounds {
         self.share.rounds
     }
 
-    /// The energy of the best state so far (the fused rounds or the current one).
-    fn best_energy(&mut self) -> f64 {
-        let current = self.runner.best().1;
-        self.elite
-            .as_ref()
-            .map_or(current, |elite| elite.energy.min(current))
-    }
-
     /// Fuses the finished round's best into the elite and starts the next round, if any.
     fn end_round(&mut self, reason: StopReason) {
         let (best, energy) = self.runner.best();
@@ -187,14 +179,6 @@ impl Rounds {
         outcome.restarts += self.spent.restarts + self.share.round as u64;
         outcome.reheats += self.spent.reheats;
         (outcome, self.report)
-    }
-
-    /// Runs every round to the end.
-    pub fn run(&mut self) {
-        const BATCH: u64 = 1 << 14;
-        while self.finished.is_none() {
-            self.step_batch(BATCH);
-        }
     }
 }
 
@@ -257,9 +241,13 @@ impl Search for Rounds {
         done
     }
 
+    /// The best energy is the lower of the fused rounds' and the current round's; taking it
+    /// saves no snapshot, so sampling (a trace's, every batch) leaves the run as it was.
     fn sample(&mut self) -> Sample {
-        let best = self.best_energy();
         let mut sample = self.runner.sample();
+        let best = self.elite.as_ref().map_or(sample.best_energy, |elite| {
+            elite.energy.min(sample.best_energy)
+        });
         sample.iteration += self.spent.iterations;
         sample.elapsed += self.spent.elapsed;
         sample.restarts += self.spent.restarts + self.share.round as u64;

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use color_eyre::eyre::bail;
+use color_eyre::eyre::{WrapErr, bail};
 use serde::Serialize;
 
 use super::SudokuArgs;
@@ -12,7 +12,7 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::prepare::{Prepared, default_threads};
 use super::presets::SudokuSearch;
-use crate::anneal::{Search, StopReason, interrupt};
+use crate::anneal::{Search, StopReason, Trace, interrupt, run_traced};
 use crate::input::InputError;
 use crate::messages::{count, say};
 
@@ -72,8 +72,15 @@ pub fn selected_puzzles(args: &SudokuArgs) -> Result<Vec<Puzzle>, InputError> {
     Ok(puzzles)
 }
 
+/// The trace of puzzle `number` (1-based) of `count`: the `--trace` file itself for a single
+/// puzzle, `FILE-N` for each of several.
+pub fn puzzle_trace(args: &SudokuArgs, number: usize, count: usize) -> Result<Trace, InputError> {
+    let part = (count > 1).then(|| number.to_string());
+    args.anneal.open_trace(part.as_deref())
+}
+
 /// Solves one puzzle by annealing and checks the result against the rules.
-pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
+pub fn solve(puzzle: &Puzzle, args: &SudokuArgs, trace: &mut Trace) -> color_eyre::Result<Report> {
     let prepared = Prepared::new(puzzle, !args.no_propagate);
     let mut report = Report::prepared(puzzle, &prepared, args.anneal.seed);
     if report.error.is_none() {
@@ -84,7 +91,7 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs) -> color_eyre::Result<Report> {
         let mut search = prepared
             .parallel_search(args, threads)
             .map_err(InputError::flags)?;
-        report.run(puzzle, &mut search)?;
+        report.run(puzzle, &mut search, trace)?;
     }
     Ok(report)
 }
@@ -115,12 +122,15 @@ impl Report {
         }
     }
 
-    /// Runs `search` to its stop condition and records how it went; the best grid counts
-    /// as solved only once it is checked against the givens and the rules.
-    pub fn run(&mut self, puzzle: &Puzzle, search: &mut SudokuSearch) -> color_eyre::Result<()> {
-        while search.stopped().is_none() {
-            search.step_batch(BATCH);
-        }
+    /// Runs `search` to its stop condition, tracing it, and records how it went; the best
+    /// grid counts as solved only once it is checked against the givens and the rules.
+    pub fn run(
+        &mut self,
+        puzzle: &Puzzle,
+        search: &mut SudokuSearch,
+        trace: &mut Trace,
+    ) -> color_eyre::Result<()> {
+        run_traced(search, BATCH, trace);
         let sample = search.sample();
         let best = search.best_snapshot();
         self.energy = Some(sample.best_energy.round() as u64);
@@ -146,15 +156,17 @@ pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color
     let mut seconds = Vec::with_capacity(puzzles.len());
     let (mut iterations, mut anneal_time) = (0u64, Duration::ZERO);
     let (mut solved, mut impossible) = (0, 0);
-    for puzzle in &puzzles {
+    for (i, puzzle) in puzzles.iter().enumerate() {
         // An interrupt ends the batch after the puzzle it cut short.
         if interrupt::requested().is_some() {
             break;
         }
-        let report = solve(puzzle, args)?;
+        let mut trace = puzzle_trace(args, i + 1, puzzles.len())?;
+        let report = solve(puzzle, args, &mut trace)?;
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
         out.flush()?;
+        trace.finish().wrap_err("writing the --trace file")?;
         seconds.push(report.seconds);
         iterations += report.iterations;
         anneal_time += Duration::from_secs_f64(report.seconds);

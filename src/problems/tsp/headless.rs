@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use color_eyre::eyre::WrapErr;
 use rand::SeedableRng;
 use serde::Serialize;
 
@@ -12,7 +13,7 @@ use super::local_search::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
 use super::setup::{Setup, build};
 use super::tour_file;
-use crate::anneal::{Problem, Rng, RunConfig, Runner, StopReason, interrupt};
+use crate::anneal::{BATCH, Problem, Rng, RunConfig, Runner, StopReason, interrupt, run_traced};
 use crate::messages::say;
 
 #[derive(Serialize)]
@@ -94,6 +95,7 @@ pub fn headless(
         ..
     } = build(args)?;
     let output = args.output_target()?;
+    let mut trace = args.anneal.open_trace(None)?;
     let t0 = config.t0;
     let schedule = config.schedule.to_string();
     // Only the default move set is polished: the seed's swap moves are shown as they are.
@@ -103,7 +105,7 @@ pub fn headless(
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
     let mut polished = problem.clone();
     let mut runner = Runner::new(problem, config, args.anneal.seed);
-    runner.run(|_| true);
+    run_traced(&mut runner, BATCH, &mut trace);
     let outcome = runner.finish();
     polished.set_order(&outcome.best.tour);
     let annealed_length = polished.length();
@@ -198,6 +200,7 @@ pub fn headless(
             ),
         );
     }
+    trace.finish().wrap_err("writing the --trace file")?;
     match written {
         Some(Err(failed)) => Err(failed.into()),
         _ => Ok(()),

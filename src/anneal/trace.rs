@@ -1,0 +1,345 @@
+//! A run's history as CSV (`--trace FILE`): one row per kept sample, thinned so the file
+//! stays bounded however long the run, and read back by `kiln plot`.
+//!
+//! Which samples are kept: every one of the first [`ROWS_PER_STRIDE`]; then every second
+//! for as many rows again, then every fourth, and so on (the file grows with the logarithm
+//! of the run's length); and whatever the stride, the first and the last sample and every
+//! new best, a best being new when it beats the last one written by more than
+//! [`BEST_RESOLUTION`] of its size (so integer energies below 1000, Sudoku's, keep every
+//! one, and a long image run does not write a row per batch while it cools).
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use super::runner::EPS;
+use super::{Sample, Search};
+use crate::input::InputError;
+
+pub const HEADER: &str = "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats";
+/// Rows written at each stride before the stride doubles.
+const ROWS_PER_STRIDE: u64 = 512;
+/// A new best is written when it is this fraction (of its magnitude) below the last one
+/// written.
+const BEST_RESOLUTION: f64 = 1e-3;
+
+/// Writes samples as CSV rows, or does nothing at all (no `--trace`).
+pub struct Trace<W: Write = BufWriter<File>> {
+    out: Option<W>,
+    /// Samples offered so far.
+    seen: u64,
+    /// Every `stride`-th sample is written.
+    stride: u64,
+    /// Rows written for the stride since it last doubled.
+    at_stride: u64,
+    written_best: f64,
+    /// The latest sample and whether it was written: the last one is written at the end.
+    latest: Option<(Sample, bool)>,
+    /// The first write that failed: later rows are dropped and `finish` reports it.
+    error: Option<io::Error>,
+}
+
+impl Trace {
+    /// A trace that records nothing.
+    pub fn off() -> Self {
+        Trace::with_writer(None)
+    }
+
+    /// A trace into a new file at `path`; an existing file is an error, never overwritten.
+    pub fn create(path: &Path) -> Result<Self, InputError> {
+        let file = File::options()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| {
+                let why = match e.kind() {
+                    io::ErrorKind::AlreadyExists => {
+                        "already exists (a trace is never overwritten)".to_string()
+                    }
+                    _ => format!("cannot create: {e}"),
+                };
+                InputError::new("--trace", format!("{}: {why}", path.display()))
+            })?;
+        Ok(Trace::new(BufWriter::new(file)))
+    }
+}
+
+impl<W: Write> Trace<W> {
+    /// A trace into `out`, starting with the header.
+    pub fn new(out: W) -> Self {
+        let mut trace = Trace::with_writer(Some(out));
+        if let Some(out) = &mut trace.out
+            && let Err(e) = writeln!(out, "{HEADER}")
+        {
+            trace.error = Some(e);
+        }
+        trace
+    }
+
+    fn with_writer(out: Option<W>) -> Self {
+        Trace {
+            out,
+            seen: 0,
+            stride: 1,
+            at_stride: 0,
+            written_best: f64::INFINITY,
+            latest: None,
+            error: None,
+        }
+    }
+
+    /// Whether samples are recorded (they need not be taken otherwise).
+    pub fn is_on(&self) -> bool {
+        self.out.is_some()
+    }
+
+    /// Offers a sample: it is written when it is due by the stride or a new best.
+    pub fn record(&mut self, sample: &Sample) {
+        if self.out.is_none() {
+            return;
+        }
+        self.seen += 1;
+        let due = self.seen == 1 || self.seen.is_multiple_of(self.stride);
+        if due {
+            self.at_stride += 1;
+            if self.at_stride == ROWS_PER_STRIDE {
+                self.stride *= 2;
+                self.at_stride = 0;
+            }
+        }
+        let threshold = (self.written_best.abs() * BEST_RESOLUTION).max(EPS);
+        let new_best = sample.best_energy < self.written_best - threshold;
+        let write = due || new_best;
+        if write {
+            self.write_row(sample);
+        }
+        self.latest = Some((*sample, write));
+    }
+
+    /// Writes the last sample (unless it was) and flushes; returns the writer, or the
+    /// first error met on the way.
+    pub fn finish(mut self) -> io::Result<Option<W>> {
+        if let Some((sample, false)) = self.latest {
+            self.write_row(&sample);
+        }
+        if let (Some(out), None) = (&mut self.out, &self.error)
+            && let Err(e) = out.flush()
+        {
+            self.error = Some(e);
+        }
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.out),
+        }
+    }
+
+    fn write_row(&mut self, s: &Sample) {
+        let Some(out) = &mut self.out else { return };
+        if self.error.is_some() {
+            return;
+        }
+        self.written_best = self.written_best.min(s.best_energy);
+        // Straight into the buffered writer: no allocation per row.
+        let written = writeln!(
+            out,
+            "{},{:.6},{:.6e},{},{},{:.6},{},{}",
+            s.iteration,
+            s.elapsed.as_secs_f64(),
+            s.temperature,
+            s.energy,
+            s.best_energy,
+            s.acceptance,
+            s.restarts,
+            s.reheats
+        );
+        if let Err(e) = written {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// Steps `search` in batches of `batch` until it stops, offering `trace` a sample after
+/// every batch (and none at all when the trace is off, so an untraced run is unchanged).
+pub fn run_traced<S: Search, W: Write>(search: &mut S, batch: u64, trace: &mut Trace<W>) {
+    if trace.is_on() {
+        trace.record(&search.sample());
+    }
+    while search.stopped().is_none() {
+        search.step_batch(batch);
+        if trace.is_on() {
+            trace.record(&search.sample());
+        }
+    }
+}
+
+/// Reads a trace back; `source` names it in errors, which give the line.
+pub fn parse(text: &str, source: &str) -> Result<Vec<Sample>, InputError> {
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, header)) if header.trim() == HEADER => {}
+        _ => {
+            return Err(InputError::new(
+                source,
+                format!("not a kiln trace: the first line should be `{HEADER}`"),
+            )
+            .at_line(1));
+        }
+    }
+    let samples = lines
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| parse_row(line).map_err(|e| InputError::new(source, e).at_line(i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    if samples.is_empty() {
+        return Err(InputError::new(source, "the trace has no rows"));
+    }
+    Ok(samples)
+}
+
+fn parse_row(line: &str) -> Result<Sample, String> {
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    let [
+        step,
+        seconds,
+        temperature,
+        energy,
+        best,
+        acceptance,
+        restarts,
+        reheats,
+    ] = fields[..]
+    else {
+        return Err(format!("{} fields, a row has 8", fields.len()));
+    };
+    let seconds: f64 = number(seconds, "seconds")?;
+    Ok(Sample {
+        iteration: number(step, "step")?,
+        elapsed: Duration::try_from_secs_f64(seconds)
+            .map_err(|_| format!("'{seconds}' is not a time in seconds"))?,
+        temperature: number(temperature, "temperature")?,
+        energy: number(energy, "energy")?,
+        best_energy: number(best, "best_energy")?,
+        acceptance: number(acceptance, "acceptance")?,
+        restarts: number(restarts, "restarts")?,
+        reheats: number(reheats, "reheats")?,
+    })
+}
+
+fn number<T: std::str::FromStr>(field: &str, name: &str) -> Result<T, String> {
+    field
+        .parse()
+        .map_err(|_| format!("{name}: '{field}' is not a number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(i: u64, energy: f64, best: f64) -> Sample {
+        Sample {
+            iteration: i * 1000,
+            temperature: 1.0 / (1.0 + i as f64),
+            energy,
+            best_energy: best,
+            acceptance: 0.25,
+            restarts: i / 100,
+            reheats: 0,
+            elapsed: Duration::from_millis(i),
+        }
+    }
+
+    fn written(samples: impl Iterator<Item = Sample>) -> Vec<Sample> {
+        let mut trace = Trace::new(Vec::new());
+        samples.for_each(|s| trace.record(&s));
+        let bytes = trace.finish().unwrap().unwrap();
+        parse(std::str::from_utf8(&bytes).unwrap(), "t.csv").unwrap()
+    }
+
+    #[test]
+    fn rows_read_back_as_written() {
+        let samples: Vec<_> = (0..10).map(|i| sample(i, 50.0 - i as f64, 40.5)).collect();
+        let back = written(samples.iter().copied());
+        assert_eq!(back.len(), samples.len());
+        for (a, b) in samples.iter().zip(&back) {
+            assert_eq!(
+                (a.iteration, a.energy, a.best_energy),
+                (b.iteration, b.energy, b.best_energy)
+            );
+            assert!((a.temperature - b.temperature).abs() < 1e-6 * a.temperature);
+            assert_eq!(a.elapsed, b.elapsed);
+            assert_eq!(
+                (a.restarts, a.reheats, a.acceptance),
+                (b.restarts, b.reheats, b.acceptance)
+            );
+        }
+    }
+
+    #[test]
+    fn a_long_run_stays_bounded_with_first_last_and_bests() {
+        // Ten million batches (10^11 steps at Sudoku's batch size), the energy falling
+        // throughout from 10^6: the worst case for bests.
+        let n = 10_000_000u64;
+        let best_at = |i: u64| 1e6 * (-(i as f64) / n as f64 * 13.0).exp();
+        let back = written((0..n).map(|i| sample(i, best_at(i) + 1.0, best_at(i))));
+        assert!(back.len() < 25_000, "{} rows", back.len());
+        assert_eq!(back[0].iteration, 0);
+        assert_eq!(back.last().unwrap().iteration, (n - 1) * 1000);
+        // Each written best is within the resolution of the true best at that step.
+        for pair in back.windows(2) {
+            assert!(pair[1].best_energy <= pair[0].best_energy);
+            let gap = (pair[0].best_energy - pair[1].best_energy) / pair[0].best_energy;
+            assert!(gap < 2.0 * BEST_RESOLUTION, "{gap}");
+        }
+    }
+
+    #[test]
+    fn every_integer_best_below_a_thousand_is_written() {
+        // A plateau that drops one unit at a time at scattered batches, long after the
+        // stride has thinned the plateau out.
+        let best = |i: u64| 900.0 - (i / 997) as f64;
+        let back = written((0..900 * 997).map(|i| sample(i, best(i), best(i))));
+        for level in 1..900 {
+            let first = (level * 997) as u64 * 1000;
+            assert!(
+                back.iter()
+                    .any(|s| s.iteration == first && s.best_energy == best(level as u64 * 997)),
+                "best at step {first} missing"
+            );
+        }
+    }
+
+    #[test]
+    fn off_writes_nothing() {
+        let mut trace = Trace::off();
+        trace.record(&sample(1, 1.0, 1.0));
+        assert!(!trace.is_on());
+        assert!(trace.finish().unwrap().is_none());
+    }
+
+    #[test]
+    fn bad_rows_name_file_and_line() {
+        let text = format!("{HEADER}\n1,0.1,1e0,3,3,0.5,0,0\n2,0.2,x,3,3,0.5,0,0\n");
+        let e = parse(&text, "a.csv").unwrap_err();
+        assert_eq!(e.to_string(), "a.csv:3: temperature: 'x' is not a number");
+        let e = parse("step,energy\n", "b.csv").unwrap_err();
+        assert!(
+            e.to_string().starts_with("b.csv:1: not a kiln trace"),
+            "{e}"
+        );
+        let e = parse(&format!("{HEADER}\n1,2\n"), "c.csv").unwrap_err();
+        assert_eq!(e.to_string(), "c.csv:2: 2 fields, a row has 8");
+    }
+
+    #[test]
+    fn an_existing_file_is_not_overwritten() {
+        let dir = std::env::temp_dir().join(format!("kiln-trace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("exists.csv");
+        std::fs::write(&path, "keep").unwrap();
+        let e = Trace::create(&path).err().expect("refused");
+        assert!(e.to_string().starts_with("--trace: "), "{e}");
+        assert!(e.to_string().contains("already exists"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

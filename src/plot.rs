@@ -1,0 +1,316 @@
+//! `kiln plot TRACE... --output FIG.svg|png`: the figure of a report from `--trace` files.
+//! Energy (solid) and best energy (dashed) on top, temperature below on a log scale (the
+//! schedules are exponential in it), one colour per trace, named by its file.
+//!
+//! Steps and energy stay linear: a budgeted schedule is laid out over its steps, and a
+//! Sudoku's energy reaches 0, which no log scale shows.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use color_eyre::eyre::{WrapErr, eyre};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::anneal::{Sample, trace};
+use crate::input::InputError;
+
+/// Embedded so a PNG has its text on any machine (plotters' `ab_glyph` reads no system fonts).
+const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+const FAMILY: &str = "sans-serif";
+const SIZE: (u32, u32) = (1000, 800);
+/// Colours that stay apart when printed (Tableau 10); traces beyond them cycle.
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+#[derive(Args, Debug, Clone)]
+pub struct PlotArgs {
+    /// Trace files written by `--trace`; each is named in the legend by its file name.
+    #[arg(required = true, value_name = "TRACE")]
+    pub traces: Vec<PathBuf>,
+    /// The figure to write: FILE.svg or FILE.png.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: PathBuf,
+    /// What the horizontal axis counts.
+    #[arg(long, value_enum, default_value_t = XAxis::Steps)]
+    pub x: XAxis,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum XAxis {
+    Steps,
+    Seconds,
+}
+
+impl XAxis {
+    fn of(self, s: &Sample) -> f64 {
+        match self {
+            XAxis::Steps => s.iteration as f64,
+            XAxis::Seconds => s.elapsed.as_secs_f64(),
+        }
+    }
+    fn label(self) -> &'static str {
+        match self {
+            XAxis::Steps => "steps",
+            XAxis::Seconds => "seconds",
+        }
+    }
+}
+
+enum Format {
+    Svg,
+    Png,
+}
+
+/// The figure's format, from the extension of `--output`.
+fn format_of(path: &Path) -> Result<Format, InputError> {
+    let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase());
+    match ext.as_deref() {
+        Some("svg") => Ok(Format::Svg),
+        Some("png") => Ok(Format::Png),
+        _ => Err(InputError::new(
+            "--output",
+            format!("{}: can write .svg or .png figures only", path.display()),
+        )),
+    }
+}
+
+/// One trace, named for the legend.
+struct Series {
+    name: String,
+    samples: Vec<Sample>,
+}
+
+fn load(path: &Path) -> Result<Series, InputError> {
+    let text = InputError::read_to_string(path)?;
+    let samples = trace::parse(&text, &path.display().to_string())?;
+    let name = path.file_stem().unwrap_or_default().to_string_lossy();
+    Ok(Series {
+        name: name.into_owned(),
+        samples,
+    })
+}
+
+pub fn run(args: &PlotArgs) -> color_eyre::Result<()> {
+    let format = format_of(&args.output)?;
+    let series = args
+        .traces
+        .iter()
+        .map(|p| load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT)
+        .map_err(|_| eyre!("the embedded font does not load"))?;
+    let wrote = |e: &dyn std::fmt::Display| eyre!("{}: {e}", args.output.display());
+    match format {
+        Format::Svg => {
+            let root = SVGBackend::new(&args.output, SIZE).into_drawing_area();
+            draw(&root, &series, args.x).map_err(|e| wrote(&e))?;
+            root.present().map_err(|e| wrote(&e))?;
+        }
+        Format::Png => {
+            let mut pixels = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
+            {
+                let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+                draw(&root, &series, args.x).map_err(|e| wrote(&e))?;
+                root.present().map_err(|e| wrote(&e))?;
+            }
+            image::save_buffer(
+                &args.output,
+                &pixels,
+                SIZE.0,
+                SIZE.1,
+                image::ExtendedColorType::Rgb8,
+            )
+            .wrap_err_with(|| format!("{}: cannot write", args.output.display()))?;
+        }
+    }
+    Ok(())
+}
+
+type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    x: XAxis,
+) -> Drawn<DB> {
+    root.fill(&WHITE)?;
+    let panels = root.split_evenly((2, 1));
+    let xs = 0.0..padded_max(series.iter().flat_map(|s| &s.samples).map(|s| x.of(s)));
+    energy_panel(&panels[0], series, x, xs.clone())?;
+    temperature_panel(&panels[1], series, x, xs)
+}
+
+fn energy_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    x: XAxis,
+    xs: Range<f64>,
+) -> Drawn<DB> {
+    let energies = series
+        .iter()
+        .flat_map(|s| &s.samples)
+        .flat_map(|s| [s.energy, s.best_energy]);
+    let ys = padded(energies);
+    let mut chart = ChartBuilder::on(area)
+        .caption("Energy (dashed: best so far)", (FAMILY, 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(80)
+        .build_cartesian_2d(xs, ys)?;
+    chart
+        .configure_mesh()
+        .x_desc(x.label())
+        .y_desc("energy")
+        .x_label_formatter(&|v| short(*v))
+        .y_label_formatter(&|v| short(*v))
+        .label_style((FAMILY, 15))
+        .draw()?;
+    for (i, s) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let points = |y: fn(&Sample) -> f64| s.samples.iter().map(move |p| (x.of(p), y(p)));
+        chart
+            .draw_series(LineSeries::new(
+                points(|p| p.energy),
+                colour.stroke_width(2),
+            ))?
+            .label(&s.name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], colour.stroke_width(2)));
+        chart.draw_series(DashedLineSeries::new(
+            points(|p| p.best_energy),
+            8,
+            5,
+            colour.stroke_width(1),
+        ))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FAMILY, 16))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+}
+
+fn temperature_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    x: XAxis,
+    xs: Range<f64>,
+) -> Drawn<DB> {
+    let positive = |s: &&Sample| s.temperature > 0.0;
+    let temperatures = series.iter().flat_map(|s| &s.samples).filter(positive);
+    let (lo, hi) = temperatures.fold((f64::INFINITY, 0.0f64), |(lo, hi), s| {
+        (lo.min(s.temperature), hi.max(s.temperature))
+    });
+    // A whole decade either side keeps flat schedules (a constant T) off the frame.
+    let ys = match lo <= hi {
+        true => lo / 10f64.powf(0.1)..hi * 10f64.powf(0.1),
+        false => 0.1..10.0,
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption("Temperature (log scale)", (FAMILY, 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(80)
+        .build_cartesian_2d(xs, ys.log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc(x.label())
+        .y_desc("temperature")
+        .x_label_formatter(&|v| short(*v))
+        .y_label_formatter(&|v| format!("{v:.0e}"))
+        // Light lines at every 2..9 of a decade crowd a short log axis into a grey band.
+        .y_max_light_lines(1)
+        .y_labels(6)
+        .label_style((FAMILY, 15))
+        .draw()?;
+    for (i, s) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let points = s
+            .samples
+            .iter()
+            .filter(positive)
+            .map(|p| (x.of(p), p.temperature));
+        chart
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))?
+            .label(&s.name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], colour.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FAMILY, 16))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+}
+
+/// The largest value with a little room above it (at least a little above 0).
+fn padded_max(values: impl Iterator<Item = f64>) -> f64 {
+    let max = values.fold(0.0, f64::max);
+    if max > 0.0 { max * 1.02 } else { 1.0 }
+}
+
+/// The range of `values` with a margin, never empty.
+fn padded(values: impl Iterator<Item = f64>) -> Range<f64> {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let margin = ((hi - lo) * 0.05).max(0.5);
+    lo - margin..hi + margin
+}
+
+/// A tick label short enough to read: 250k, 1.5M, 0.25.
+fn short(v: f64) -> String {
+    let a = v.abs();
+    match a {
+        _ if a >= 1e9 => format!("{}G", trim(v / 1e9)),
+        _ if a >= 1e6 => format!("{}M", trim(v / 1e6)),
+        _ if a >= 1e4 => format!("{}k", trim(v / 1e3)),
+        _ => trim(v),
+    }
+}
+
+/// `v` with at most three decimals and no trailing zeros.
+fn trim(v: f64) -> String {
+    let text = format!("{v:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    match text {
+        "-0" => "0".to_string(),
+        _ => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_are_short() {
+        assert_eq!(short(0.0), "0");
+        assert_eq!(short(2500.0), "2500");
+        assert_eq!(short(250_000.0), "250k");
+        assert_eq!(short(1_500_000.0), "1.5M");
+        assert_eq!(short(3e9), "3G");
+        assert_eq!(short(0.125), "0.125");
+    }
+
+    #[test]
+    fn only_svg_and_png_are_written() {
+        assert!(matches!(format_of(Path::new("a.SVG")), Ok(Format::Svg)));
+        assert!(matches!(format_of(Path::new("a.png")), Ok(Format::Png)));
+        let e = format_of(Path::new("a.jpg")).err().expect("refused");
+        assert_eq!(
+            e.to_string(),
+            "--output: a.jpg: can write .svg or .png figures only"
+        );
+    }
+}

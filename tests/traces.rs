@@ -1,0 +1,166 @@
+//! End to end: `--trace FILE` on headless runs and races, and `kiln plot` on the traces.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{kiln, lines};
+use kiln::anneal::trace;
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-traces-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn run_ok(args: &[&str]) -> std::process::Output {
+    let out = kiln(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn read(path: &Path) -> Vec<kiln::anneal::Sample> {
+    let text = std::fs::read_to_string(path).unwrap();
+    trace::parse(&text, arg(path)).unwrap()
+}
+
+#[test]
+fn an_image_run_of_a_hundred_million_steps_traces_first_last_and_bests() {
+    let dir = scratch("image");
+    let file = dir.join("pattern.csv");
+    let out = run_ok(&[
+        "image",
+        "--headless",
+        "--size",
+        "64x64",
+        "--max-steps",
+        "100000000",
+        "--trace",
+        arg(&file),
+    ]);
+    let report = &lines(&out)[0];
+    let rows = read(&file);
+    // 6100 samples of 2^14 steps: every one of the first 512, then thinned.
+    assert!(rows.len() < 3000, "{} rows", rows.len());
+    assert!(std::fs::metadata(&file).unwrap().len() < 200_000);
+    assert_eq!(rows[0].iteration, 0);
+    let last = rows.last().unwrap();
+    assert_eq!(last.iteration, report["iterations"].as_u64().unwrap());
+    assert_eq!(last.best_energy, report["energy"].as_f64().unwrap());
+    // Rows are in order and the best column never rises.
+    for pair in rows.windows(2) {
+        assert!(pair[0].iteration < pair[1].iteration);
+        assert!(pair[1].best_energy <= pair[0].best_energy);
+    }
+}
+
+#[test]
+fn a_sudoku_file_writes_one_trace_per_puzzle_and_never_overwrites() {
+    let dir = scratch("sudoku");
+    let file = dir.join("s.csv");
+    let args = [
+        "sudoku",
+        "--headless",
+        "puzzles/sudoku/forum_hardest_5.txt",
+        "--trace",
+        arg(&file),
+    ];
+    run_ok(&args);
+    for n in 1..=5 {
+        let rows = read(&dir.join(format!("s-{n}.csv")));
+        assert!(rows[0].best_energy > 0.0);
+        assert_eq!(rows.last().unwrap().best_energy, 0.0, "puzzle {n} solved");
+    }
+    let again = kiln(&args);
+    assert_eq!(again.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("kiln: --trace: ") && err.contains("already exists"));
+}
+
+#[test]
+fn a_race_writes_one_trace_per_pane_and_they_plot() {
+    let dir = scratch("race");
+    let file = dir.join("race.csv");
+    run_ok(&[
+        "race",
+        "--headless",
+        "puzzles/sudoku/forum_hardest_5.txt",
+        "--index",
+        "1",
+        "--presets",
+        "kiln,ga",
+        "--time-limit",
+        "1",
+        "--trace",
+        arg(&file),
+    ]);
+    let panes = [dir.join("race-kiln.csv"), dir.join("race-ga.csv")];
+    for pane in &panes {
+        assert!(!read(pane).is_empty());
+    }
+    let svg = dir.join("race.svg");
+    run_ok(&[
+        "plot",
+        arg(&panes[0]),
+        arg(&panes[1]),
+        "--output",
+        arg(&svg),
+        "--x",
+        "seconds",
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for words in ["race-kiln", "race-ga", "seconds", "energy", "temperature"] {
+        assert!(text.contains(words), "{words} missing from the SVG");
+    }
+}
+
+#[test]
+fn plot_writes_a_png_that_decodes() {
+    let dir = scratch("png");
+    let file = dir.join("tsp.csv");
+    run_ok(&[
+        "tsp",
+        "--headless",
+        "puzzles/tsp/berlin52.tsp",
+        "--max-steps",
+        "2000000",
+        "--trace",
+        arg(&file),
+    ]);
+    let png = dir.join("tsp.png");
+    run_ok(&["plot", arg(&file), "-o", arg(&png)]);
+    let picture = image::open(&png).unwrap();
+    assert_eq!((picture.width(), picture.height()), (1000, 800));
+}
+
+#[test]
+fn plot_refuses_bad_traces_and_formats_in_one_line() {
+    let dir = scratch("bad");
+    let bad = dir.join("bad.csv");
+    std::fs::write(
+        &bad,
+        format!("{}\n1,0.5,1e0,3,3,0.5,0,0\n2,x\n", trace::HEADER),
+    )
+    .unwrap();
+    let out = kiln(&["plot", arg(&bad), "-o", arg(&dir.join("f.svg"))]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        format!("kiln: {}:3: 2 fields, a row has 8", bad.display())
+    );
+    let out = kiln(&["plot", arg(&bad), "-o", arg(&dir.join("f.gif"))]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("can write .svg or .png"));
+}
