@@ -148,6 +148,8 @@ pub struct Runner<P: Problem> {
     stopped: Option<StopReason>,
     /// The step and time budget the run was given, for reviving it after it ends.
     initial_budget: (Option<u64>, Option<Duration>),
+    /// Where the chunk of steps under way ends: the temperature is set at its start.
+    chunk_end: u64,
 }
 
 impl<P: Problem> Runner<P> {
@@ -160,6 +162,7 @@ impl<P: Problem> Runner<P> {
         let initial_budget = (config.max_steps, config.time_limit);
         let mut runner = Runner {
             initial_budget,
+            chunk_end: 0,
             problem,
             rng: Rng::seed_from_u64(seed),
             t_start: config.t0,
@@ -300,9 +303,15 @@ impl<P: Problem> Runner<P> {
         let budget = self.config.max_steps.unwrap_or(u64::MAX).max(first);
         let end = (first + n).min(budget);
         'outer: while self.iterations < end {
-            self.refresh_temperature();
-            let chunk_end = end.min(self.iterations + CHUNK).min(self.next_boundary());
-            while self.iterations < chunk_end {
+            // A chunk may span batches, so that the temperature is set and stalls are
+            // looked at on the same steps whatever the batch sizes: a live run at any pace
+            // makes the moves a headless run makes.
+            if self.iterations >= self.chunk_end {
+                self.refresh_temperature();
+                self.chunk_end = (self.iterations + CHUNK).min(self.next_boundary());
+            }
+            let stop_at = end.min(self.chunk_end);
+            while self.iterations < stop_at {
                 let mv = self.problem.propose(&mut self.rng);
                 let delta = self.problem.delta(&mv);
                 self.iterations += 1;
@@ -335,8 +344,10 @@ impl<P: Problem> Runner<P> {
                     }
                 }
             }
-            self.check_stagnation();
-            self.check_checkpoint();
+            if self.iterations == self.chunk_end {
+                self.check_stagnation();
+                self.check_checkpoint();
+            }
         }
         self.tally.proposed += self.iterations - first;
         self.tally.elapsed += started.elapsed();
@@ -391,6 +402,8 @@ impl<P: Problem> Runner<P> {
 
     fn reset_clock(&mut self, t_start: f64) {
         self.t_start = t_start;
+        // A new chunk starts here, from the new clock.
+        self.chunk_end = self.iterations;
         self.origin_steps = self.iterations;
         self.origin_time = self.tally.elapsed;
         self.epoch_best = self.energy;
@@ -532,6 +545,32 @@ pub fn auto_temperature<P: Problem>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same run in batches of `batch` steps: where it ended, and its final state.
+    fn in_batches(batch: u64) -> (u64, Vec<bool>, u64) {
+        // No target: the run cools, stalls, reheats and wanders to the end of its budget.
+        let mut config = RunConfig::new(Schedule::Geometric { alpha: 0.9995 }, 3.0);
+        config.max_steps = Some(200_000);
+        config.stagnation = Some(Stagnation {
+            window: 5_000,
+            action: StallAction::Reheat { temperature: 1.0 },
+        });
+        let mut runner = Runner::new(crate::anneal::toy::Bits::ones(400), config, 7);
+        while runner.stopped().is_none() {
+            runner.step_batch(batch);
+        }
+        let reheats = runner.sample().reheats;
+        (runner.iterations(), runner.problem().bits.clone(), reheats)
+    }
+
+    #[test]
+    fn a_run_makes_the_same_moves_whatever_its_batch_sizes() {
+        let whole = in_batches(1 << 20);
+        assert!(whole.2 > 0, "the run reheats at least once");
+        for batch in [1, 7, 600, 16_384] {
+            assert_eq!(in_batches(batch), whole, "batches of {batch}");
+        }
+    }
     use crate::anneal::toy::Bits;
 
     fn greedy() -> RunConfig {
