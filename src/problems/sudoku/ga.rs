@@ -106,6 +106,8 @@ impl Genetic {
         config: GaConfig,
         seed: u64,
     ) -> Self {
+        // The time limit counts from here: a large population takes a while to make.
+        let started = Instant::now();
         let mut rng = Rng::seed_from_u64(seed);
         let filler = SudokuAnneal::new(Arc::clone(&geometry), givens, fixed, &mut rng);
         let kinds = filler.snapshot().kinds;
@@ -146,6 +148,7 @@ impl Genetic {
             stopped: None,
         };
         ga.seed_population();
+        ga.tally.elapsed = started.elapsed();
         ga
     }
 
