@@ -15,7 +15,7 @@ use rand::RngExt;
 use super::bitmap::Bitmap;
 use super::coarse::{self, Coarse};
 use super::region::{Region, RegionKind, Scratch};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::anneal::{Problem, Rng};
 
@@ -133,8 +133,18 @@ impl Denoise {
     /// energy, until a sweep changes nothing. Returns the number of sweeps. The result is
     /// also the reference labelling for region moves.
     pub fn icm(&mut self) -> usize {
+        self.icm_until(None)
+    }
+
+    /// ICM sweeps until none changes a pixel or `deadline` passes (a sweep of a 4096x4096
+    /// image takes a tenth of a second); returns the sweeps made.
+    pub fn icm_until(&mut self, deadline: Option<Instant>) -> usize {
         let mut sweeps = 0;
         loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                self.reference.clone_from(&self.x);
+                return sweeps;
+            }
             sweeps += 1;
             let mut changed = false;
             for row in 0..self.height {

@@ -1,6 +1,8 @@
 //! From command-line arguments to a ready problem: loading, noise, ICM, kernel, defaults.
 //! Separate from running, so the TUI can build the same problem and anneal it live.
 
+use std::time::{Duration, Instant};
+
 use rand::SeedableRng;
 
 use super::ImageArgs;
@@ -116,6 +118,24 @@ fn build_pattern(args: &ImageArgs, input: Bitmap, source: String) -> Result<Setu
     })
 }
 
+/// The default time budget of a denoising run, in seconds (see `Setup::defaults`).
+const DENOISE_TIME_LIMIT: f64 = 1.0;
+/// The most of the time limit the first ICM pass may take.
+const ICM_SHARE: f64 = 0.25;
+/// What a multi-scale start costs per pixel (0.3 us, measured at 2048x2048): larger
+/// images than half the time limit pays for start from ICM alone.
+const MULTISCALE_SECONDS_PER_PIXEL: f64 = 0.3e-6;
+
+/// The time a denoising run of `args` may take: the limit given, or the default when no
+/// budget at all is given.
+fn denoise_time_limit(args: &ImageArgs) -> Option<Duration> {
+    match (args.anneal.time_limit, args.anneal.max_steps) {
+        (Some(t), _) => Some(Duration::from_secs_f64(t)),
+        (None, None) => Some(Duration::from_secs_f64(DENOISE_TIME_LIMIT)),
+        (None, Some(_)) => None,
+    }
+}
+
 fn build_denoise(
     args: &ImageArgs,
     mut input: Bitmap,
@@ -150,13 +170,18 @@ fn build_denoise(
     let neighbourhood = args.neighbourhood.unwrap_or(Neighbourhood::Four);
     let mut problem = Denoise::new(&input, lambda, beta, neighbourhood);
     let input_energy = problem.energy();
+    // Setup counts against the time limit: a large image gets less of it.
+    let limit = denoise_time_limit(args);
     let icm = (!args.no_icm).then(|| {
-        let sweeps = problem.icm();
+        let deadline = limit.and_then(|l| Instant::now().checked_add(l.mul_f64(ICM_SHARE)));
+        let sweeps = problem.icm_until(deadline);
         (problem.energy(), sweeps)
     });
+    let multiscale_fits = limit
+        .is_none_or(|l| input.len() as f64 * MULTISCALE_SECONDS_PER_PIXEL <= 0.5 * l.as_secs_f64());
     let plan = Plan {
         rounds: args.rounds.map(|k| k as usize),
-        multiscale: !args.no_icm && !args.no_multiscale,
+        multiscale: !args.no_icm && !args.no_multiscale && multiscale_fits,
     };
     Ok(Setup {
         title: format!(
@@ -207,7 +232,7 @@ impl Setup {
                     schedule: ScheduleKind::Exponential,
                     t0: StartTemperature::Fixed(t0),
                     t_min: 0.05 * unit,
-                    time_limit: Some(1.0),
+                    time_limit: Some(DENOISE_TIME_LIMIT),
                     ..Defaults::default()
                 }
             }
