@@ -545,15 +545,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn show_best_hands_over_the_best_state() {
-        // Cool to all zeros, then wander hot: the current board has ones, the best has none.
+    /// Cooled to all zeros, then wandering hot: the current board has ones, the best has
+    /// none.
+    fn wandered() -> Runner<Bits> {
         let mut config = RunConfig::new(Schedule::Constant, 0.0);
         config.max_steps = Some(2_000);
         let mut runner = Runner::new(Bits::ones(16), config, 1);
         runner.run(|_| true);
         runner.reheat(1e9);
         runner.restart();
+        runner
+    }
+
+    #[test]
+    fn show_best_hands_over_the_best_state() {
+        let runner = wandered();
         let worker = Worker::spawn(runner, Speed::Limited(10), 1e9);
         worker.send(Command::TogglePause);
         wait_for(&worker, |r| *r == Report::Paused(true));
@@ -572,13 +578,7 @@ mod tests {
 
     #[test]
     fn best_answers_with_the_best_state_while_the_board_shows_the_current_one() {
-        // Cool to all zeros, then wander hot: the current board has ones, the best has none.
-        let mut config = RunConfig::new(Schedule::Constant, 0.0);
-        config.max_steps = Some(2_000);
-        let mut runner = Runner::new(Bits::ones(16), config, 1);
-        runner.run(|_| true);
-        runner.reheat(1e9);
-        runner.restart();
+        let runner = wandered();
         let worker = Worker::spawn(runner, Speed::Limited(1_000), 1e9);
         let best = worker.best().expect("a running worker answers");
         assert!(best.iter().all(|b| !b), "{best:?}");

@@ -145,27 +145,7 @@ mod tests {
 
     use super::*;
     use crate::export::canvas::WHITE;
-    use crate::problems::sudoku::Geometry;
-
-    /// A 4x4 grid, solved but for one swap in the bottom-left box: r3c1 clashes in its row
-    /// and column, r1c4 clashes nowhere.
-    fn swapped_4x4() -> SudokuSnapshot {
-        #[rustfmt::skip]
-        let values = vec![
-            1, 2, 3, 4,
-            3, 4, 1, 2,
-            3, 1, 4, 3,
-            4, 2, 2, 1,
-        ];
-        let mut kinds = vec![CellKind::Annealed; 16];
-        kinds[0] = CellKind::Given;
-        kinds[2] = CellKind::Propagated;
-        SudokuSnapshot {
-            geometry: Arc::new(Geometry::new(2)),
-            kinds: kinds.into(),
-            values,
-        }
-    }
+    use crate::problems::sudoku::{Geometry, swapped_4x4};
 
     fn decode(png: &[u8]) -> RgbImage {
         image::load_from_memory(png).unwrap().to_rgb8()

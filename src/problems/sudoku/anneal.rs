@@ -66,6 +66,27 @@ pub struct SudokuSnapshot {
     pub values: Vec<u8>,
 }
 
+/// A 4x4 grid, solved but for one swap in the bottom-left box: r3c1 clashes in its row and
+/// column, r1c4 nowhere; r1c1 is a given and r1c3 propagated (for tests of what is drawn).
+#[cfg(test)]
+pub fn swapped_4x4() -> SudokuSnapshot {
+    #[rustfmt::skip]
+    let values = vec![
+        1, 2, 3, 4,
+        3, 4, 1, 2,
+        3, 1, 4, 3,
+        4, 2, 2, 1,
+    ];
+    let mut kinds = vec![CellKind::Annealed; 16];
+    kinds[0] = CellKind::Given;
+    kinds[2] = CellKind::Propagated;
+    SudokuSnapshot {
+        geometry: Arc::new(Geometry::new(2)),
+        kinds: kinds.into(),
+        values,
+    }
+}
+
 impl SudokuSnapshot {
     /// A copy of `values`, sharing the grid's shape and cell kinds.
     pub(super) fn of(geometry: &Arc<Geometry>, kinds: &Arc<[CellKind]>, values: &[u8]) -> Self {

@@ -26,6 +26,8 @@ use crate::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 
+#[cfg(test)]
+pub use anneal::swapped_4x4;
 pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
 pub use cell_linear::{CellLinear, SetCell};
 pub use check::{first_clash, is_valid_solution, line_conflicts};

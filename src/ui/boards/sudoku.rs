@@ -426,7 +426,7 @@ impl Demo for SudokuDemo {
         )))
     }
 
-    /// The embedded puzzle takes about a million steps (median over seeds): half a minute.
+    /// The show's puzzles cool over 600k steps: 20 s at this pace.
     fn default_speed(&self) -> Speed {
         Speed::Limited(30_000)
     }
@@ -434,33 +434,12 @@ impl Demo for SudokuDemo {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use ratatui::buffer::Buffer;
     use ratatui::layout::Rect;
     use ratatui::style::Modifier;
 
     use super::*;
-    use crate::problems::sudoku::Geometry;
-
-    /// A 4x4 grid, solved but for one swap in the bottom-left box.
-    fn swapped_4x4() -> SudokuSnapshot {
-        #[rustfmt::skip]
-        let values = vec![
-            1, 2, 3, 4,
-            3, 4, 1, 2,
-            3, 1, 4, 3,
-            4, 2, 2, 1,
-        ];
-        let mut kinds = vec![CellKind::Annealed; 16];
-        kinds[0] = CellKind::Given;
-        kinds[2] = CellKind::Propagated;
-        SudokuSnapshot {
-            geometry: Arc::new(Geometry::new(2)),
-            kinds: kinds.into(),
-            values,
-        }
-    }
+    use crate::problems::sudoku::swapped_4x4;
 
     fn render(snapshot: &SudokuSnapshot, theme: &Theme) -> Buffer {
         let view = SudokuView::new(2, String::new());
