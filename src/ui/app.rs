@@ -334,6 +334,29 @@ impl Tui for App {
     }
 }
 
+/// What a terminal smaller than the board needs is told, in as few columns as it has.
+fn too_small(area: Rect, (need_w, need_h): (u16, u16), buf: &mut Buffer) {
+    let now = format!("now {}x{}", area.width, area.height);
+    let lines = if area.width >= 32 {
+        vec![
+            format!("terminal too small (need {need_w}x{need_h})"),
+            format!("{now}; q quits"),
+        ]
+    } else {
+        vec![
+            format!("need {need_w}x{need_h}"),
+            now,
+            "q quits".to_string(),
+        ]
+    };
+    let [middle] = Layout::vertical([Constraint::Length(lines.len() as u16)])
+        .flex(Flex::Center)
+        .areas(area);
+    Paragraph::new(lines.into_iter().map(Line::raw).collect::<Vec<_>>())
+        .alignment(Alignment::Center)
+        .render(middle, buf);
+}
+
 /// A badge at the top of the board, so a paused run is told from a slow one at a glance.
 fn paused_badge(board: Rect, buf: &mut Buffer, theme: &Theme) {
     let text = " PAUSED · space resumes ";
@@ -358,16 +381,7 @@ impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (need_w, need_h) = self.needed();
         if area.width < need_w || area.height < need_h {
-            let [middle] = Layout::vertical([Constraint::Length(3)])
-                .flex(Flex::Center)
-                .areas(area);
-            Paragraph::new(vec![
-                Line::raw(format!("terminal too small (need {need_w}x{need_h})")),
-                Line::raw(format!("now {}x{}; q quits", area.width, area.height)),
-            ])
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true })
-            .render(middle, buf);
+            too_small(area, (need_w, need_h), buf);
             return;
         }
         let Areas {
@@ -566,6 +580,11 @@ mod tests {
         let lines = screen(&app(RunState::Running), 40, 10);
         let text = lines.join("\n");
         assert!(text.contains("terminal too small (need 60x20)"), "{text}");
+        let tiny = screen(&app(RunState::Running), 10, 5).join("\n");
+        assert!(
+            tiny.contains("need 60x20") && tiny.contains("q quits"),
+            "{tiny}"
+        );
         for (w, h) in [(1, 1), (0, 0), (59, 19), (59, 20), (3, 40)] {
             screen(&app(RunState::Running), w, h);
         }

@@ -1,0 +1,79 @@
+//! The live view's key handling, fed random key sequences and screen sizes: whatever is
+//! pressed, in whatever order and at whatever size, nothing panics and every frame draws.
+
+use proptest::prelude::*;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use kiln::anneal::worker::Speed;
+use kiln::ui::{App, Flow, Theme, Tui, keys};
+
+/// Every key the view knows, and some it does not.
+fn key() -> impl Strategy<Value = KeyEvent> {
+    let codes = prop_oneof![
+        prop::sample::select(vec![
+            ' ', 's', 'r', '+', '-', '=', '_', 'n', 'p', 'R', 'a', 'e', '?', 'h', 'b', 'o', 'i',
+            'x', 'q',
+        ])
+        .prop_map(KeyCode::Char),
+        Just(KeyCode::Tab),
+        Just(KeyCode::BackTab),
+        Just(KeyCode::Left),
+        Just(KeyCode::Right),
+        Just(KeyCode::Esc),
+        Just(KeyCode::F(1)),
+        Just(KeyCode::Up),
+    ];
+    let modifiers = prop_oneof![
+        8 => Just(KeyModifiers::NONE),
+        1 => Just(KeyModifiers::SHIFT),
+        1 => Just(KeyModifiers::CONTROL),
+    ];
+    (codes, modifiers).prop_map(|(code, modifiers)| KeyEvent::new(code, modifiers))
+}
+
+fn draw(app: &App, width: u16, height: u16) {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|f| app.render(f.area(), f.buffer_mut()))
+        .unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_keys_at_any_size(
+        presses in prop::collection::vec(key(), 1..40),
+        sizes in prop::collection::vec((1u16..220, 1u16..70), 1..4),
+    ) {
+        // Saving would write files into the test's directory: run where that is harmless.
+        let dir = std::env::temp_dir().join(format!("kiln-fuzz-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::env::set_current_dir(&dir).unwrap();
+        let startup = kiln::demos::for_command(None).unwrap();
+        let mut app = App::new(
+            startup.demos,
+            0,
+            0,
+            Some(Speed::Limited(100_000)),
+            Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
+            true,
+        )
+        .unwrap();
+        for (i, press) in presses.into_iter().enumerate() {
+            let (width, height) = sizes[i % sizes.len()];
+            app.resize(Rect::new(0, 0, width, height));
+            if let Some(action) = keys::action(press)
+                && app.on_action(action) == Flow::Quit
+            {
+                break;
+            }
+            app.poll();
+            draw(&app, width, height);
+        }
+    }
+}
