@@ -95,7 +95,14 @@ fn parse_line(
     err: &impl Fn(usize, usize, String) -> InputError,
 ) -> Result<(usize, Vec<u8>, Positions), InputError> {
     let indent = line.chars().take_while(|c| c.is_whitespace()).count();
-    let symbols: Vec<char> = line.trim().chars().collect();
+    // Symbols one at a time up to one more than the largest puzzle: a line of a gigabyte
+    // costs no more than one of 626 symbols.
+    let largest = BOX_SIDES
+        .map(|n| n * n * n * n)
+        .into_iter()
+        .max()
+        .unwrap_or(625);
+    let symbols: Vec<char> = line.trim().chars().take(largest + 1).collect();
     let Some(n) = box_side_for_cells(symbols.len()) else {
         let nearest = BOX_SIDES
             .map(|n| n * n * n * n)
@@ -106,7 +113,11 @@ fn parse_line(
             indent + symbols.len().min(nearest) + 1,
             format!(
                 "wrong length: {}, a puzzle has {} (one of {})",
-                count(symbols.len(), "symbol", "symbols"),
+                if symbols.len() > largest {
+                    format!("more than {largest} symbols")
+                } else {
+                    count(symbols.len(), "symbol", "symbols")
+                },
                 nearest,
                 sizes_text()
             ),
