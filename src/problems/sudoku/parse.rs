@@ -97,11 +97,7 @@ fn parse_line(
     let indent = line.chars().take_while(|c| c.is_whitespace()).count();
     // Symbols one at a time up to one more than the largest puzzle: a line of a gigabyte
     // costs no more than one of 626 symbols.
-    let largest = BOX_SIDES
-        .map(|n| n * n * n * n)
-        .into_iter()
-        .max()
-        .unwrap_or(625);
+    let largest = BOX_SIDES.map(|n| n * n * n * n).max().unwrap_or(625);
     let symbols: Vec<char> = line.trim().chars().take(largest + 1).collect();
     let Some(n) = box_side_for_cells(symbols.len()) else {
         let nearest = BOX_SIDES
