@@ -79,7 +79,7 @@ fn finding_1_numbers_out_of_range_are_refused_when_parsed() {
                 "--population",
                 "18446744073709551615",
             ],
-            "kiln: --population: 18446744073709551615 is not in [2, 100000]",
+            "kiln: --population: 18446744073709551615 is not in [2, 20000]",
         ),
         (
             &["sudoku", "--preset", "ga", "--population", "100000000"],
