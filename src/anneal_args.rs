@@ -198,6 +198,20 @@ impl AnnealArgs {
         }
     }
 
+    /// These flags for the run of one `seed`; when it is one of `several`, its trace is
+    /// named by it: `t.csv` becomes `t-s7.csv`.
+    pub fn for_seed(&self, seed: u64, several: bool) -> AnnealArgs {
+        let trace = match &self.trace {
+            Some(path) if several => Some(with_part(path, &format!("s{seed}"))),
+            trace => trace.clone(),
+        };
+        AnnealArgs {
+            seed,
+            trace,
+            ..self.clone()
+        }
+    }
+
     /// The temperature the UI's reheat key raises T to.
     pub fn reheat_temperature(&self, config: &RunConfig) -> f64 {
         self.reheat_t.unwrap_or(config.t0)

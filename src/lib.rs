@@ -2,6 +2,7 @@
 
 pub mod anneal;
 pub mod anneal_args;
+pub mod batch;
 pub mod cli;
 pub mod demos;
 pub mod export;

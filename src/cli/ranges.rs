@@ -33,6 +33,10 @@ pub const MAX_SPEED: u64 = 1_000_000_000;
 pub const MAX_CITIES: u64 = crate::problems::tsp::instance::MAX_CITIES as u64;
 /// Candidate neighbours per city (beyond a few dozen they only cost time and memory).
 pub const MAX_NEIGHBOURS: u64 = 100;
+/// Threads of a batch: far beyond any machine's cores, each one costs a stack.
+pub const MAX_JOBS: u64 = 1024;
+/// Runs of one `--seeds`: each prints a line, and the seeds are held in memory.
+pub const MAX_SEEDS: u64 = 1_000_000;
 
 /// A range of real numbers, each end open or closed, and what the numbers are.
 #[derive(Debug, Clone, Copy)]
@@ -206,6 +210,60 @@ pub const DENSITY: Reals = reals(0.0, true, 1.0, true, "a share of black pixels"
 pub const WEIGHT: Reals = reals(0.0, false, MAX_WEIGHT, false, "a weight");
 pub const PROBABILITY: Reals = reals(0.0, false, 1.0, false, "a probability");
 pub const ROUNDS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "rounds");
+pub const JOBS: Wholes<usize> = Wholes::new(1, MAX_JOBS, "threads");
+
+/// `--shard K/N`: part K (1-based) of N, the items K, K+N, K+2N, ... of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based, at most `count`.
+    pub part: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether the item at 0-based `index` of the batch belongs to this shard.
+    pub fn selects(&self, index: usize) -> bool {
+        index % self.count == self.part - 1
+    }
+}
+
+pub fn shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("'{text}' is not a shard like 2/8 (part K of N, 1 <= K <= N)");
+    let (part, count) = text.split_once('/').ok_or_else(bad)?;
+    let part: usize = part.trim().parse().map_err(|_| bad())?;
+    let count: usize = count.trim().parse().map_err(|_| bad())?;
+    if part == 0 || part > count {
+        return Err(bad());
+    }
+    Ok(Shard { part, count })
+}
+
+/// `--seeds`: a range `A..B` (both included) or a list `1,5,9`, at most `MAX_SEEDS`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seeds(pub Vec<u64>);
+
+pub fn seeds(text: &str) -> Result<Seeds, String> {
+    let seeds = match text.split_once("..") {
+        Some((first, last)) => {
+            let (first, last) = (SEED.parse(first)?, SEED.parse(last)?);
+            if first > last {
+                return Err(format!("{text} is empty: the first seed is above the last"));
+            }
+            if last - first >= MAX_SEEDS {
+                return Err(format!("{text} is more than {MAX_SEEDS} seeds"));
+            }
+            (first..=last).collect()
+        }
+        None => text
+            .split(',')
+            .map(|seed| SEED.parse(seed))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    if seeds.len() as u64 > MAX_SEEDS {
+        return Err(format!("more than {MAX_SEEDS} seeds"));
+    }
+    Ok(Seeds(seeds))
+}
 
 /// A clap value parser for `range`.
 pub fn real(range: Reals) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
@@ -295,6 +353,21 @@ mod tests {
                 .unwrap_err()
                 .contains("[0, 18446744073709551615]")
         );
+    }
+
+    #[test]
+    fn shards_and_seeds() {
+        assert_eq!(shard("2/8"), Ok(Shard { part: 2, count: 8 }));
+        assert!(shard("0/2").is_err() && shard("3/2").is_err() && shard("2").is_err());
+        let second_of_three: Vec<usize> = (0..7)
+            .filter(|&i| shard("2/3").unwrap().selects(i))
+            .collect();
+        assert_eq!(second_of_three, [1, 4]);
+        assert_eq!(seeds("1..3"), Ok(Seeds(vec![1, 2, 3])));
+        assert_eq!(seeds("7,2"), Ok(Seeds(vec![7, 2])));
+        assert!(seeds("5..1").unwrap_err().contains("empty"));
+        assert!(seeds("0..18446744073709551615").is_err());
+        assert!(seeds("1,x").is_err());
     }
 
     #[test]

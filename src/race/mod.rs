@@ -81,6 +81,7 @@ impl RaceArgs {
             index: self.index,
             no_propagate: self.no_propagate,
             anneal: self.anneal.clone(),
+            batch: Default::default(),
             preset: None,
             focus: None,
             threads: None,

@@ -12,13 +12,19 @@ use super::file;
 use super::rounds::Rounds;
 use super::setup::{self, Mode, Setup, build};
 use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
+use crate::batch;
 use crate::messages::{count, say};
 
+/// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
     args: &ImageArgs,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
+    batch::per_seed(args, &args.batch, |args| &mut args.anneal, run, out, log)
+}
+
+fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
     let setup = build(args)?;
     let output = args.output_target()?;
     let config = setup.run_config(args)?;

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
+use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 use crate::output::{Target, checked_target};
@@ -82,13 +83,15 @@ pub struct ImageArgs {
     pub rounds: Option<u64>,
     /// Write the best image here (.png as PNG, otherwise raw PBM; never over an existing
     /// file without --force, never over an input).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "seeds")]
     pub output: Option<PathBuf>,
     /// Let --output replace an existing file.
     #[arg(long, requires = "output")]
     pub force: bool,
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 impl ImageArgs {

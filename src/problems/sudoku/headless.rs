@@ -12,7 +12,8 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::prepare::{Prepared, default_threads};
 use super::presets::SudokuSearch;
-use crate::anneal::{Search, StopReason, Trace, interrupt, run_traced};
+use crate::anneal::{Search, StopReason, Trace, run_traced};
+use crate::batch;
 use crate::input::InputError;
 use crate::messages::{count, say};
 
@@ -151,41 +152,103 @@ impl Report {
     }
 }
 
+/// One run of a batch: a puzzle (numbered from 1 among those selected) with one seed.
+struct Run<'a> {
+    number: usize,
+    puzzle: &'a Puzzle,
+    seed: u64,
+}
+
+/// Every puzzle with every seed, puzzle by puzzle.
+fn every_run<'a>(puzzles: &'a [Puzzle], seeds: &[u64]) -> Vec<Run<'a>> {
+    let numbered = puzzles.iter().enumerate();
+    numbered
+        .flat_map(|(i, puzzle)| {
+            seeds.iter().map(move |&seed| Run {
+                number: i + 1,
+                puzzle,
+                seed,
+            })
+        })
+        .collect()
+}
+
+/// The most chains any of `puzzles` runs side by side.
+fn chains_per_puzzle(args: &SudokuArgs, puzzles: &[Puzzle]) -> usize {
+    let chains = |puzzle: &Puzzle| {
+        args.threads
+            .map_or(default_threads(puzzle.n), |t| t as usize)
+    };
+    puzzles.iter().map(chains).max().unwrap_or(1)
+}
+
+/// What the summary on stderr counts of the runs printed.
+#[derive(Default)]
+struct Tally {
+    seconds: Vec<f64>,
+    iterations: u64,
+    anneal_time: Duration,
+    solved: usize,
+    impossible: usize,
+}
+
+impl Tally {
+    fn add(&mut self, report: &Report) {
+        self.seconds.push(report.seconds);
+        self.iterations += report.iterations;
+        self.anneal_time += Duration::from_secs_f64(report.seconds);
+        self.solved += report.solved as usize;
+        self.impossible += report.error.is_some() as usize;
+    }
+
+    fn say(&mut self, log: &mut dyn Write, runs: usize) {
+        self.seconds.sort_by(f64::total_cmp);
+        // An interrupt or an empty shard may leave nothing to summarise.
+        let (median, max) = match self.seconds.last() {
+            Some(&max) => (self.seconds[self.seconds.len() / 2], max),
+            None => (0.0, 0.0),
+        };
+        let rate = self.iterations as f64 / self.anneal_time.as_secs_f64().max(1e-9);
+        say(
+            log,
+            format_args!(
+                "sudoku: solved {}/{runs}, median {median:.4} s, max {max:.4} s, \
+                 {:.1}M iterations/s",
+                self.solved,
+                rate / 1e6
+            ),
+        );
+    }
+}
+
+/// Solves every selected puzzle with every seed (this shard's share of them) on `--jobs`
+/// threads, one JSON line each in input order.
 pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
     let puzzles = selected_puzzles(args)?;
-    let mut seconds = Vec::with_capacity(puzzles.len());
-    let (mut iterations, mut anneal_time) = (0u64, Duration::ZERO);
-    let (mut solved, mut impossible) = (0, 0);
-    for (i, puzzle) in puzzles.iter().enumerate() {
-        // An interrupt ends the batch after the puzzle it cut short.
-        if interrupt::requested().is_some() {
-            break;
-        }
-        let mut trace = puzzle_trace(args, i + 1, puzzles.len())?;
-        let report = solve(puzzle, args, &mut trace)?;
+    let seeds = args.batch.seeds(&args.anneal);
+    let runs = args.batch.select(every_run(&puzzles, &seeds));
+    let jobs = args.batch.jobs(chains_per_puzzle(args, &puzzles));
+    let solve_run = |run: &Run| {
+        let args = SudokuArgs {
+            anneal: args.anneal.for_seed(run.seed, seeds.len() > 1),
+            ..args.clone()
+        };
+        let mut trace = puzzle_trace(&args, run.number, puzzles.len())?;
+        let report = solve(run.puzzle, &args, &mut trace)?;
+        trace.finish().wrap_err("writing the --trace file")?;
+        Ok(report)
+    };
+    let mut tally = Tally::default();
+    let print = |report: Report| {
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
         out.flush()?;
-        trace.finish().wrap_err("writing the --trace file")?;
-        seconds.push(report.seconds);
-        iterations += report.iterations;
-        anneal_time += Duration::from_secs_f64(report.seconds);
-        solved += report.solved as usize;
-        impossible += report.error.is_some() as usize;
-    }
-    seconds.sort_by(f64::total_cmp);
-    let median = seconds[seconds.len() / 2];
-    let max = seconds[seconds.len() - 1];
-    let rate = iterations as f64 / anneal_time.as_secs_f64().max(1e-9);
-    say(
-        log,
-        format_args!(
-            "sudoku: solved {solved}/{}, median {median:.4} s, max {max:.4} s, {:.1}M iterations/s",
-            puzzles.len(),
-            rate / 1e6
-        ),
-    );
-    unsolved_is_failure(puzzles.len(), solved, impossible)
+        tally.add(&report);
+        Ok(())
+    };
+    batch::run_in_order(&runs, jobs, solve_run, print)?;
+    tally.say(log, runs.len());
+    unsolved_is_failure(runs.len(), tally.solved, tally.impossible)
 }
 
 /// The exit status every Sudoku command shares: an error (exit code 1) when a puzzle has no

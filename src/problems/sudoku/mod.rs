@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::anneal_args::AnnealArgs;
+use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 
@@ -67,6 +68,8 @@ pub struct SudokuArgs {
     pub weighting: WeightingArgs,
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values.
     #[arg(long, value_name = "NAME")]
     pub preset: Option<Preset>,
@@ -119,6 +122,13 @@ pub fn headless(
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
     if let Some(preset) = args.preset {
+        if args.batch != BatchArgs::default() {
+            return Err(InputError::new(
+                "--preset",
+                "--jobs, --shard and --seeds apply to runs without a preset",
+            )
+            .into());
+        }
         return crate::race::headless_preset(preset, args, out, log);
     }
     headless::run(args, out, log)

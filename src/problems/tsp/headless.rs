@@ -14,6 +14,7 @@ use super::problem::{Cost, MoveSet};
 use super::setup::{Setup, build};
 use super::tour_file;
 use crate::anneal::{BATCH, Problem, Rng, RunConfig, Runner, StopReason, interrupt, run_traced};
+use crate::batch;
 use crate::messages::say;
 
 #[derive(Serialize)]
@@ -82,11 +83,16 @@ fn split_budget(mut config: RunConfig, share: f64, started: Instant) -> (RunConf
     (config, budget)
 }
 
+/// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
     args: &TspArgs,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
+    batch::per_seed(args, &args.batch, |args| &mut args.anneal, run, out, log)
+}
+
+fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
     let started = Instant::now();
     let Setup {
         loaded,

@@ -25,6 +25,7 @@ pub use random::Layout;
 pub use setup::{Loaded, Setup, build, load};
 
 use crate::anneal_args::AnnealArgs;
+use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 use crate::output::{Target, checked_target};
@@ -60,7 +61,7 @@ pub struct TspArgs {
     pub tour: Option<PathBuf>,
     /// Write the final tour here as a TSPLIB tour file (never over an existing file
     /// without --force, never over an input).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "seeds")]
     pub output: Option<PathBuf>,
     /// Let --output replace an existing file.
     #[arg(long, requires = "output")]
@@ -77,6 +78,8 @@ pub struct TspArgs {
     pub kick_share: f64,
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 impl TspArgs {
