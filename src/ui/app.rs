@@ -479,8 +479,12 @@ mod tests {
     }
 
     fn app(state: RunState) -> App {
+        app_of(FrozenDemo(state, false))
+    }
+
+    fn app_of(demo: FrozenDemo) -> App {
         App::new(
-            vec![Box::new(FrozenDemo(state, false))],
+            vec![Box::new(demo)],
             0,
             0,
             None,
@@ -619,19 +623,7 @@ mod tests {
 
     #[test]
     fn a_solved_run_gets_a_banner() {
-        let app = App::new(
-            vec![Box::new(FrozenDemo(
-                RunState::Finished(StopReason::Target),
-                true,
-            ))],
-            0,
-            0,
-            None,
-            Theme::colour(false),
-            Rect::new(0, 0, 80, 24),
-            false,
-        )
-        .unwrap();
+        let app = app_of(FrozenDemo(RunState::Finished(StopReason::Target), true));
         let text = screen(&app, 80, 24).join("\n");
         assert!(
             text.contains("│         SOLVED in 0.06 s          │"),
@@ -646,17 +638,7 @@ mod tests {
 
     #[test]
     fn no_solved_banner_over_a_board_that_is_not_solved() {
-        let demo = FrozenDemo(RunState::Finished(StopReason::Target), false);
-        let app = App::new(
-            vec![Box::new(demo)],
-            0,
-            0,
-            None,
-            Theme::colour(false),
-            Rect::new(0, 0, 80, 24),
-            false,
-        )
-        .unwrap();
+        let app = app_of(FrozenDemo(RunState::Finished(StopReason::Target), false));
         let text = screen(&app, 80, 24).join("\n");
         assert!(!text.contains("SOLVED"), "{text}");
         assert!(text.contains("board not at the target"), "{text}");
