@@ -170,6 +170,10 @@ impl Tui for Race {
                 self.order.push(i);
             }
         }
+        // By the time each took, not by which report came in first: a racer that solved
+        // the puzzle before its first step may be seen after one that took thousands.
+        let racers = &self.racers;
+        self.order.sort_by_key(|&i| racers[i].session.elapsed());
         changed
     }
 
