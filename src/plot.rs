@@ -190,13 +190,7 @@ fn energy_panel<DB: DrawingBackend>(
             colour.stroke_width(1),
         ))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FAMILY, 16))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
+    draw_legend(&mut chart)
 }
 
 fn temperature_panel<DB: DrawingBackend>(
@@ -244,6 +238,13 @@ fn temperature_panel<DB: DrawingBackend>(
             .label(&s.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], colour.stroke_width(2)));
     }
+    draw_legend(&mut chart)
+}
+
+/// The legend both panels draw: one entry per trace, named by its file, at the top right.
+fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Drawn<DB> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
