@@ -7,8 +7,8 @@ pub mod image;
 pub mod sudoku;
 pub mod tsp;
 
-use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::output::Target;
@@ -86,13 +86,12 @@ impl Export {
     }
 }
 
-/// Writes `bytes` to a file that must not exist yet (`create_new`, so no race can make it
-/// overwrite one); a file left half written is removed.
+/// Writes `bytes` to a file that must not exist yet, through the `--output` writer (no race
+/// can make it overwrite one, and a failed write leaves nothing).
 pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
-    file.write_all(bytes).inspect_err(|_| {
-        let _ = fs::remove_file(path);
-    })
+    Target::new(path, false)
+        .write(bytes)
+        .map_err(|failed| failed.error)
 }
 
 /// "saved kiln-tsp-berlin52-1.png, .tour": the first file in full, then the others'
