@@ -49,6 +49,7 @@ impl History {
         }
     }
 
+    #[cfg(test)]
     pub fn push(&mut self, sample: Sample) {
         self.push_at(sample, Instant::now());
     }
