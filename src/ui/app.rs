@@ -39,6 +39,8 @@ pub struct App {
     attract: bool,
     /// When the attract loop moves on from the finished run shown.
     advance_at: Option<Instant>,
+    /// The whole seconds of the countdown last drawn: the screen changes when they do.
+    countdown: Option<u64>,
 }
 
 /// How long a finished run's banner stays before the attract loop moves on.
@@ -108,6 +110,7 @@ impl App {
             screen,
             attract,
             advance_at: None,
+            countdown: None,
         })
     }
 
@@ -136,6 +139,15 @@ impl App {
         }
         self.advance();
         true
+    }
+
+    /// Whole seconds until the attract loop moves on, while it counts down.
+    fn seconds_left(&self) -> Option<u64> {
+        self.advance_at.map(|due| {
+            due.saturating_duration_since(Instant::now())
+                .as_secs_f64()
+                .ceil() as u64
+        })
     }
 
     /// Starts the current puzzle again from its beginning: a fresh run, counters and plots.
@@ -298,9 +310,8 @@ impl App {
             format::count(s.restarts)
         );
         let mut lines = vec![headline, effort];
-        if let Some(due) = self.advance_at {
-            let left = due.saturating_duration_since(Instant::now()).as_secs_f64();
-            lines.push(format!("next in {:.0} s · a stays", left.ceil()));
+        if let Some(left) = self.seconds_left() {
+            lines.push(format!("next in {left} s · a stays"));
         }
         Some(lines)
     }
@@ -309,8 +320,12 @@ impl App {
 impl Tui for App {
     fn poll(&mut self) -> bool {
         let changed = self.session.poll();
-        // The countdown in the banner moves too.
-        self.tick_attract() || changed || self.advance_at.is_some()
+        let moved = self.tick_attract();
+        // The banner's countdown is redrawn when its whole seconds change, not every frame.
+        let left = self.seconds_left();
+        let counted = left != self.countdown;
+        self.countdown = left;
+        moved || changed || counted
     }
 
     fn on_action(&mut self, action: Action) -> Flow {
