@@ -132,7 +132,7 @@ impl AnnealArgs {
         &self,
         d: &Defaults,
         auto_t0: impl FnOnce(f64) -> f64,
-    ) -> Result<RunConfig, String> {
+    ) -> Result<RunConfig, InputError> {
         let schedule = self.schedule(d);
         let t0 = match self.t0.unwrap_or(d.t0) {
             StartTemperature::Fixed(t) => t,
@@ -145,20 +145,23 @@ impl AnnealArgs {
             )
             && t_min > t0
         {
-            return Err(format!(
+            return Err(InputError::flags(format!(
                 "--t-min {t_min} is above the start temperature {t0}: the schedule would heat"
-            ));
+            )));
         }
         let mut config = RunConfig::new(schedule, t0);
-        config.max_steps = self.max_steps;
-        config.time_limit = self
+        config.budget.max_steps = self.max_steps;
+        config.budget.time_limit = self
             .time_limit
             .or(d.time_limit)
             .map(Duration::from_secs_f64);
-        if schedule.needs_budget() && config.max_steps.is_none() && config.time_limit.is_none() {
-            return Err(format!(
+        if schedule.needs_budget()
+            && config.budget.max_steps.is_none()
+            && config.budget.time_limit.is_none()
+        {
+            return Err(InputError::flags(format!(
                 "--schedule {schedule} cools over a budget: give --max-steps or --time-limit"
-            ));
+            )));
         }
         let window = self.stall.or(d.stall);
         let action = match self.on_stall.unwrap_or(d.on_stall) {
@@ -170,7 +173,7 @@ impl AnnealArgs {
         };
         config.stagnation = match (window, action) {
             (Some(window), Some(action)) => Some(Stagnation { window, action }),
-            (None, Some(_)) => return Err("--on-stall needs --stall STEPS".to_string()),
+            (None, Some(_)) => return Err(InputError::flags("--on-stall needs --stall STEPS")),
             _ => None,
         };
         Ok(config)
@@ -268,7 +271,7 @@ mod tests {
             .unwrap();
         assert_eq!(c.schedule, Schedule::Geometric { alpha: 0.5 });
         assert_eq!(c.t0, 2.0);
-        assert_eq!(c.max_steps, Some(9));
+        assert_eq!(c.budget.max_steps, Some(9));
         assert_eq!(
             c.stagnation,
             Some(Stagnation {
@@ -296,7 +299,7 @@ mod tests {
     fn budgeted_schedule_without_budget_is_an_error() {
         let a = parse(&["--schedule", "linear", "--t0", "1"]);
         let e = a.run_config(&Defaults::default(), |_| 1.0).unwrap_err();
-        assert!(e.contains("--max-steps or --time-limit"), "{e}");
+        assert!(e.to_string().contains("--max-steps or --time-limit"), "{e}");
     }
 
     #[test]
@@ -311,7 +314,8 @@ mod tests {
         assert!(a.check().is_ok());
         let e = a.run_config(&Defaults::default(), |_| 1.0).unwrap_err();
         assert!(
-            e.starts_with("--t-min 2 is above the start temperature 1"),
+            e.to_string()
+                .starts_with("--t-min 2 is above the start temperature 1"),
             "{e}"
         );
     }

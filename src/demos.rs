@@ -13,7 +13,7 @@ use crate::ui::boards::sudoku::SudokuDemo;
 use crate::ui::boards::sudoku::SudokuThumbnail;
 use crate::ui::boards::tsp::TspDemo;
 use crate::ui::race::{Race, Racer};
-use crate::ui::{Demo, History, Live, Options, Theme};
+use crate::ui::{Demo, Live, Options, Theme};
 
 /// The Sudoku show of a bare `kiln`: the embedded default (AI Escargot), then the
 /// "hardest" puzzles, each with the seed it is shown with.
@@ -215,20 +215,12 @@ pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
         .solvers(puzzle)?
         .into_iter()
         .map(|solver| {
-            let (high, low) = solver.temperature_span();
-            let budget = solver.budget();
-            let session = Live::with_search(
-                solver.label.clone(),
-                solver.search,
-                SudokuThumbnail::new(puzzle.n),
-                speed,
-                solver.reheat_to,
-                History::new(high, low),
-                budget,
-            );
+            let name = solver.preset.name().to_string();
+            let title = solver.label.clone();
+            let launch = solver.launch(title);
             Racer {
-                name: solver.preset.name().to_string(),
-                session: Box::new(session),
+                name,
+                session: Box::new(Live::start(launch, SudokuThumbnail::new(puzzle.n), speed)),
             }
         })
         .collect();

@@ -91,7 +91,7 @@ fn reader_gone(e: &color_eyre::Report) -> bool {
 
 fn run(cli: Cli) -> color_eyre::Result<()> {
     if let Some(Command::Presets) = &cli.command {
-        return Ok(kiln::race::list_presets(&mut std::io::stdout())?);
+        return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
     }
     if let Some(Command::Plot(args)) = &cli.command {
         return kiln::plot::run(args);

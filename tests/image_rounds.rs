@@ -154,7 +154,7 @@ fn rounds(seed: u64, count: usize, steps: u64) -> Rounds {
     let mut d = noisy_discs(seed);
     d.icm();
     let mut config = RunConfig::new(Schedule::Exponential { t_min: 0.05 }, 1.5);
-    config.max_steps = Some(steps);
+    config.budget.max_steps = Some(steps);
     let plan = Plan {
         rounds: Some(count),
         multiscale: true,

@@ -391,12 +391,12 @@ fn finding_13_counts_agree_in_number_and_tsp_errors_have_columns() {
 #[test]
 fn finding_13_flags_that_apply_only_with_another_are_refused() {
     refused(
-        &["sudoku", "--t-hot", "0.5", "--headless"],
-        "kiln: a flag given needs --replicas",
+        &["image", "--lambda", "2", "--headless"],
+        "kiln: a flag given needs --denoise",
     );
     refused(
-        &["sudoku", "--weight-window", "100", "--headless"],
-        "kiln: a flag given needs --weighting",
+        &["sudoku", "--preset", "ga", "--focus", "0.5", "--headless"],
+        "kiln: --focus applies only to box-swap annealing, not --preset ga",
     );
     refused(
         &["sudoku", "--population", "50", "--headless"],

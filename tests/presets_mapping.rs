@@ -24,18 +24,7 @@ fn args(preset: &str, extra: &[&str]) -> SudokuArgs {
 }
 
 fn plan_for(preset: &str, extra: &[&str], free_cells: usize) -> Plan {
-    let a = args(preset, extra);
-    let preset = a.preset.unwrap();
-    plan(
-        preset,
-        3,
-        free_cells,
-        &a.anneal,
-        &a.ga,
-        a.no_propagate,
-        |_| 42.0,
-    )
-    .unwrap()
+    plan(&args(preset, extra), 3, free_cells, |_| 42.0).unwrap()
 }
 
 fn restart_every(every: u64) -> Option<Checkpoint> {
@@ -48,8 +37,8 @@ fn restart_every(every: u64) -> Option<Checkpoint> {
 
 fn annealing(schedule: Schedule, t0: f64) -> RunConfig {
     let mut c = RunConfig::new(schedule, t0);
-    c.time_limit = Some(Duration::from_secs_f64(DEFAULT_TIME_LIMIT));
-    c.target_energy = Some(0.0);
+    c.budget.time_limit = Some(Duration::from_secs_f64(DEFAULT_TIME_LIMIT));
+    c.budget.target = Some(0.0);
     c
 }
 
@@ -169,9 +158,12 @@ fn ga_flags_reach_its_config() {
     let ga = p.ga.unwrap();
     assert_eq!(p.model, Model::Genetic);
     assert_eq!((ga.population, ga.elites, ga.mutation), (300, 0.1, 0.2));
-    assert_eq!((ga.stall_generations, ga.max_evaluations), (50, Some(9000)));
     assert_eq!(
-        ga.time_limit,
+        (ga.stall_generations, ga.budget.max_steps),
+        (50, Some(9000))
+    );
+    assert_eq!(
+        ga.budget.time_limit,
         Some(Duration::from_secs_f64(DEFAULT_TIME_LIMIT))
     );
     let d = plan_for("ga", &[], 60).ga.unwrap();
@@ -196,7 +188,7 @@ fn explicit_flags_override_the_preset() {
         }
     );
     assert_eq!(p.config.t0, 0.2);
-    assert_eq!(p.config.time_limit, Some(Duration::from_secs(3)));
+    assert_eq!(p.config.budget.time_limit, Some(Duration::from_secs(3)));
     // A schedule flag replaces the preset's schedule, stall flags its restart rule.
     let p = plan_for(
         "yarpiz",
@@ -222,7 +214,7 @@ fn explicit_flags_override_the_preset() {
             every: 2000
         }
     );
-    assert_eq!(p.config.max_steps, Some(77));
+    assert_eq!(p.config.budget.max_steps, Some(77));
     assert_eq!(plan_for("lundy", &["--t0", "auto"], 60).config.t0, 42.0);
 }
 
@@ -245,7 +237,7 @@ fn the_solver_runs_with_the_planned_parameters() {
         .swap_remove(0);
     // Yarpiz: T0 = 0.04 times 0.99 per 20 steps, a restart (back to T0) every 7,000.
     let a = args("yarpiz", &[]);
-    let mut s = solver(Preset::Yarpiz, &puzzle, &a.anneal, &a.ga, a.no_propagate).unwrap();
+    let mut s = solver(&puzzle, &a).unwrap();
     assert!(
         s.label
             .starts_with("yarpiz: 9x9 from puzzles/sudoku/hardest11.txt:1"),
@@ -262,14 +254,14 @@ fn the_solver_runs_with_the_planned_parameters() {
     }
     // Geometric-restart: T = 0.5 / 1.00002^i (refreshed as a batch starts).
     let a = args("geometric-restart", &["--seed", "3"]);
-    let mut s = solver(Preset::GeometricRestart, &puzzle, &a.anneal, &a.ga, false).unwrap();
+    let mut s = solver(&puzzle, &a).unwrap();
     s.search.step_batch(1024);
     s.search.step_batch(1);
     let t = s.search.sample().temperature;
     assert!((t - 0.5 / 1.00002f64.powi(1024)).abs() < 1e-12, "{t}");
     // The GA reports its mutation rate as the temperature and counts generations.
     let a = args("ga", &["--population", "50", "--mutation", "0.3"]);
-    let mut s = solver(Preset::Ga, &puzzle, &a.anneal, &a.ga, false).unwrap();
+    let mut s = solver(&puzzle, &a).unwrap();
     assert_eq!(s.search.sample().temperature, 0.3);
     // One generation: 50 children minus round(5% of 50) = 3 elites.
     assert_eq!(s.search.step_batch(1), 50 - 3);
@@ -283,7 +275,7 @@ fn displays_know_each_solvers_temperature_span() {
         .swap_remove(0);
     let span = |name: &str| {
         let a = args(name, &[]);
-        let s = solver(a.preset.unwrap(), &puzzle, &a.anneal, &a.ga, a.no_propagate).unwrap();
+        let s = solver(&puzzle, &a).unwrap();
         s.temperature_span()
     };
     assert_eq!(span("ga"), (1.0, Some(0.01)));
@@ -306,7 +298,7 @@ fn every_solver_runs_in_the_tui_worker() {
         .swap_remove(0);
     for preset in PRESETS {
         let a = args(preset.name(), &["--population", "20"]);
-        let mut s = solver(preset, &puzzle, &a.anneal, &a.ga, a.no_propagate).unwrap();
+        let mut s = solver(&puzzle, &a).unwrap();
         if s.search.stopped().is_some() {
             // Solved before the first step (the worker would wait for a command): the
             // random fill or first population already holds a solution.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
 
-use kiln::anneal::{Problem, Rng, Search, StopReason};
+use kiln::anneal::{Budget, Problem, Rng, Search, StopReason};
 use kiln::problems::sudoku::{
     CellKind, CellLinear, GaConfig, Genetic, Geometry, Puzzle, is_valid_solution, line_cost,
     read_puzzles,
@@ -140,7 +140,10 @@ fn the_ga_solves_an_easy_puzzle() {
     let p = puzzle("puzzles/sudoku/easy20.txt", 4);
     let geometry = Arc::new(Geometry::new(p.n));
     let config = GaConfig {
-        max_evaluations: Some(2_000_000),
+        budget: Budget {
+            max_steps: Some(2_000_000),
+            ..Budget::default()
+        },
         ..GaConfig::default()
     };
     let mut ga = Genetic::new(geometry, &p.cells, &p.cells, config, 1);

@@ -1,6 +1,8 @@
 //! The generic annealing engine. It knows nothing of terminals or of any one problem.
 
+mod budget;
 pub mod interrupt;
+mod launch;
 mod parallel;
 mod problem;
 mod runner;
@@ -10,11 +12,13 @@ mod tally;
 pub mod trace;
 pub mod worker;
 
+pub use budget::Budget;
+pub use launch::Launch;
 pub use parallel::Parallel;
 pub use problem::{Problem, Rng, nth_seed};
 pub use runner::{
     BATCH, Checkpoint, Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason,
-    auto_temperature, budget_spent,
+    auto_temperature,
 };
 pub use schedule::{Clock, Schedule};
 pub use search::Search;

@@ -147,8 +147,8 @@ mod tests {
     /// steps and depends on the seed (at equilibrium about one bit is set).
     fn chains(seeds: &[u64], max_steps: Option<u64>) -> Parallel<Runner<Bits>> {
         let mut config = RunConfig::new(Schedule::Constant, 0.2);
-        config.target_energy = Some(0.0);
-        config.max_steps = max_steps;
+        config.budget.target = Some(0.0);
+        config.budget.max_steps = max_steps;
         Parallel::new(
             seeds
                 .iter()

@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
+use super::budget::{Budget, EPS};
 use super::problem::{Problem, Rng};
 use super::schedule::{Clock, Schedule};
 use super::tally::Tally;
@@ -15,8 +16,6 @@ const EXP_TABLE: usize = 32;
 const HOPELESS: f64 = 40.0;
 /// The temperature and the stagnation check are refreshed this often (in steps).
 const CHUNK: u64 = 256;
-/// Energies closer than this are equal (they are sums of f64 deltas).
-pub(super) const EPS: f64 = 1e-9;
 /// Steps between samples of a run driven to its end (`Runner::run`, headless runs).
 pub const BATCH: u64 = 1 << 14;
 
@@ -54,10 +53,7 @@ pub struct RunConfig {
     pub schedule: Schedule,
     /// Start temperature (Tmax for the exponential schedule).
     pub t0: f64,
-    pub max_steps: Option<u64>,
-    pub time_limit: Option<Duration>,
-    /// Stop as soon as the energy is at or below this (0 for Sudoku).
-    pub target_energy: Option<f64>,
+    pub budget: Budget,
     pub stagnation: Option<Stagnation>,
     pub checkpoint: Option<Checkpoint>,
 }
@@ -67,12 +63,31 @@ impl RunConfig {
         RunConfig {
             schedule,
             t0,
-            max_steps: None,
-            time_limit: None,
-            target_energy: None,
+            budget: Budget::default(),
             stagnation: None,
             checkpoint: None,
         }
+    }
+    /// The temperatures a display of this run spans: from the start (or `reheat_to`, if
+    /// hotter) down to where one cooling ends, when that is known: at a periodic restart,
+    /// at the end of the step budget, or at the end of the budget the schedule cools over.
+    pub fn temperature_span(&self, reheat_to: f64) -> (f64, Option<f64>) {
+        let restart_period = self
+            .checkpoint
+            .filter(|k| k.min_gain.is_infinite())
+            .map(|k| k.every.saturating_sub(1));
+        let end = match restart_period.or(self.budget.max_steps) {
+            Some(steps) => Some(Clock {
+                steps,
+                progress: Some(1.0),
+            }),
+            None => self.schedule.needs_budget().then_some(Clock {
+                steps: 0,
+                progress: Some(1.0),
+            }),
+        };
+        let low = end.map(|clock| self.schedule.temperature(self.t0, clock));
+        (self.t0.max(reheat_to), low)
     }
 }
 
@@ -157,9 +172,9 @@ impl<P: Problem> Runner<P> {
         let energy = problem.energy();
         let best = problem.snapshot();
         let save_gap = (problem.snapshot_cost() as u64 / 16).max(1);
-        let target = config.target_energy.unwrap_or(f64::NEG_INFINITY);
+        let target = config.budget.target.unwrap_or(f64::NEG_INFINITY);
         let quantum = problem.delta_quantum();
-        let initial_budget = (config.max_steps, config.time_limit);
+        let initial_budget = (config.budget.max_steps, config.budget.time_limit);
         let mut runner = Runner {
             initial_budget,
             chunk_end: 0,
@@ -217,11 +232,11 @@ impl<P: Problem> Runner<P> {
 
     /// Fraction of the step or time budget used since the schedule's last reset.
     fn progress(&self) -> Option<f64> {
-        let by_steps = self.config.max_steps.map(|max| {
+        let by_steps = self.config.budget.max_steps.map(|max| {
             let span = max.saturating_sub(self.origin_steps).max(1);
             (self.iterations - self.origin_steps) as f64 / span as f64
         });
-        let by_time = self.config.time_limit.map(|limit| {
+        let by_time = self.config.budget.time_limit.map(|limit| {
             let span = limit.saturating_sub(self.origin_time).as_secs_f64();
             if span <= 0.0 {
                 1.0
@@ -300,7 +315,7 @@ impl<P: Problem> Runner<P> {
         let started = Instant::now();
         let first = self.iterations;
         // A batch never runs past the step budget, however large it is asked to be.
-        let budget = self.config.max_steps.unwrap_or(u64::MAX).max(first);
+        let budget = self.config.budget.max_steps.unwrap_or(u64::MAX).max(first);
         let end = (first + n).min(budget);
         'outer: while self.iterations < end {
             // A chunk may span batches, so that the temperature is set and stalls are
@@ -361,12 +376,10 @@ impl<P: Problem> Runner<P> {
     }
 
     fn check_budget(&mut self) {
-        self.stopped = budget_spent(
-            self.config.max_steps,
-            self.config.time_limit,
-            self.iterations,
-            self.tally.elapsed,
-        );
+        self.stopped = self
+            .config
+            .budget
+            .spent(self.iterations, self.tally.elapsed);
     }
 
     fn check_stagnation(&mut self) {
@@ -427,10 +440,10 @@ impl<P: Problem> Runner<P> {
             return;
         }
         if let Some(steps) = self.initial_budget.0 {
-            self.config.max_steps = Some(self.iterations.saturating_add(steps));
+            self.config.budget.max_steps = Some(self.iterations.saturating_add(steps));
         }
         if let Some(time) = self.initial_budget.1 {
-            self.config.time_limit = Some(self.tally.elapsed.saturating_add(time));
+            self.config.budget.time_limit = Some(self.tally.elapsed.saturating_add(time));
         }
     }
 
@@ -499,24 +512,6 @@ impl<P: Problem> Runner<P> {
     }
 }
 
-/// Which budget `steps` and `elapsed` have used up, if any: every search stops the same way.
-pub fn budget_spent(
-    max_steps: Option<u64>,
-    time_limit: Option<Duration>,
-    steps: u64,
-    elapsed: Duration,
-) -> Option<StopReason> {
-    if super::interrupt::requested().is_some() {
-        Some(StopReason::Interrupted)
-    } else if max_steps.is_some_and(|m| steps >= m) {
-        Some(StopReason::MaxSteps)
-    } else if time_limit.is_some_and(|t| elapsed >= t) {
-        Some(StopReason::TimeLimit)
-    } else {
-        None
-    }
-}
-
 /// A start temperature at which roughly `acceptance` of the uphill moves from the current
 /// state would be accepted: T0 = -mean(uphill delta) / ln(acceptance).
 pub fn auto_temperature<P: Problem>(
@@ -550,7 +545,7 @@ mod tests {
     fn in_batches(batch: u64) -> (u64, Vec<bool>, u64) {
         // No target: the run cools, stalls, reheats and wanders to the end of its budget.
         let mut config = RunConfig::new(Schedule::Geometric { alpha: 0.9995 }, 3.0);
-        config.max_steps = Some(200_000);
+        config.budget.max_steps = Some(200_000);
         config.stagnation = Some(Stagnation {
             window: 5_000,
             action: StallAction::Reheat { temperature: 1.0 },
@@ -580,7 +575,7 @@ mod tests {
     #[test]
     fn reaches_the_target_and_stops_there() {
         let mut config = greedy();
-        config.target_energy = Some(0.0);
+        config.budget.target = Some(0.0);
         let mut runner = Runner::new(Bits::ones(50), config, 1);
         assert_eq!(runner.run(|_| true), StopReason::Target);
         let outcome = runner.finish();
@@ -593,7 +588,7 @@ mod tests {
     fn the_same_seed_gives_the_same_run() {
         let run = |seed| {
             let mut config = RunConfig::new(Schedule::Constant, 2.0);
-            config.max_steps = Some(10_000);
+            config.budget.max_steps = Some(10_000);
             let mut runner = Runner::new(Bits::ones(64), config, seed);
             runner.run(|_| true);
             let o = runner.finish();
@@ -606,7 +601,7 @@ mod tests {
     #[test]
     fn max_steps_is_respected_to_the_batch() {
         let mut config = RunConfig::new(Schedule::Constant, 100.0);
-        config.max_steps = Some(1000);
+        config.budget.max_steps = Some(1000);
         let mut runner = Runner::new(Bits::ones(64), config, 3);
         assert_eq!(runner.run(|_| true), StopReason::MaxSteps);
         assert!(runner.iterations() >= 1000);
@@ -615,7 +610,7 @@ mod tests {
     #[test]
     fn time_limit_ends_a_run_without_target() {
         let mut config = RunConfig::new(Schedule::Constant, 100.0);
-        config.time_limit = Some(Duration::from_millis(30));
+        config.budget.time_limit = Some(Duration::from_millis(30));
         let mut runner = Runner::new(Bits::ones(64), config, 3);
         assert_eq!(runner.run(|_| true), StopReason::TimeLimit);
     }
@@ -625,7 +620,7 @@ mod tests {
         // Greedy to zero would stop at the target; without one, a hot phase wanders off
         // and the best state (all zeros at some point) must still be what is returned.
         let mut config = RunConfig::new(Schedule::Exponential { t_min: 1e-3 }, 0.5);
-        config.max_steps = Some(200_000);
+        config.budget.max_steps = Some(200_000);
         let mut runner = Runner::new(Bits::ones(8), config, 11);
         runner.run(|_| true);
         runner.reheat(1000.0);
@@ -641,7 +636,7 @@ mod tests {
     #[test]
     fn stagnation_restarts_are_counted() {
         let mut config = RunConfig::new(Schedule::Constant, 0.0);
-        config.max_steps = Some(50_000);
+        config.budget.max_steps = Some(50_000);
         config.stagnation = Some(Stagnation {
             window: 1000,
             action: StallAction::Restart,
@@ -657,7 +652,7 @@ mod tests {
     #[test]
     fn an_unconditional_checkpoint_restarts_every_period() {
         let mut config = RunConfig::new(Schedule::Constant, 1.0);
-        config.max_steps = Some(10_000);
+        config.budget.max_steps = Some(10_000);
         config.checkpoint = Some(Checkpoint {
             every: 700,
             min_gain: f64::INFINITY,
@@ -710,7 +705,7 @@ mod tests {
     #[test]
     fn reheat_raises_the_temperature_and_is_counted() {
         let mut config = RunConfig::new(Schedule::Geometric { alpha: 0.99 }, 1.0);
-        config.max_steps = Some(100_000);
+        config.budget.max_steps = Some(100_000);
         let mut runner = Runner::new(Bits::ones(16), config, 5);
         runner.step_batch(10_000);
         assert!(runner.temperature() < 1e-6);
@@ -766,7 +761,7 @@ mod tests {
     fn acceptance_from_the_table_matches_exp() {
         // At T = 0.25 a +0.25 move is accepted with probability e^-1: count how often.
         let mut config = RunConfig::new(Schedule::Constant, 0.25);
-        config.max_steps = Some(400_000);
+        config.budget.max_steps = Some(400_000);
         let mut runner = Runner::new(
             Quarters(Bits {
                 bits: vec![false; 1],
@@ -796,7 +791,7 @@ mod tests {
     #[test]
     fn hopeless_moves_are_never_accepted() {
         let mut config = RunConfig::new(Schedule::Constant, 0.01);
-        config.max_steps = Some(100_000);
+        config.budget.max_steps = Some(100_000);
         // Every move from all-zero is +1 = 100 T: never taken.
         let mut runner = Runner::new(
             Bits {

@@ -13,7 +13,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use super::runner::EPS;
+use super::budget::EPS;
 use super::{Sample, Search};
 use crate::input::InputError;
 

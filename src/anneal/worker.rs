@@ -452,7 +452,7 @@ mod tests {
     #[test]
     fn finishes_at_the_target_and_hands_over_the_board() {
         let mut config = RunConfig::new(Schedule::Constant, 0.0);
-        config.target_energy = Some(0.0);
+        config.budget.target = Some(0.0);
         let worker = Worker::spawn(Runner::new(Bits::ones(64), config, 1), Speed::Full, 1.0);
         let finished = wait_for(&worker, |r| matches!(r, Report::Finished(_)));
         assert_eq!(finished, Report::Finished(StopReason::Target));
@@ -463,7 +463,7 @@ mod tests {
     #[test]
     fn a_search_done_before_it_starts_still_reports_finishing() {
         let mut config = RunConfig::new(Schedule::Constant, 1.0);
-        config.target_energy = Some(0.0);
+        config.budget.target = Some(0.0);
         let solved = Bits {
             bits: vec![false; 8],
         };
@@ -549,7 +549,7 @@ mod tests {
     /// none.
     fn wandered() -> Runner<Bits> {
         let mut config = RunConfig::new(Schedule::Constant, 0.0);
-        config.max_steps = Some(2_000);
+        config.budget.max_steps = Some(2_000);
         let mut runner = Runner::new(Bits::ones(16), config, 1);
         runner.run(|_| true);
         runner.reheat(1e9);

@@ -150,10 +150,7 @@ mod tests {
                 "[FILE] cannot be used with --size",
             ),
             (&["race"], "missing <FILE>"),
-            (
-                &["sudoku", "--t-hot", "0.5"],
-                "a flag given needs --replicas",
-            ),
+            (&["image", "--lambda", "2"], "a flag given needs --denoise"),
         ];
         for (args, expected) in cases {
             assert_eq!(message(args), expected, "{args:?}");

@@ -1,6 +1,5 @@
-//! Presets headless (`kiln sudoku --preset NAME`), `kiln presets`, and race mode: several
-//! presets on the same puzzle in parallel threads, same seed and time limit, ranked by
-//! solved first, then seconds (unsolved ones by energy, then seconds).
+//! Race mode: several presets on the same puzzle in parallel threads, same seed and time
+//! limit, ranked by solved first, then seconds (unsolved ones by energy, then seconds).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,14 +10,14 @@ use clap::Args;
 use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
-use crate::anneal::{Search, Trace, interrupt};
+use crate::anneal::{Trace, interrupt};
 use crate::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
 use crate::messages::say;
 use crate::problems::sudoku::{
-    GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, puzzle_trace, selected_puzzles,
-    solver, unsolved_is_failure,
+    GaArgs, Preset, Puzzle, Report, Solver, SudokuArgs, selected_puzzles, solve, solver,
+    unsolved_is_failure,
 };
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
@@ -74,21 +73,24 @@ impl RaceArgs {
         Ok(p.clone())
     }
 
-    /// The puzzles to race.
-    pub fn puzzles(&self) -> Result<Vec<Puzzle>, InputError> {
-        selected_puzzles(&SudokuArgs {
+    /// The flags of racer `preset`: the race's own, with its preset.
+    fn racer(&self, preset: Option<Preset>) -> SudokuArgs {
+        SudokuArgs {
             file: Some(self.file.clone()),
             index: self.index,
             no_propagate: self.no_propagate,
             anneal: self.anneal.clone(),
             batch: Default::default(),
-            preset: None,
+            preset,
             focus: None,
             threads: None,
-            tempering: Default::default(),
-            weighting: Default::default(),
             ga: self.ga.clone(),
-        })
+        }
+    }
+
+    /// The puzzles to race.
+    pub fn puzzles(&self) -> Result<Vec<Puzzle>, InputError> {
+        selected_puzzles(&self.racer(None))
     }
 
     /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the pane's
@@ -110,114 +112,17 @@ impl RaceArgs {
     pub fn solvers(&self, puzzle: &Puzzle) -> Result<Vec<Solver>, InputError> {
         self.racers()?
             .into_iter()
-            .map(|p| solver(p, puzzle, &self.anneal, &self.ga, self.no_propagate))
-            .collect::<Result<_, _>>()
-            .map_err(InputError::flags)
+            .map(|p| solver(puzzle, &self.racer(Some(p))))
+            .collect()
     }
-}
-
-/// One solver's result: the `kiln sudoku` report plus who produced it.
-#[derive(Debug, Serialize)]
-pub struct PresetReport {
-    #[serde(flatten)]
-    pub report: Report,
-    /// "anneal" or "ga".
-    pub algorithm: &'static str,
-    pub preset: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub generations: Option<u64>,
-    /// 1 = winner (race mode only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rank: Option<usize>,
-}
-
-/// Runs `solver` to its stop condition, tracing it, and checks the best grid against the
-/// rules.
-pub fn run_solver(
-    mut solver: Solver,
-    puzzle: &Puzzle,
-    seed: u64,
-    mut trace: Trace,
-) -> color_eyre::Result<PresetReport> {
-    let mut report = Report::prepared(puzzle, &solver.prepared, seed);
-    let mut generations = None;
-    if report.error.is_none() {
-        report.run(puzzle, &mut solver.search, &mut trace)?;
-        generations = solver.search.generations();
-    }
-    trace.finish().wrap_err("writing the --trace file")?;
-    Ok(PresetReport {
-        report,
-        algorithm: solver.preset.algorithm(),
-        preset: solver.preset.name(),
-        generations,
-        rank: None,
-    })
-}
-
-/// `kiln sudoku FILE --preset NAME`: like `kiln sudoku --headless`, with the preset's model
-/// and parameters, and `algorithm`/`preset` (and `generations`) in every line.
-pub fn headless_preset(
-    preset: Preset,
-    args: &SudokuArgs,
-    out: &mut dyn Write,
-    log: &mut dyn Write,
-) -> color_eyre::Result<()> {
-    let puzzles = selected_puzzles(args)?;
-    let mut reports = Vec::with_capacity(puzzles.len());
-    for (i, puzzle) in puzzles.iter().enumerate() {
-        // An interrupt ends the batch after the puzzle it cut short.
-        if interrupt::requested().is_some() {
-            break;
-        }
-        let solver = solver(preset, puzzle, &args.anneal, &args.ga, args.no_propagate)
-            .map_err(InputError::flags)?;
-        let trace = puzzle_trace(args, i + 1, puzzles.len())?;
-        let report = run_solver(solver, puzzle, args.anneal.seed, trace)?;
-        serde_json::to_writer(&mut *out, &report)?;
-        writeln!(out)?;
-        out.flush()?;
-        reports.push(report.report);
-    }
-    summarize(&format!("sudoku --preset {preset}"), &reports, log)
-}
-
-/// The stderr summary (solved k/m, median and max seconds, iterations/s) and the exit
-/// status of a headless run: failing when a puzzle has no solution or was not solved.
-fn summarize(what: &str, reports: &[Report], log: &mut dyn Write) -> color_eyre::Result<()> {
-    let mut seconds: Vec<f64> = reports.iter().map(|r| r.seconds).collect();
-    seconds.sort_by(f64::total_cmp);
-    let solved = reports.iter().filter(|r| r.solved).count();
-    let impossible = reports.iter().filter(|r| r.error.is_some()).count();
-    let iterations: u64 = reports.iter().map(|r| r.iterations).sum();
-    let time: f64 = seconds.iter().sum();
-    say(
-        log,
-        format_args!(
-            "{what}: solved {solved}/{}, median {:.4} s, max {:.4} s, {:.1}M iterations/s",
-            reports.len(),
-            seconds[seconds.len() / 2],
-            seconds[seconds.len() - 1],
-            iterations as f64 / time.max(1e-9) / 1e6
-        ),
-    );
-    unsolved_is_failure(reports.len(), solved, impossible)
-}
-
-/// `kiln presets`: every preset with its parameters.
-pub fn list_presets(out: &mut dyn Write) -> std::io::Result<()> {
-    for preset in PRESETS {
-        writeln!(out, "{:<18} {}", preset.name(), preset.description())?;
-    }
-    Ok(())
 }
 
 /// Finishing order: solved before unsolved; solved by seconds; unsolved by the energy left,
 /// then seconds. Returns indices into `reports`, winner first.
-pub fn finishing_order(reports: &[&Report]) -> Vec<usize> {
+pub fn finishing_order(reports: &[Report]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..reports.len()).collect();
     order.sort_by(|&a, &b| {
-        let (a, b) = (reports[a], reports[b]);
+        let (a, b) = (&reports[a], &reports[b]);
         b.solved
             .cmp(&a.solved)
             .then_with(|| match a.solved {
@@ -252,26 +157,32 @@ struct Ranking {
     ranking: Vec<Standing>,
 }
 
-/// Runs every solver of one race on its own thread, each with its trace, and ranks them.
+/// Runs every racer of one race on its own thread, each with its trace, and ranks them.
 pub fn race(
-    solvers: Vec<Solver>,
+    args: &RaceArgs,
     traces: Vec<Trace>,
     puzzle: &Puzzle,
-    seed: u64,
-) -> color_eyre::Result<Vec<PresetReport>> {
-    let mut reports: Vec<PresetReport> = thread::scope(|scope| {
-        let handles: Vec<_> = solvers
+) -> color_eyre::Result<Vec<Report>> {
+    let racers = args.racers()?;
+    let mut reports: Vec<Report> = thread::scope(|scope| {
+        let handles: Vec<_> = racers
             .into_iter()
             .zip(traces)
-            .map(|(s, trace)| scope.spawn(move || run_solver(s, puzzle, seed, trace)))
+            .map(|(preset, mut trace)| {
+                let racer = args.racer(Some(preset));
+                scope.spawn(move || {
+                    let report = solve(puzzle, &racer, &mut trace)?;
+                    trace.finish().wrap_err("writing the --trace file")?;
+                    Ok(report)
+                })
+            })
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect::<color_eyre::Result<_>>()
     })?;
-    let plain: Vec<&Report> = reports.iter().map(|r| &r.report).collect();
-    let order = finishing_order(&plain);
+    let order = finishing_order(&reports);
     for (rank, &i) in order.iter().enumerate() {
         reports[i].rank = Some(rank + 1);
     }
@@ -293,11 +204,10 @@ pub fn headless_race(
         if interrupt::requested().is_some() {
             break;
         }
-        let solvers = args.solvers(puzzle)?;
         let traces = args.traces(i + 1, puzzles.len())?;
-        let reports = race(solvers, traces, puzzle, args.anneal.seed)?;
-        solved += reports.iter().any(|r| r.report.solved) as usize;
-        impossible += reports.iter().any(|r| r.report.error.is_some()) as usize;
+        let reports = race(args, traces, puzzle)?;
+        solved += reports.iter().any(|r| r.solved) as usize;
+        impossible += reports.iter().any(|r| r.error.is_some()) as usize;
         for report in &reports {
             serde_json::to_writer(&mut *out, report)?;
             writeln!(out)?;
@@ -308,10 +218,10 @@ pub fn headless_race(
                 rank: r.rank.unwrap_or(0),
                 preset: r.preset,
                 algorithm: r.algorithm,
-                solved: r.report.solved,
-                seconds: r.report.seconds,
-                iterations: r.report.iterations,
-                energy: r.report.energy,
+                solved: r.solved,
+                seconds: r.seconds,
+                iterations: r.iterations,
+                energy: r.energy,
             })
             .collect();
         ranking.sort_by_key(|s| s.rank);

@@ -14,7 +14,7 @@ use ratatui::layout::Rect;
 use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::{Command, Report, Speed, Stamped, Worker};
-use crate::anneal::{Clock, Problem, RunConfig, Runner, Search, StopReason};
+use crate::anneal::{Launch, Search, StopReason};
 use crate::export::{Export, Output};
 
 /// Where a session's run stands.
@@ -131,18 +131,6 @@ pub trait Demo {
     fn default_speed(&self) -> Speed;
 }
 
-/// The temperature the schedule ends at, when the run has a budget to end.
-pub(crate) fn final_temperature(config: &RunConfig) -> Option<f64> {
-    if config.max_steps.is_none() && config.time_limit.is_none() {
-        return None;
-    }
-    let end = Clock {
-        steps: config.max_steps.unwrap_or(0),
-        progress: Some(1.0),
-    };
-    Some(config.schedule.temperature(config.t0, end))
-}
-
 /// Time that runs only while the run does.
 #[derive(Debug, Clone, Copy)]
 struct Stopwatch {
@@ -191,64 +179,29 @@ pub struct Live<E: Search, V> {
     output: Option<Output<E::Snapshot>>,
 }
 
-impl<P, V> Live<Runner<P>, V>
-where
-    P: Problem + Send + 'static,
-    V: BoardView<P::Snapshot>,
-{
-    /// Anneals `runner` live.
-    pub fn start(title: String, runner: Runner<P>, view: V, speed: Speed, reheat_to: f64) -> Self {
-        let config = runner.config().clone();
-        Live::configured(title, runner, &config, view, speed, reheat_to)
-    }
-}
-
 impl<E, V> Live<E, V>
 where
     E: Search,
     V: BoardView<E::Snapshot>,
 {
-    /// Runs a search that anneals within `config`: the temperature range and the step
-    /// budget shown are `config`'s.
-    pub fn configured(
-        title: String,
-        search: E,
-        config: &RunConfig,
-        view: V,
-        speed: Speed,
-        reheat_to: f64,
-    ) -> Self {
-        let history = History::new(config.t0.max(reheat_to), final_temperature(config));
-        Live::with_search(
+    /// Runs `launch` live, drawn by `view`.
+    pub fn start(launch: Launch<E>, view: V, speed: Speed) -> Self {
+        let Launch {
             title,
             search,
-            view,
-            speed,
+            span: (high, low),
             reheat_to,
-            history,
-            config.max_steps,
-        )
-    }
-
-    /// Runs any search live; `history` knows its temperature range, `budget` its steps.
-    pub fn with_search(
-        title: String,
-        search: E,
-        view: V,
-        speed: Speed,
-        reheat_to: f64,
-        history: History,
-        budget: Option<u64>,
-    ) -> Self {
+            budget,
+        } = launch;
         let snapshot = Some(search.snapshot());
         Live {
             title,
             worker: Worker::spawn(search, speed, reheat_to),
             view,
             snapshot,
-            history,
+            history: History::new(high, low),
             state: RunState::Running,
-            budget,
+            budget: budget.max_steps,
             output: None,
             pending: VecDeque::new(),
             watch: Stopwatch::started(),

@@ -261,8 +261,8 @@ pub fn multiscale(
             Schedule::Exponential { t_min },
             t0 * f64::from(1u32 << (level + 1)),
         );
-        config.max_steps = Some(sweeps * cells);
-        config.time_limit = time.map(|t| t.mul_f64(cells as f64 / all_cells.max(1) as f64));
+        config.budget.max_steps = Some(sweeps * cells);
+        config.budget.time_limit = time.map(|t| t.mul_f64(cells as f64 / all_cells.max(1) as f64));
         let mut runner = Runner::new(grid, config, seed ^ level as u64);
         runner.run(|_| true);
         result = Some(runner.finish().best);

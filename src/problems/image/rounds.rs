@@ -41,7 +41,7 @@ const NOMINAL_RATE: f64 = 40e6;
 /// As many rounds as the budget gives [`SWEEPS_PER_ROUND`] proposals per pixel each, at
 /// least 1 and at most [`MAX_ROUNDS`]; 1 without a budget.
 pub fn auto_rounds(config: &RunConfig, pixels: usize) -> usize {
-    let steps = match (config.max_steps, config.time_limit) {
+    let steps = match (config.budget.max_steps, config.budget.time_limit) {
         (Some(steps), _) => steps as f64,
         (None, Some(limit)) => limit.as_secs_f64() * NOMINAL_RATE,
         (None, None) => return 1,
@@ -207,6 +207,7 @@ fn begin_round(
     if share.multiscale {
         // The start may take at most this share of the round's time.
         let time = config
+            .budget
             .time_limit
             .map(|limit| limit.saturating_sub(spent.elapsed).mul_f64(START_SHARE) / left);
         report
@@ -217,10 +218,12 @@ fn begin_round(
     report.start_seconds += took.as_secs_f64();
     spent.elapsed += took;
     let mut config = config.clone();
-    config.max_steps = config
+    config.budget.max_steps = config
+        .budget
         .max_steps
         .map(|steps| steps.saturating_sub(spent.iterations) / u64::from(left));
-    config.time_limit = config
+    config.budget.time_limit = config
+        .budget
         .time_limit
         .map(|limit| (limit.saturating_sub(spent.elapsed - took) / left).saturating_sub(took));
     Runner::new(problem, config, seed)
@@ -298,8 +301,8 @@ mod tests {
 
     fn budget(steps: Option<u64>, seconds: Option<f64>) -> RunConfig {
         let mut config = RunConfig::new(Schedule::Exponential { t_min: 0.05 }, 1.0);
-        config.max_steps = steps;
-        config.time_limit = seconds.map(Duration::from_secs_f64);
+        config.budget.max_steps = steps;
+        config.budget.time_limit = seconds.map(Duration::from_secs_f64);
         config
     }
 

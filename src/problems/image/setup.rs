@@ -251,6 +251,6 @@ impl Setup {
                 .anneal
                 .run_config(&defaults, |a| auto_temperature(d, seed, a, 10_000)),
         };
-        config.map_err(InputError::flags)
+        config
     }
 }

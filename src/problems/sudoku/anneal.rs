@@ -9,7 +9,6 @@ use super::check::{first_clash, line_conflicts};
 use super::fill::BoxFill;
 use super::focus::{Duplicates, FreeCells, pick};
 use super::grid::Geometry;
-use super::weighting::Weighted;
 use crate::anneal::{Problem, Rng};
 
 /// Why a cell holds its value (for the UI).
@@ -291,46 +290,6 @@ impl SudokuAnneal {
         let c = &self.counts;
         (c[la + x] == 1) as i32 - (c[la + y] == 0) as i32 + (c[lb + y] == 1) as i32
             - (c[lb + x] == 0) as i32
-    }
-
-    /// `line_delta` with each (line, value) slot counted at its weight.
-    #[inline(always)]
-    fn weighted_line_delta(&self, la: usize, lb: usize, x: usize, y: usize, w: &[u32]) -> i64 {
-        let c = &self.counts;
-        let at = |slot: usize, hit: bool| hit as i64 * w[slot] as i64;
-        at(la + x, c[la + x] == 1) - at(la + y, c[la + y] == 0) + at(lb + y, c[lb + y] == 1)
-            - at(lb + x, c[lb + x] == 0)
-    }
-}
-
-/// The constraints are the count-table slots "value v occurs in line l"; the slots of
-/// value 0 exist only for indexing and are never violated.
-impl Weighted for SudokuAnneal {
-    fn constraint_count(&self) -> usize {
-        self.counts.len()
-    }
-
-    #[inline(always)]
-    fn weighted_delta(&self, m: &Swap, weights: &[u32]) -> i64 {
-        let x = self.values[m.a as usize] as usize;
-        let y = self.values[m.b as usize] as usize;
-        let mut d = 0;
-        if m.row_a != m.row_b {
-            d += self.weighted_line_delta(m.row_a as usize, m.row_b as usize, x, y, weights);
-        }
-        if m.col_a != m.col_b {
-            d += self.weighted_line_delta(m.col_a as usize, m.col_b as usize, x, y, weights);
-        }
-        d
-    }
-
-    fn for_each_violated(&self, mut f: impl FnMut(usize)) {
-        let stride = self.geometry.side + 1;
-        for (slot, &n) in self.counts.iter().enumerate() {
-            if n == 0 && slot % stride != 0 {
-                f(slot);
-            }
-        }
     }
 }
 

@@ -8,13 +8,13 @@
 //! improved for `stall_generations` is replaced by a fresh random one (a restart).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 
 use super::anneal::{CellKind, SudokuAnneal, SudokuSnapshot};
 use super::grid::Geometry;
-use crate::anneal::{Problem, Rng, Sample, Search, StopReason, Tally, budget_spent};
+use crate::anneal::{Budget, Problem, Rng, Sample, Search, StopReason, Tally};
 
 /// Rechenberg's factor: the rate grows by 1/C after a generation with more than 1/5
 /// successful mutations and shrinks by C after one with fewer.
@@ -34,9 +34,8 @@ pub struct GaConfig {
     pub mutation: f64,
     /// Generations without a better population best before a restart.
     pub stall_generations: u64,
-    /// Stop after this many evaluations (children and fresh candidates).
-    pub max_evaluations: Option<u64>,
-    pub time_limit: Option<Duration>,
+    /// Evaluations (children and fresh candidates) count as steps; a GA stops at cost 0.
+    pub budget: Budget,
 }
 
 impl Default for GaConfig {
@@ -46,8 +45,7 @@ impl Default for GaConfig {
             elites: 0.05,
             mutation: 0.06,
             stall_generations: 100,
-            max_evaluations: None,
-            time_limit: None,
+            budget: Budget::default(),
         }
     }
 }
@@ -262,12 +260,10 @@ impl Genetic {
         if self.stopped.is_some() {
             return;
         }
-        self.stopped = budget_spent(
-            self.config.max_evaluations,
-            self.config.time_limit,
-            self.evaluations,
-            self.tally.elapsed,
-        );
+        self.stopped = self
+            .config
+            .budget
+            .spent(self.evaluations, self.tally.elapsed);
     }
 
     /// The current mutation rate.

@@ -10,8 +10,7 @@ use serde::Serialize;
 use super::SudokuArgs;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
-use super::prepare::{Prepared, default_threads};
-use super::presets::SudokuSearch;
+use super::presets::{Solver, SudokuSearch, solver, threads};
 use crate::anneal::{Search, StopReason, Trace, run_traced};
 use crate::batch;
 use crate::input::InputError;
@@ -50,6 +49,16 @@ pub struct Report {
     pub stop: Option<StopReason>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'static str>,
+    /// "anneal" or "ga".
+    pub algorithm: &'static str,
+    /// The preset that ran (`kiln` unless --preset says otherwise).
+    pub preset: &'static str,
+    /// Generations, for a genetic algorithm.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generations: Option<u64>,
+    /// 1 = winner (races only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<usize>,
 }
 
 /// The puzzles the arguments select: the file's (or the embedded one), maybe only one.
@@ -80,19 +89,13 @@ pub fn puzzle_trace(args: &SudokuArgs, number: usize, count: usize) -> Result<Tr
     args.anneal.open_trace(part.as_deref())
 }
 
-/// Solves one puzzle by annealing and checks the result against the rules.
+/// Solves one puzzle as `args` ask (kiln's annealer or a preset) and checks the result
+/// against the rules.
 pub fn solve(puzzle: &Puzzle, args: &SudokuArgs, trace: &mut Trace) -> color_eyre::Result<Report> {
-    let prepared = Prepared::new(puzzle, !args.no_propagate);
-    let mut report = Report::prepared(puzzle, &prepared, args.anneal.seed);
+    let mut solver = solver(puzzle, args)?;
+    let mut report = Report::prepared(puzzle, &solver, args.anneal.seed);
     if report.error.is_none() {
-        let threads = args
-            .threads
-            .map_or(default_threads(puzzle.n), |t| t as usize);
-        report.threads = threads;
-        let mut search = prepared
-            .parallel_search(args, threads)
-            .map_err(InputError::flags)?;
-        report.run(puzzle, &mut search, trace)?;
+        report.run(puzzle, &mut solver.search, trace)?;
     }
     Ok(report)
 }
@@ -100,7 +103,8 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs, trace: &mut Trace) -> color_eyr
 impl Report {
     /// What is known before any search: the puzzle, what propagation fixed and what the
     /// exact check found (a puzzle with no solution gets its error here and no search).
-    pub fn prepared(puzzle: &Puzzle, prepared: &Prepared, seed: u64) -> Report {
+    pub fn prepared(puzzle: &Puzzle, solver: &Solver, seed: u64) -> Report {
+        let prepared = &solver.prepared;
         Report {
             problem: "sudoku",
             source: puzzle.source.clone(),
@@ -117,9 +121,13 @@ impl Report {
             propagated: prepared.propagated,
             solutions: prepared.solutions.label(),
             check_seconds: prepared.check_time.as_secs_f64(),
-            threads: 1,
+            threads: solver.plan.threads,
             stop: None,
             error: prepared.has_no_solution().then_some("no solution"),
+            algorithm: solver.preset.algorithm(),
+            preset: solver.preset.name(),
+            generations: None,
+            rank: None,
         }
     }
 
@@ -141,6 +149,7 @@ impl Report {
         self.seconds += sample.elapsed.as_secs_f64();
         self.solution = line_of(&best.values);
         self.stop = search.stopped();
+        self.generations = search.generations();
         self.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
         if sample.best_energy == 0.0 && !self.solved {
             bail!(
@@ -175,10 +184,7 @@ fn every_run<'a>(puzzles: &'a [Puzzle], seeds: &[u64]) -> Vec<Run<'a>> {
 
 /// The most chains any of `puzzles` runs side by side.
 fn chains_per_puzzle(args: &SudokuArgs, puzzles: &[Puzzle]) -> usize {
-    let chains = |puzzle: &Puzzle| {
-        args.threads
-            .map_or(default_threads(puzzle.n), |t| t as usize)
-    };
+    let chains = |puzzle: &Puzzle| threads(args, puzzle.n);
     puzzles.iter().map(chains).max().unwrap_or(1)
 }
 
@@ -201,7 +207,8 @@ impl Tally {
         self.impossible += report.error.is_some() as usize;
     }
 
-    fn say(&mut self, log: &mut dyn Write, runs: usize) {
+    /// `what` names the command: "sudoku", or "sudoku --preset NAME".
+    fn say(&mut self, log: &mut dyn Write, what: &str, runs: usize) {
         self.seconds.sort_by(f64::total_cmp);
         // An interrupt or an empty shard may leave nothing to summarise.
         let (median, max) = match self.seconds.last() {
@@ -212,7 +219,7 @@ impl Tally {
         say(
             log,
             format_args!(
-                "sudoku: solved {}/{runs}, median {median:.4} s, max {max:.4} s, \
+                "{what}: solved {}/{runs}, median {median:.4} s, max {max:.4} s, \
                  {:.1}M iterations/s",
                 self.solved,
                 rate / 1e6
@@ -247,7 +254,11 @@ pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color
         Ok(())
     };
     batch::run_in_order(&runs, jobs, solve_run, print)?;
-    tally.say(log, runs.len());
+    let what = match args.preset {
+        Some(preset) => format!("sudoku --preset {preset}"),
+        None => "sudoku".to_string(),
+    };
+    tally.say(log, &what, runs.len());
     unsolved_is_failure(runs.len(), tally.solved, tally.impossible)
 }
 

@@ -14,8 +14,6 @@ mod parse;
 mod prepare;
 mod presets;
 mod propagate;
-mod tempering;
-mod weighting;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -39,10 +37,10 @@ pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use headless::{Report, puzzle_trace, selected_puzzles, solve, unsolved_is_failure};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
 pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults};
-pub use presets::{GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, plan, solver};
+pub use presets::{
+    GaArgs, Model, PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver,
+};
 pub use propagate::{Contradiction, propagate};
-pub use tempering::{Tempering, TemperingConfig, ladder};
-pub use weighting::{Breakout, Weighted, WeightingConfig};
 
 #[derive(Args, Debug, Clone)]
 pub struct SudokuArgs {
@@ -58,60 +56,39 @@ pub struct SudokuArgs {
     /// (default: per size, see `default_focus`).
     #[arg(long, value_name = "P", value_parser = real(ranges::FOCUS))]
     pub focus: Option<f64>,
-    /// Headless: run this many independent chains on as many threads, the first to solve
-    /// wins (default 2 for 25x25, else 1). The seed decides every chain.
+    /// Run this many independent chains on as many threads, the first to solve wins
+    /// (default: 2 for 25x25 with kiln's own annealer, else 1). The seed decides every chain.
     #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS))]
     pub threads: Option<u64>,
-    #[command(flatten)]
-    pub tempering: TemperingArgs,
-    #[command(flatten)]
-    pub weighting: WeightingArgs,
     #[command(flatten)]
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub batch: BatchArgs,
-    /// Run a named preset (`kiln presets` lists them); other flags override its values.
+    /// Run a named preset (`kiln presets` lists them; default: kiln); other flags override
+    /// its values.
     #[arg(long, value_name = "NAME")]
     pub preset: Option<Preset>,
     #[command(flatten)]
     pub ga: GaArgs,
 }
 
-/// Parallel tempering instead of one annealing chain.
-#[derive(Args, Debug, Clone, Default, PartialEq)]
-pub struct TemperingArgs {
-    /// Parallel tempering with this many replicas (default 1: one annealing chain, with
-    /// restarts). The coldest replica runs at --t0; --stall and --on-stall do not apply.
-    #[arg(long, value_name = "K", value_parser = whole(ranges::CHAINS))]
-    pub replicas: Option<u64>,
-    /// Hottest temperature of the tempering ladder (default 0.5).
-    #[arg(long, value_name = "T", value_parser = real(ranges::TEMPERATURE), requires = "replicas")]
-    pub t_hot: Option<f64>,
-}
-
-/// Constraint weighting instead of plain annealing.
-#[derive(Args, Debug, Clone, Default, PartialEq)]
-pub struct WeightingArgs {
-    /// Constraint weighting: a value missing from a line gains weight while the search
-    /// stays stuck, and the chain anneals the summed weights (--t0 is its temperature,
-    /// --stall restarts it with fresh weights).
-    #[arg(long, conflicts_with = "replicas")]
-    pub weighting: bool,
-    /// Steps without a new low of the weighted energy before the violated constraints gain
-    /// weight (default 2000).
-    #[arg(long, value_name = "STEPS", value_parser = whole(ranges::STEPS), requires = "weighting")]
-    pub weight_window: Option<u64>,
-    /// Every this many raises all weights drop by one towards 1 (0: never; default 3).
-    #[arg(long, value_name = "RAISES", value_parser = whole(ranges::WEIGHT_DECAY), requires = "weighting")]
-    pub weight_decay: Option<u64>,
-}
-
 impl SudokuArgs {
-    /// What clap cannot check: the GA's flags apply only to `--preset ga`.
+    /// The preset that runs: the one named, or kiln's own.
+    pub fn preset(&self) -> Preset {
+        self.preset.unwrap_or(Preset::Kiln)
+    }
+
+    /// What clap cannot check: flags that apply only to some presets.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
-        self.ga
-            .check(self.preset == Some(Preset::Ga), "--preset ga")
+        self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
+        if self.focus.is_some() && self.preset().model() != Model::BoxSwap {
+            return Err(InputError::flags(format!(
+                "--focus applies only to box-swap annealing, not --preset {}",
+                self.preset()
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -121,15 +98,5 @@ pub fn headless(
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
-    if let Some(preset) = args.preset {
-        if args.batch != BatchArgs::default() {
-            return Err(InputError::new(
-                "--preset",
-                "--jobs, --shard and --seeds apply to runs without a preset",
-            )
-            .into());
-        }
-        return crate::race::headless_preset(preset, args, out, log);
-    }
     headless::run(args, out, log)
 }

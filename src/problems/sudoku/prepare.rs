@@ -6,16 +6,12 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use super::SudokuArgs;
 use super::anneal::SudokuAnneal;
 use super::deduce::{Deduced, deduce};
 use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
-use super::presets::SudokuSearch;
-use super::tempering::{Tempering, TemperingConfig};
-use super::weighting::{Breakout, WeightingConfig};
-use crate::anneal::{Parallel, Rng, RunConfig, Runner, nth_seed};
-use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
+use crate::anneal::Rng;
+use crate::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
 
 /// Seconds per puzzle when no --time-limit is given, so nothing hangs.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
@@ -78,29 +74,8 @@ pub fn default_focus(n: usize) -> f64 {
     }
 }
 
-/// Constraint weighting's window (steps without a new weighted low before a raise) and
-/// decay period (raises between drops of every weight), tuned on 25x25 grids at T = 0.3.
-/// Solutions per 20 s of sudoku25_generated_dev3 line 1 with 8 more givens from its
-/// solution (a restart after each): window 500 15, 1000 72, 2000 67, 4000 78, 5000 61
-/// (decay 3); decay 6 46; without weighting 13. Weighting is opt-in (--weighting): its
-/// gain shrinks as puzzles get harder (line 1 with 4 more givens: 1 of 3 seeds solved in
-/// 40 s, 2 of 3 without), it solves none of lines 1-2 in 60 s either, and on
-/// sudoku16_generated_dev10 it is slower (max 555M steps against 85M). On the 45-50 %
-/// 25x25 lines of lewis_style_dev300 it takes 0.63x the steps (seeds 1-10).
-pub const WEIGHTING_WINDOW: u64 = 2_000;
-pub const WEIGHTING_DECAY: u64 = 3;
-/// The temperature weighting was tuned at (every size), used when --t0 is not given.
-const WEIGHTING_TEMPERATURE: f64 = 0.3;
-
-/// Steps each replica takes between offers to exchange temperatures.
-const TEMPERING_SWEEP: u64 = 1_000;
-
-/// Hottest rung of the tempering ladder when --t-hot is not given: on 25x25 grids the
-/// energy jumps from about 20 to about 60 between T = 0.40 and 0.45, so the ladder spans
-/// that transition. Tempering is opt-in (--replicas): on sudoku25_generated_dev3 line 3,
-/// 4-16 replicas over 0.22-0.6 solved none of 10 runs of 0.6G-1.8G steps, one chain with
-/// restarts 2 of 6 runs of 0.6G (seeds 1-6); lines 1-2 stayed at energy 2 either way.
-pub const DEFAULT_T_HOT: f64 = 0.5;
+/// Mixed into the seed for a random fill, so it is drawn apart from the run's own moves.
+pub(super) const FILL_SALT: u64 = 0x5eed_50d0_0000_0001;
 
 /// A puzzle checked and made ready to anneal.
 #[derive(Debug, Clone)]
@@ -169,7 +144,7 @@ impl Prepared {
 
     /// The annealing state, filled at random from `seed`, with this size's focus.
     pub fn problem(&self, seed: u64) -> SudokuAnneal {
-        let mut rng = Rng::seed_from_u64(seed ^ 0x5eed_50d0_0000_0001u64);
+        let mut rng = Rng::seed_from_u64(seed ^ FILL_SALT);
         let mut problem = SudokuAnneal::with_marks(
             Arc::clone(&self.geometry),
             &self.puzzle.cells,
@@ -179,85 +154,6 @@ impl Prepared {
         );
         problem.set_focus(default_focus(self.puzzle.n));
         problem
-    }
-
-    /// The run configuration from the shared flags over this size's defaults, stopping at
-    /// energy 0. Errors name the flag.
-    pub fn run_config(
-        &self,
-        args: &AnnealArgs,
-        problem: &SudokuAnneal,
-    ) -> Result<RunConfig, String> {
-        let mut config = args.run_config(&defaults(self.puzzle.n), |acceptance| {
-            crate::anneal::auto_temperature(problem, args.seed, acceptance, 10_000)
-        })?;
-        config.target_energy = Some(0.0);
-        Ok(config)
-    }
-
-    /// The search the flags ask for: one annealing chain, or parallel tempering when more
-    /// than one replica is wanted (its coldest rung at the chain's start temperature); with
-    /// the chain's configuration, for displays.
-    pub fn search(&self, args: &SudokuArgs) -> Result<(SudokuSearch, RunConfig), String> {
-        let seed = args.anneal.seed;
-        let mut problem = self.problem(seed);
-        if let Some(focus) = args.focus {
-            problem.set_focus(focus);
-        }
-        let config = self.run_config(&args.anneal, &problem)?;
-        if args.weighting.weighting {
-            let weighting = WeightingConfig {
-                temperature: match args.anneal.t0 {
-                    None => WEIGHTING_TEMPERATURE,
-                    Some(_) => config.t0,
-                },
-                window: args.weighting.weight_window.unwrap_or(WEIGHTING_WINDOW),
-                decay_every: args.weighting.weight_decay.unwrap_or(WEIGHTING_DECAY),
-                restart_after: config.stagnation.map(|s| s.window),
-                target_energy: config.target_energy,
-                max_steps: config.max_steps,
-                time_limit: config.time_limit,
-            };
-            return Ok((Box::new(Breakout::new(problem, weighting, seed)), config));
-        }
-        let replicas = args.tempering.replicas.unwrap_or(1) as usize;
-        if replicas <= 1 {
-            return Ok((Box::new(Runner::new(problem, config.clone(), seed)), config));
-        }
-        let tempering = TemperingConfig {
-            replicas,
-            t_cold: config.t0,
-            t_hot: args.tempering.t_hot.unwrap_or(DEFAULT_T_HOT),
-            sweep: TEMPERING_SWEEP,
-            target_energy: config.target_energy,
-            max_steps: config.max_steps,
-            time_limit: config.time_limit,
-        };
-        Ok((Box::new(Tempering::new(problem, tempering, seed)), config))
-    }
-
-    /// The headless search: [`Prepared::search`] on `threads` chains side by side, each with
-    /// its own seed and its share of --max-steps.
-    pub fn parallel_search(
-        &self,
-        args: &SudokuArgs,
-        threads: usize,
-    ) -> Result<SudokuSearch, String> {
-        if threads <= 1 {
-            return Ok(self.search(args)?.0);
-        }
-        let chains = (0..threads)
-            .map(|i| {
-                let mut chain = args.clone();
-                chain.anneal.seed = nth_seed(args.anneal.seed, i);
-                chain.anneal.max_steps = args.anneal.max_steps.map(|m| m.div_ceil(threads as u64));
-                Ok(self.search(&chain)?.0)
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let time_limit = self
-            .run_config(&args.anneal, &self.problem(args.anneal.seed))?
-            .time_limit;
-        Ok(Box::new(Parallel::new(chains, time_limit)))
     }
 
     /// "9x9 from FILE:LINE, 24 givens, 12 propagated": a title for the UI.

@@ -10,16 +10,19 @@ use std::str::FromStr;
 use clap::Args;
 use rand::SeedableRng;
 
+use super::SudokuArgs;
 use super::anneal::SudokuSnapshot;
 use super::cell_linear::CellLinear;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
-use super::prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, defaults};
-use crate::anneal::{
-    Checkpoint, Clock, Problem, Rng, RunConfig, Runner, Schedule, Search, StallAction,
-    auto_temperature,
+use super::prepare::{
+    DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads, defaults,
 };
-use crate::anneal_args::{AnnealArgs, Defaults, ScheduleKind, StallKind, StartTemperature};
+use crate::anneal::{
+    Checkpoint, Launch, Parallel, Problem, Rng, RunConfig, Runner, Schedule, Search, StallAction,
+    auto_temperature, nth_seed,
+};
+use crate::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
 
@@ -223,6 +226,14 @@ impl Preset {
     }
 }
 
+/// `kiln presets`: every preset with its parameters.
+pub fn list_presets(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    for preset in PRESETS {
+        writeln!(out, "{:<18} {}", preset.name(), preset.description())?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -242,7 +253,7 @@ impl FromStr for Preset {
     }
 }
 
-/// Everything a preset decides.
+/// Everything a preset decides, with the user's flags on top.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     pub preset: Preset,
@@ -255,23 +266,24 @@ pub struct Plan {
     /// Fraction of box-swap moves aimed at conflicts: kiln's own; the classroom solvers
     /// drew their swaps uniformly.
     pub focus: f64,
+    /// Independent chains side by side, the first to solve wins.
+    pub threads: usize,
 }
 
-/// The plan for `preset` on a grid of box side `n` whose model leaves `free_cells` cells to
-/// the search (the cell-linear sweep), with the user's flags on top. `auto_t0(acceptance)`
+/// The plan for `args` (its preset, or kiln's own) on a grid of box side `n` whose model
+/// leaves `free_cells` cells to the search (the cell-linear sweep). `auto_t0(acceptance)`
 /// is called only for `--t0 auto`. Errors name the flag.
 pub fn plan(
-    preset: Preset,
+    args: &SudokuArgs,
     n: usize,
     free_cells: usize,
-    anneal: &AnnealArgs,
-    ga: &GaArgs,
-    no_propagate: bool,
     auto_t0: impl FnOnce(f64) -> f64,
-) -> Result<Plan, String> {
+) -> Result<Plan, InputError> {
+    let preset = args.preset();
+    let anneal = &args.anneal;
     let d = preset.defaults(n);
     let mut config = anneal.run_config(&d, auto_t0)?;
-    config.target_energy = Some(0.0);
+    config.budget.target = Some(0.0);
     // What the shared flags cannot say: temperatures held for a number of steps, and the
     // periodic restart rules. A --schedule flag replaces the first, --stall/--on-stall the
     // second.
@@ -322,32 +334,43 @@ pub fn plan(
     let ga = (preset.model() == Model::Genetic).then(|| {
         let base = GaConfig::default();
         GaConfig {
-            population: ga.population.map_or(base.population, |p| p as usize),
-            elites: ga.elites.unwrap_or(base.elites),
-            mutation: ga.mutation.unwrap_or(base.mutation),
+            population: args.ga.population.map_or(base.population, |p| p as usize),
+            elites: args.ga.elites.unwrap_or(base.elites),
+            mutation: args.ga.mutation.unwrap_or(base.mutation),
             stall_generations: anneal.stall.unwrap_or(base.stall_generations),
-            max_evaluations: config.max_steps,
-            time_limit: config.time_limit,
+            budget: config.budget,
         }
     });
+    let focus = match preset {
+        Preset::Kiln => default_focus(n),
+        _ => 0.0,
+    };
     Ok(Plan {
         preset,
         model: preset.model(),
-        propagate: preset.propagates() && !no_propagate,
+        propagate: preset.propagates() && !args.no_propagate,
         config,
         ga,
-        focus: if preset == Preset::Kiln {
-            default_focus(n)
-        } else {
-            0.0
-        },
+        focus: args.focus.unwrap_or(focus),
+        threads: threads(args, n),
     })
+}
+
+/// The chains a run of `args` on a grid of box side `n` runs side by side: --threads, or
+/// kiln's default for the size; one for the classroom presets, which ran one chain.
+pub fn threads(args: &SudokuArgs, n: usize) -> usize {
+    let default = match args.preset() {
+        Preset::Kiln => default_threads(n),
+        _ => 1,
+    };
+    args.threads.map_or(default, |t| t as usize)
 }
 
 /// A search the worker (or a headless loop) can drive, whatever the preset.
 pub type SudokuSearch = Box<dyn Search<Snapshot = SudokuSnapshot>>;
 
-/// A preset ready to run on one puzzle.
+/// A preset ready to run on one puzzle: what every Sudoku run (headless, live, a race
+/// pane) is built as.
 pub struct Solver {
     pub preset: Preset,
     /// "geometric-restart: 9x9 from FILE:LINE, 23 givens, 0 propagated", for pane titles.
@@ -364,55 +387,78 @@ impl Solver {
     /// down to where one cooling run ends, when that is known (for the GA: the range of
     /// its mutation rate).
     pub fn temperature_span(&self) -> (f64, Option<f64>) {
-        if self.plan.model == Model::Genetic {
-            return (MAX_RATE, Some(MIN_RATE));
+        match self.plan.model {
+            Model::Genetic => (MAX_RATE, Some(MIN_RATE)),
+            _ => self.plan.config.temperature_span(self.reheat_to),
         }
-        let c = &self.plan.config;
-        let restart_period = c
-            .checkpoint
-            .filter(|k| k.min_gain.is_infinite())
-            .map(|k| k.every.saturating_sub(1));
-        let end = restart_period.or(c.max_steps).map(|steps| Clock {
-            steps,
-            progress: Some(1.0),
-        });
-        let end = end.or(c.schedule.needs_budget().then_some(Clock {
-            steps: 0,
-            progress: Some(1.0),
-        }));
-        let low = end.map(|clock| c.schedule.temperature(c.t0, clock));
-        (c.t0.max(self.reheat_to), low)
     }
-
-    /// The step budget (evaluations for the GA), for a progress display.
-    pub fn budget(&self) -> Option<u64> {
-        self.plan.config.max_steps
+    /// The run, titled `title`, for the live view.
+    pub fn launch(self, title: String) -> Launch<SudokuSearch> {
+        Launch {
+            title,
+            span: self.temperature_span(),
+            reheat_to: self.reheat_to,
+            budget: self.plan.config.budget,
+            search: self.search,
+        }
     }
 }
 
-/// Builds `preset` for `puzzle` with the flags of `args` (seed, budget, overrides).
-pub fn solver(
-    preset: Preset,
-    puzzle: &Puzzle,
-    anneal: &AnnealArgs,
-    ga: &GaArgs,
-    no_propagate: bool,
-) -> Result<Solver, String> {
-    let prepared = Prepared::new(puzzle, preset.propagates() && !no_propagate);
+/// Builds the run `args` ask for on `puzzle` (seed, preset or kiln's own, budget,
+/// overrides): the one way every Sudoku run is set up. Several chains each get their own
+/// seed and their share of the steps; the plan is the first chain's.
+pub fn solver(puzzle: &Puzzle, args: &SudokuArgs) -> Result<Solver, InputError> {
+    let preset = args.preset();
+    let prepared = Prepared::new(puzzle, preset.propagates() && !args.no_propagate);
     let free_cells = prepared.fixed.iter().filter(|&&v| v == 0).count();
-    let seed = anneal.seed;
-    let mut rng = Rng::seed_from_u64(seed ^ 0x5eed_50d0_0000_0001u64);
-    let label = format!("{preset}: {}", prepared.title());
-    let plan_with = |auto: &dyn Fn(f64) -> f64| {
-        plan(preset, puzzle.n, free_cells, anneal, ga, no_propagate, auto)
+    let threads = threads(args, puzzle.n);
+    let mut chains = (0..threads)
+        .map(|i| {
+            let mut chain = args.clone();
+            chain.anneal.seed = nth_seed(args.anneal.seed, i);
+            if threads > 1 {
+                chain.anneal.max_steps = args.anneal.max_steps.map(|m| m.div_ceil(threads as u64));
+            }
+            self::chain(&prepared, &chain, free_cells)
+        })
+        .collect::<Result<Vec<_>, InputError>>()?;
+    let plan = chains[0].0.clone();
+    let search = match chains.len() {
+        1 => chains.swap_remove(0).1,
+        _ => Box::new(Parallel::new(
+            chains.into_iter().map(|(_, search)| search).collect(),
+            plan.config.budget.time_limit,
+        )),
     };
+    let reheat_to = match plan.model {
+        Model::Genetic => 0.5,
+        _ => args.anneal.reheat_temperature(&plan.config),
+    };
+    Ok(Solver {
+        preset,
+        label: format!("{preset}: {}", prepared.title()),
+        prepared,
+        plan,
+        search,
+        reheat_to,
+    })
+}
+
+/// The plan and the search of one chain.
+fn chain(
+    prepared: &Prepared,
+    args: &SudokuArgs,
+    free_cells: usize,
+) -> Result<(Plan, SudokuSearch), InputError> {
+    let seed = args.anneal.seed;
+    let plan_with = |auto: &dyn Fn(f64) -> f64| plan(args, prepared.puzzle.n, free_cells, auto);
     fn annealer<P>(problem: P, plan: &Plan, seed: u64) -> SudokuSearch
     where
         P: Problem<Snapshot = SudokuSnapshot> + Send + 'static,
     {
         Box::new(Runner::new(problem, plan.config.clone(), seed))
     }
-    let (plan, search): (Plan, SudokuSearch) = match preset.model() {
+    Ok(match args.preset().model() {
         Model::BoxSwap => {
             let mut problem = prepared.problem(seed);
             let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
@@ -421,9 +467,10 @@ pub fn solver(
             (plan, search)
         }
         Model::CellValues => {
+            let mut rng = Rng::seed_from_u64(seed ^ FILL_SALT);
             let problem = CellLinear::new(
                 prepared.geometry.clone(),
-                &puzzle.cells,
+                &prepared.puzzle.cells,
                 &prepared.fixed,
                 &mut rng,
             );
@@ -433,27 +480,14 @@ pub fn solver(
         }
         Model::Genetic => {
             let plan = plan_with(&|_| 1.0)?;
-            let config = plan.ga.clone().unwrap_or_default();
             let ga = Genetic::new(
                 prepared.geometry.clone(),
-                &puzzle.cells,
+                &prepared.puzzle.cells,
                 &prepared.fixed,
-                config,
+                plan.ga.clone().unwrap_or_default(),
                 seed,
             );
             (plan, Box::new(ga))
         }
-    };
-    let reheat_to = match plan.model {
-        Model::Genetic => 0.5,
-        _ => anneal.reheat_temperature(&plan.config),
-    };
-    Ok(Solver {
-        preset,
-        label,
-        prepared,
-        plan,
-        search,
-        reheat_to,
     })
 }

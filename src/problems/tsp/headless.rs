@@ -66,20 +66,23 @@ const KICK_SEED: u64 = 0x6b69_636b;
 fn split_budget(mut config: RunConfig, share: f64, started: Instant) -> (RunConfig, Budget) {
     // The time limit counts from the start of the run: what setup took is spent.
     let left = config
+        .budget
         .time_limit
         .map(|limit| limit.saturating_sub(started.elapsed()));
     let budget = Budget {
         evaluations: config
+            .budget
             .max_steps
             .map_or(u64::MAX, |steps| (steps as f64 * share) as u64),
         // A limit no clock can reach is no deadline.
         deadline: left.and_then(|left| Instant::now().checked_add(left)),
         target: None,
     };
-    config.max_steps = config
+    config.budget.max_steps = config
+        .budget
         .max_steps
         .map(|steps| (steps as f64 * (1.0 - share)) as u64);
-    config.time_limit = left.map(|left| left.mul_f64(1.0 - share));
+    config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
     (config, budget)
 }
 

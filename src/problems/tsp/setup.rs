@@ -11,7 +11,7 @@ use super::TspArgs;
 use super::instance::Instance;
 use super::problem::{Cost, TspProblem};
 use super::{random, tour_file, tsplib};
-use crate::anneal::{Rng, RunConfig, auto_temperature};
+use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
 use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls};
@@ -155,6 +155,24 @@ pub struct Setup {
     pub reheat_temperature: f64,
 }
 
+impl Setup {
+    /// The annealing run, titled by its instance.
+    pub fn launch(self, seed: u64) -> (Loaded, Launch<Runner<TspProblem>>) {
+        let title = format!(
+            "{} ({})",
+            escape_controls(&self.loaded.instance.name),
+            count(self.loaded.instance.len(), "city", "cities")
+        );
+        let launch = Launch::annealing(
+            title,
+            Runner::new(self.problem, self.config.clone(), seed),
+            &self.config,
+            self.reheat_temperature,
+        );
+        (self.loaded, launch)
+    }
+}
+
 /// Builds the problem (first tour from `--seed`) and its run configuration.
 pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
     let loaded = load(args)?;
@@ -172,8 +190,7 @@ pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
         .anneal
         .run_config(&defaults(&problem, args), |acceptance| {
             auto_temperature(&problem, seed, acceptance, 10_000)
-        })
-        .map_err(InputError::flags)?;
+        })?;
     Ok(Setup {
         reheat_temperature: args.anneal.reheat_temperature(&config),
         loaded,

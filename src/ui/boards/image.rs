@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::anneal::worker::Speed;
-use crate::anneal::{RunConfig, Runner, Search};
+use crate::anneal::{Launch, RunConfig, Runner, Search};
 use crate::anneal_args::AnnealArgs;
 use crate::export::{self, Export, Output};
 use crate::output::Target;
@@ -188,10 +188,10 @@ fn live_budget(config: &mut RunConfig, args: &AnnealArgs, pixels: usize) {
     if args.time_limit.is_some() {
         return;
     }
-    config.time_limit = None;
+    config.budget.time_limit = None;
     let (least, most) = RUN_SECONDS;
     let steps = (pixels as u64 * SWEEPS).clamp(least * DEFAULT_PACE, most * DEFAULT_PACE);
-    config.max_steps.get_or_insert(steps);
+    config.budget.max_steps.get_or_insert(steps);
 }
 
 /// The braille dots of a board of `area` cells (2 across and 4 down per cell), so that a
@@ -207,6 +207,8 @@ struct Prepared {
     setup: Setup,
     config: RunConfig,
     seed: u64,
+    /// What a reheat raises the temperature to.
+    reheat_to: f64,
     /// The run's name in saved files (`e`).
     name: String,
     /// Where `--output` goes, checked.
@@ -224,22 +226,24 @@ impl Prepared {
         }
     }
 
-    /// The search the live view drives, with its title.
-    fn into_search(self) -> (String, Box<dyn Search<Snapshot = Bitmap>>) {
+    /// The run the live view drives.
+    fn into_launch(self) -> Launch<Box<dyn Search<Snapshot = Bitmap>>> {
         let Prepared {
             setup,
             config,
             seed,
+            reheat_to,
             ..
         } = self;
-        match setup.mode {
-            Mode::Pattern(p) => (setup.title, Box::new(Runner::new(p, config, seed))),
+        let (title, search): (String, Box<dyn Search<Snapshot = Bitmap>>) = match setup.mode {
+            Mode::Pattern(p) => (setup.title, Box::new(Runner::new(p, config.clone(), seed))),
             Mode::Denoise(d, plan) => {
-                let rounds = Rounds::new(d, plan, config, seed);
+                let rounds = Rounds::new(d, plan, config.clone(), seed);
                 let title = format!("{} · {} rounds", setup.title, rounds.rounds());
                 (title, Box::new(rounds))
             }
-        }
+        };
+        Launch::annealing(title, search, &config, reheat_to)
     }
 }
 
@@ -254,10 +258,8 @@ impl ImageDemo {
         let setup = build(&args)?;
         let mut config = setup.run_config(&args)?;
         live_budget(&mut config, &args.anneal, setup.input.len());
-        if let Some(t) = args.anneal.reheat_t {
-            config.t0 = config.t0.max(t);
-        }
         Ok(Prepared {
+            reheat_to: args.anneal.reheat_temperature(&config),
             name: export::image::run_name(&args, &setup.mode),
             output: args.output_target()?,
             setup,
@@ -284,14 +286,12 @@ impl Demo for ImageDemo {
     ) -> color_eyre::Result<Box<dyn Session>> {
         let prepared = self.prepare(index, area)?;
         let view = prepared.view();
-        let config = prepared.config.clone();
         let output = prepared.output.clone().map(|target| Output {
             target,
             encode: export::image::output,
         });
-        let (title, search) = prepared.into_search();
         Ok(Box::new(
-            Live::configured(title, search, &config, view, speed, config.t0).with_output(output),
+            Live::start(prepared.into_launch(), view, speed).with_output(output),
         ))
     }
 
@@ -416,9 +416,9 @@ mod tests {
 
     fn anneal(index: usize, area: BoardArea) -> Run {
         let prepared = presets().prepare(index, area).unwrap();
-        let budget = prepared.config.max_steps.unwrap();
+        let budget = prepared.config.budget.max_steps.unwrap();
         let clean = prepared.setup.clean.clone();
-        let (_, mut search) = prepared.into_search();
+        let mut search = prepared.into_launch().search;
         let mut frames = vec![search.snapshot()];
         let mut energies = vec![search.sample().energy];
         for _ in 0..10 {
@@ -509,10 +509,10 @@ mod tests {
                 let input = &prepared.setup.input;
                 assert_eq!((input.width, input.height), dots(area));
                 draws_exactly(input, area);
-                let steps = prepared.config.max_steps.unwrap();
+                let steps = prepared.config.budget.max_steps.unwrap();
                 let seconds = steps as f64 / DEFAULT_PACE as f64;
                 assert!((10.0..=60.0).contains(&seconds), "{seconds} s");
-                assert!(prepared.config.time_limit.is_none());
+                assert!(prepared.config.budget.time_limit.is_none());
             }
         }
     }
@@ -529,10 +529,13 @@ mod tests {
         };
         let budget = |args: &AnnealArgs, pixels: usize| {
             let mut config = RunConfig::new(Schedule::Constant, 1.0);
-            config.time_limit = Some(Duration::from_secs(2));
-            config.max_steps = args.max_steps;
+            config.budget.time_limit = Some(Duration::from_secs(2));
+            config.budget.max_steps = args.max_steps;
             live_budget(&mut config, args, pixels);
-            (config.max_steps, config.time_limit.map(|t| t.as_secs()))
+            (
+                config.budget.max_steps,
+                config.budget.time_limit.map(|t| t.as_secs()),
+            )
         };
         assert_eq!(budget(&timed, 1000), (None, Some(2)));
         assert_eq!(budget(&counted, 1000), (Some(123), None));

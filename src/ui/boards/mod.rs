@@ -12,9 +12,9 @@ use crate::anneal_args::AnnealArgs;
 /// view down slows the cooling with it and the same run unfolds at every speed.
 pub fn step_budget(config: &mut RunConfig, args: &AnnealArgs, rate: f64) {
     if args.time_limit.is_none()
-        && config.max_steps.is_none()
-        && let Some(limit) = config.time_limit.take()
+        && config.budget.max_steps.is_none()
+        && let Some(limit) = config.budget.time_limit.take()
     {
-        config.max_steps = Some((limit.as_secs_f64() * rate) as u64);
+        config.budget.max_steps = Some((limit.as_secs_f64() * rate) as u64);
     }
 }

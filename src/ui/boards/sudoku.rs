@@ -10,11 +10,7 @@ use crate::anneal::worker::Speed;
 use crate::export::{self, Export};
 use color_eyre::eyre::{bail, eyre};
 
-use crate::problems::sudoku::{
-    CellKind, Prepared, Puzzle, SudokuArgs, SudokuSearch, SudokuSnapshot, solver, symbol,
-};
-use crate::ui::history::History;
-use crate::ui::session::final_temperature;
+use crate::problems::sudoku::{CellKind, Puzzle, SudokuArgs, SudokuSnapshot, solver, symbol};
 use crate::ui::session::{BoardArea, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
@@ -324,63 +320,12 @@ impl BoardView<SudokuSnapshot> for SudokuThumbnail {
 }
 
 /// The Sudoku tab: a list of puzzles, each solved as `kiln sudoku` would with the same
-/// flags (a preset, the GA, parallel tempering or kiln's own annealer).
+/// flags (a preset, the GA or kiln's own annealer).
 pub struct SudokuDemo {
     pub puzzles: Vec<Puzzle>,
     pub args: SudokuArgs,
     /// The seed of puzzle `i`, where a curated show chose one; the others use `args`'.
     pub seeds: Vec<u64>,
-}
-
-/// What a live run of one puzzle starts from.
-struct Start {
-    search: SudokuSearch,
-    /// Knows the temperatures the display should span.
-    history: History,
-    reheat_to: f64,
-    budget: Option<u64>,
-    propagated: usize,
-}
-
-impl SudokuDemo {
-    fn search(&self, index: usize, puzzle: &Puzzle) -> color_eyre::Result<Start> {
-        let mut args = self.args.clone();
-        if let Some(&seed) = self.seeds.get(index) {
-            args.anneal.seed = seed;
-        }
-        let a = &args;
-        if let Some(preset) = a.preset {
-            let s =
-                solver(preset, puzzle, &a.anneal, &a.ga, a.no_propagate).map_err(|e| eyre!(e))?;
-            if s.prepared.has_no_solution() {
-                bail!("{}: this puzzle has no solution", puzzle.source);
-            }
-            let (high, low) = s.temperature_span();
-            let budget = s.budget();
-            let propagated = s.prepared.propagated;
-            return Ok(Start {
-                search: s.search,
-                history: History::new(high, low),
-                reheat_to: s.reheat_to,
-                budget,
-                propagated,
-            });
-        }
-        let prepared = Prepared::new(puzzle, !a.no_propagate);
-        if prepared.has_no_solution() {
-            bail!("{}: this puzzle has no solution", puzzle.source);
-        }
-        let (search, config) = prepared.search(a).map_err(|e| eyre!(e))?;
-        let reheat_to = a.anneal.reheat_temperature(&config);
-        let history = History::new(config.t0.max(reheat_to), final_temperature(&config));
-        Ok(Start {
-            search,
-            history,
-            reheat_to,
-            budget: config.max_steps,
-            propagated: prepared.propagated,
-        })
-    }
 }
 
 impl Demo for SudokuDemo {
@@ -402,11 +347,18 @@ impl Demo for SudokuDemo {
             .puzzles
             .get(index)
             .ok_or_else(|| eyre!("no puzzle {}", index + 1))?;
-        let start = self.search(index, puzzle)?;
+        let mut args = self.args.clone();
+        if let Some(&seed) = self.seeds.get(index) {
+            args.anneal.seed = seed;
+        }
+        let solver = solver(puzzle, &args)?;
+        if solver.prepared.has_no_solution() {
+            bail!("{}: this puzzle has no solution", puzzle.source);
+        }
         let origin = format!(
             "{} givens +{} propagated",
             puzzle.givens(),
-            start.propagated
+            solver.prepared.propagated
         );
         let view = SudokuView::new(puzzle.n, origin).from_source(&puzzle.source);
         let side = puzzle.side();
@@ -415,15 +367,7 @@ impl Demo for SudokuDemo {
         if let Some(preset) = self.args.preset {
             title = format!("{preset} · {title}");
         }
-        Ok(Box::new(Live::with_search(
-            title,
-            start.search,
-            view,
-            speed,
-            start.reheat_to,
-            start.history,
-            start.budget,
-        )))
+        Ok(Box::new(Live::start(solver.launch(title), view, speed)))
     }
 
     /// The show's puzzles cool over 600k steps: 20 s at this pace.

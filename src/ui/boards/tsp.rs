@@ -12,7 +12,6 @@ use ratatui::text::{Line as TextLine, Span};
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 
-use crate::anneal::Runner;
 use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
 use crate::problems::tsp::{Cost, Loaded, Point, TspArgs, TspSnapshot, build};
@@ -346,24 +345,19 @@ impl Demo for TspDemo {
         let args = &self.runs[index % self.runs.len()];
         let mut setup = build(args)?;
         step_budget(&mut setup.config, &args.anneal, TYPICAL_RATE);
-        let title = format!(
-            "{} ({} cities)",
-            setup.loaded.instance.name,
-            setup.loaded.instance.len()
-        );
+        let (loaded, launch) = setup.launch(args.anneal.seed);
         let view = TspView {
-            loaded: Arc::new(setup.loaded),
+            loaded: Arc::new(loaded),
             energy_is_length: args.cost == Cost::Euclidean,
             best: false,
             reference: true,
         };
-        let runner = Runner::new(setup.problem, setup.config, args.anneal.seed);
         let output = args.output_target()?.map(|target| Output {
             target,
             encode: |best, _| Ok(export::tsp::tour(best)),
         });
         Ok(Box::new(
-            Live::start(title, runner, view, speed, setup.reheat_temperature).with_output(output),
+            Live::start(launch, view, speed).with_output(output),
         ))
     }
 

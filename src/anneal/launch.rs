@@ -1,0 +1,29 @@
+//! What each problem's setup hands to whoever runs it, live or headless: one value.
+
+use super::{Budget, RunConfig};
+
+/// A search ready to run, and what a display needs to know of it.
+pub struct Launch<S> {
+    /// e.g. "9x9 hardest11.txt" or "berlin52 (52 cities)".
+    pub title: String,
+    pub search: S,
+    /// From the start (or reheat) temperature down to where one cooling ends, when that is
+    /// known (a GA: the range of its mutation rate).
+    pub span: (f64, Option<f64>),
+    /// What a reheat raises the temperature (a GA: its mutation rate) to.
+    pub reheat_to: f64,
+    pub budget: Budget,
+}
+
+impl<S> Launch<S> {
+    /// An annealing search that runs within `config`.
+    pub fn annealing(title: String, search: S, config: &RunConfig, reheat_to: f64) -> Self {
+        Launch {
+            title,
+            search,
+            span: config.temperature_span(reheat_to),
+            reheat_to,
+            budget: config.budget,
+        }
+    }
+}
