@@ -18,9 +18,10 @@ const STACK_SIZE: usize = 8 << 20;
 
 /// Flags of every command that can run a batch.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
+#[command(next_help_heading = "Batches")]
 pub struct BatchArgs {
-    /// Run the batch on this many threads (default: one per core, fewer when each run
-    /// uses several chains). The output is the same for any number.
+    /// Run the batch on this many threads; the output is the same for any number
+    /// [default: one per core, fewer when each run uses several chains].
     #[arg(long, value_name = "N", value_parser = whole(ranges::JOBS))]
     pub jobs: Option<usize>,
     /// Run only items K, K+N, K+2N, ... of the batch (K counts from 1), to spread a batch

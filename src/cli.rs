@@ -2,6 +2,7 @@
 
 pub mod errors;
 pub mod ranges;
+mod values;
 
 use clap::{Parser, Subcommand};
 
@@ -24,30 +25,42 @@ fn parse_speed(s: &str) -> Result<Speed, String> {
 #[command(
     name = "kiln",
     version,
-    about = "Simulated annealing, live in your terminal"
+    about = "Simulated annealing, live in your terminal",
+    long_about = "Simulated annealing, live in your terminal.\n\n\
+        A bare `kiln` opens the demos: Sudoku, TSP and image tabs, one run after another. \
+        Keys: space pause, s step, r reheat, + - speed, n p next/previous puzzle, \
+        Tab next demo, e save, ? help, q quit.\n\n\
+        `kiln COMMAND --headless` (or with stdout not a terminal) prints JSON lines instead."
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Print JSON results instead of opening the TUI (implied when stdout is not a terminal).
-    #[arg(long, global = true)]
+    /// Print JSON lines instead of opening the live view (implied when stdout is not a
+    /// terminal).
+    #[arg(long, global = true, help_heading = "Output")]
     pub headless: bool,
-    /// Frames per second of the TUI.
-    #[arg(long, global = true, default_value_t = 20, value_parser = ranges::whole(ranges::FPS))]
+    /// Frames per second of the live view.
+    #[arg(long, global = true, default_value_t = 20, value_parser = ranges::whole(ranges::FPS), help_heading = "Live view")]
     pub fps: u32,
-    /// Steps per second the TUI starts at (e.g. 1000), or `full`.
-    #[arg(long, global = true, value_name = "RATE|full", value_parser = parse_speed)]
+    /// Steps per second the live view starts at (e.g. 1000), or `full` [default: the
+    /// demo's pace].
+    #[arg(long, global = true, value_name = "RATE|full", value_parser = parse_speed, help_heading = "Live view")]
     pub speed: Option<Speed>,
     /// Draw with plain ASCII (no braille, no box drawing). Chosen by itself for TERM=dumb,
     /// vt100 or linux and for a locale that is not UTF-8.
-    #[arg(long, global = true, conflicts_with = "unicode")]
+    #[arg(
+        long,
+        global = true,
+        conflicts_with = "unicode",
+        help_heading = "Live view"
+    )]
     pub ascii: bool,
     /// Draw with braille and box drawing even where the terminal seems unable to.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Live view")]
     pub unicode: bool,
     /// Stay on the run when it ends (a bare `kiln` otherwise moves on to the next puzzle and
     /// demo by itself; `a` toggles this in the view).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Live view")]
     pub once: bool,
 }
 

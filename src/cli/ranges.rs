@@ -182,7 +182,6 @@ pub const LUNDY_K: Reals = reals(0.0, true, 1e6, false, "T = T0/(1+k*i)");
 pub const ACCEPTANCE: Reals = reals(0.0, true, 1.0, true, "a share of uphill moves");
 pub const FOCUS: Reals = reals(0.0, false, 1.0, false, "a share of moves");
 pub const CHAINS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "each runs a copy of the state");
-pub const WEIGHT_DECAY: Wholes<u64> = Wholes::new(0, MAX_STEPS, "raises; 0 never decays");
 pub const POPULATION: Wholes<u64> = Wholes::new(
     2,
     MAX_POPULATION,

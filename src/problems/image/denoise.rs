@@ -9,7 +9,6 @@
 
 use std::cell::RefCell;
 
-use clap::ValueEnum;
 use rand::RngExt;
 
 use super::bitmap::Bitmap;
@@ -22,11 +21,9 @@ use crate::anneal::{Problem, Rng};
 /// Marks the frame around the padded image: equal to neither label, so it never counts.
 const OUTSIDE: u8 = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Neighbourhood {
-    #[value(name = "4")]
     Four,
-    #[value(name = "8")]
     Eight,
 }
 

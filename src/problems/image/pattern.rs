@@ -5,7 +5,6 @@
 //! each pair counts once, half of a "sum over black pixels of their neighbours" energy.
 //! A field F(p) = sum_d w(d) x(p + d) is kept for every pixel, so a swap's delta is O(1).
 
-use clap::ValueEnum;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
@@ -13,7 +12,7 @@ use super::bitmap::Bitmap;
 use super::kernel::Kernel;
 use crate::anneal::{Problem, Rng};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Edges {
     /// The image is a torus: offsets leaving one side enter on the other.

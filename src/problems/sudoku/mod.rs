@@ -44,29 +44,30 @@ pub use propagate::{Contradiction, propagate};
 
 #[derive(Args, Debug, Clone)]
 pub struct SudokuArgs {
-    /// Puzzle file: one puzzle per line, or grids of numbers (default: an embedded puzzle).
+    /// Puzzle file: one puzzle per line, or grids of numbers [default: an embedded puzzle].
+    #[arg(help_heading = "Input")]
     pub file: Option<PathBuf>,
     /// Solve only puzzle N of the file (1-based).
-    #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX))]
+    #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX), help_heading = "Input")]
     pub index: Option<usize>,
     /// Do not fix the cells naked and hidden singles force before annealing.
-    #[arg(long)]
+    #[arg(long, help_heading = "Sudoku model")]
     pub no_propagate: bool,
     /// Fraction of moves that start at a cell whose value repeats in its row or column
-    /// (default: per size, see `default_focus`).
-    #[arg(long, value_name = "P", value_parser = real(ranges::FOCUS))]
+    /// [default: 0.2 for 16x16, else 0.5; 0 for the classroom presets].
+    #[arg(long, value_name = "P", value_parser = real(ranges::FOCUS), help_heading = "Sudoku model")]
     pub focus: Option<f64>,
-    /// Run this many independent chains on as many threads, the first to solve wins
-    /// (default: 2 for 25x25 with kiln's own annealer, else 1). The seed decides every chain.
-    #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS))]
+    /// Run this many independent chains on as many threads, the first to solve wins; the
+    /// seed decides every chain [default: 2 for 25x25 with kiln's own annealer, else 1].
+    #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS), help_heading = "Sudoku model")]
     pub threads: Option<u64>,
     #[command(flatten)]
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub batch: BatchArgs,
-    /// Run a named preset (`kiln presets` lists them; default: kiln); other flags override
-    /// its values.
-    #[arg(long, value_name = "NAME")]
+    /// Run a named preset (`kiln presets` lists them); other flags override its values
+    /// [default: kiln].
+    #[arg(long, value_name = "NAME", help_heading = "Sudoku model")]
     pub preset: Option<Preset>,
     #[command(flatten)]
     pub ga: GaArgs,

@@ -28,14 +28,15 @@ use crate::input::InputError;
 
 /// The genetic algorithm's flags (`--preset ga`).
 #[derive(Args, Debug, Clone, Default, PartialEq)]
+#[command(next_help_heading = "Genetic algorithm (--preset ga)")]
 pub struct GaArgs {
-    /// GA: candidates per generation (default 1000).
+    /// Candidates per generation [default: 1000].
     #[arg(long, value_name = "N", value_parser = whole(ranges::POPULATION))]
     pub population: Option<u64>,
-    /// GA: fraction of the population kept unchanged each generation (default 0.05).
+    /// Fraction of the population kept unchanged each generation [default: 0.05].
     #[arg(long, value_name = "FRACTION", value_parser = real(ranges::ELITES))]
     pub elites: Option<f64>,
-    /// GA: starting mutation rate, then adapted by the 1/5 rule (default 0.06).
+    /// Starting mutation rate, then adapted by the 1/5 rule [default: 0.06].
     #[arg(long, value_name = "RATE", value_parser = real(ranges::MUTATION))]
     pub mutation: Option<f64>,
 }

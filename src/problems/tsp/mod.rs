@@ -32,49 +32,56 @@ use crate::output::{Target, checked_target};
 
 #[derive(Args, Debug, Clone)]
 pub struct TspArgs {
-    /// TSPLIB .tsp file (none: --random, or the built-in berlin52).
+    /// TSPLIB .tsp file [default: --random, or the built-in berlin52].
+    #[arg(help_heading = "Input")]
     pub file: Option<PathBuf>,
     /// Anneal N random cities instead of a file (placed from --seed).
-    #[arg(long, value_name = "N", conflicts_with = "file", value_parser = whole(ranges::CITIES))]
+    #[arg(long, value_name = "N", conflicts_with = "file", value_parser = whole(ranges::CITIES), help_heading = "Input")]
     pub random: Option<usize>,
-    /// How --random places its cities.
-    #[arg(long, value_enum, default_value_t = Layout::Uniform, requires = "random")]
+    /// How --random places its cities: uniform over a square, one Gaussian cloud, or
+    /// Gaussian islands.
+    #[arg(long, value_enum, default_value_t = Layout::Uniform, requires = "random", help_heading = "Input")]
     pub layout: Layout,
-    /// Moves: 2-opt + Or-opt (fast, near-optimal), or the seed's swaps for comparison.
-    #[arg(long, value_enum, default_value_t = MoveSet::TwoOpt)]
+    /// Moves: 2-opt reversals and Or-opt moves of 1-3 cities towards near neighbours, or
+    /// the classroom solvers' swaps of two consecutive or two arbitrary cities.
+    #[arg(long, value_enum, default_value_t = MoveSet::TwoOpt, help_heading = "TSP model")]
     pub moves: MoveSet,
-    /// What is minimised; the reported length is always the TSPLIB length.
-    #[arg(long, value_enum, default_value_t = Cost::Euclidean)]
+    /// What is minimised: the sum of edge lengths, or of their squares (punishes long
+    /// edges); the reported length is always the TSPLIB length.
+    #[arg(long, value_enum, default_value_t = Cost::Euclidean, help_heading = "TSP model")]
     pub cost: Cost,
     /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest (at most
     /// all the other cities).
-    #[arg(long, value_name = "K", default_value_t = 6, value_parser = whole(ranges::NEIGHBOURS))]
+    #[arg(long, value_name = "K", default_value_t = 6, value_parser = whole(ranges::NEIGHBOURS), help_heading = "TSP model")]
     pub neighbours: u16,
-    /// First tour.
-    #[arg(long, value_enum, default_value_t = Init::Nearest)]
+    /// First tour: greedy nearest neighbour from a random city, or a random permutation.
+    #[arg(long, value_enum, default_value_t = Init::Nearest, help_heading = "TSP model")]
     pub init: Init,
-    /// Known optimal length (else looked up by instance name in the built-in table).
-    #[arg(long, value_name = "LENGTH", value_parser = whole(ranges::OPTIMUM))]
+    /// Known optimal length [default: looked up by instance name in the built-in table].
+    #[arg(long, value_name = "LENGTH", value_parser = whole(ranges::OPTIMUM), help_heading = "Input")]
     pub optimum: Option<u64>,
     /// A reference tour file (e.g. NAME.opt.tour), drawn beside ours and measured.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub tour: Option<PathBuf>,
     /// Write the final tour here as a TSPLIB tour file (never over an existing file
     /// without --force, never over an input).
-    #[arg(long, value_name = "FILE", conflicts_with = "seeds")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "seeds",
+        help_heading = "Output"
+    )]
     pub output: Option<PathBuf>,
     /// Let --output replace an existing file.
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "output", help_heading = "Output")]
     pub force: bool,
     /// Skip the local search on the best annealed tour (--moves two-opt): the greedy
     /// 2-opt/Or-opt descent and the kicks.
-    #[arg(long)]
+    #[arg(long, help_heading = "TSP model")]
     pub no_polish: bool,
     /// Share of the step and time budget spent kicking and re-descending the best annealed
-    /// tour (iterated local search) instead of annealing. The default is measured: on
-    /// pcb442 at 15M steps, shares of 0.5 and 0.8 left the kicks stuck in the annealed
-    /// tour's basin more often (median gap 0.69% and 0.31% over 10 seeds, 0.12% at 0.99).
-    #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = real(ranges::KICK_SHARE))]
+    /// tour (iterated local search) instead of annealing.
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = real(ranges::KICK_SHARE), help_heading = "TSP model")]
     pub kick_share: f64,
     #[command(flatten)]
     pub anneal: AnnealArgs,

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use clap::ValueEnum;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
@@ -15,7 +14,7 @@ use super::tour::Tour;
 use crate::anneal::{Problem, Rng};
 
 /// Which moves the annealer proposes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MoveSet {
     /// 2-opt reversals and Or-opt moves of 1-3 cities towards a near neighbour.
     TwoOpt,
@@ -26,7 +25,7 @@ pub enum MoveSet {
 }
 
 /// What the annealer minimises. The reported length is always the TSPLIB length.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cost {
     /// Sum of TSPLIB edge lengths.
     Euclidean,
@@ -35,7 +34,7 @@ pub enum Cost {
 }
 
 /// How the first tour is made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Init {
     /// Greedy nearest-neighbour tour from a random city.
     Nearest,

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use clap::ValueEnum;
 use rand::{RngExt, SeedableRng};
 
 use super::instance::{Instance, Metric, Point};
@@ -12,7 +11,7 @@ use crate::anneal::Rng;
 /// lengths is negligible next to typical edges.
 const SIDE: f64 = 10_000.0;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
     /// Uniform over the square.
     Uniform,
