@@ -243,14 +243,13 @@ impl Setup {
     pub fn run_config(&self, args: &ImageArgs) -> Result<RunConfig, InputError> {
         let defaults = self.defaults();
         let seed = args.anneal.seed;
-        let config = match &self.mode {
+        match &self.mode {
             Mode::Pattern(p) => args
                 .anneal
                 .run_config(&defaults, |a| auto_temperature(p, seed, a, 10_000)),
             Mode::Denoise(d, _) => args
                 .anneal
                 .run_config(&defaults, |a| auto_temperature(d, seed, a, 10_000)),
-        };
-        config
+        }
     }
 }

@@ -15,7 +15,7 @@ use kiln::problems::sudoku::{self, Puzzle};
 use kiln::ui::boards::sudoku::SudokuDemo;
 use kiln::ui::{App, Glyphs, Options, Theme, Tui};
 
-const HARDEST: &str = include_str!("../puzzles/sudoku/hardest11.txt");
+const HARDEST: &str = include_str!("../../puzzles/sudoku/hardest11.txt");
 
 fn hardest() -> Vec<Puzzle> {
     sudoku::parse_puzzles(HARDEST, "hardest11.txt").unwrap()
@@ -138,6 +138,7 @@ fn watch(
 
 #[test]
 fn the_grid_reader_reads_valid_and_invalid_grids() {
+    let _cores = crate::common::busy();
     let solved =
         "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
     let digits: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
@@ -162,6 +163,7 @@ fn the_grid_reader_reads_valid_and_invalid_grids() {
 
 #[test]
 fn solved_is_only_ever_shown_over_a_valid_board() {
+    let _cores = crate::common::busy();
     let puzzles = hardest();
     for seed in 1..=6u64 {
         for index in 0..puzzles.len() {
@@ -193,6 +195,7 @@ fn solved_is_only_ever_shown_over_a_valid_board() {
 
 #[test]
 fn race_panes_claim_solved_only_over_valid_boards() {
+    let _cores = crate::common::busy();
     for (index, seed) in [(3, 1), (7, 2), (10, 3), (1, 4)] {
         let words = [
             "race",

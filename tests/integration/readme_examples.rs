@@ -34,6 +34,7 @@ fn resolved(word: &str, root: &Path) -> String {
 
 #[test]
 fn every_readme_example_runs() {
+    let _cores = crate::common::busy();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let commands = examples(&readme);

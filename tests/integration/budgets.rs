@@ -28,6 +28,7 @@ const ALLOWED: Duration = Duration::from_millis(2300);
 /// One test, so the runs do not share the cores with each other.
 #[test]
 fn runs_end_within_their_time_limit() {
+    let _cores = crate::common::alone();
     let runs: [&[&str]; 4] = [
         &["sudoku", "puzzles/sudoku/generated25.txt", "--threads", "1"],
         // More chains than cores share the limit; they do not each get it.

@@ -14,12 +14,12 @@ use kiln::problems::tsp::{tour_file, tsplib};
 const SOURCE: &str = "fuzzed.in";
 const CASES: u32 = 1500;
 
-const SUDOKU_LINE: &str = include_str!("../puzzles/sudoku/hardest11.txt");
-const SUDOKU_GRID: &str = include_str!("../puzzles/sudoku/grid_format.txt");
-const TSPLIB: &str = include_str!("../puzzles/tsp/berlin52.tsp");
-const TOUR: &str = include_str!("../puzzles/tsp/berlin52.opt.tour");
-const PBM: &[u8] = include_bytes!("../puzzles/image/toy_4x5_noisy.pbm");
-const KERNEL: &str = include_str!("../puzzles/kernels/ring3.json");
+const SUDOKU_LINE: &str = include_str!("../../puzzles/sudoku/hardest11.txt");
+const SUDOKU_GRID: &str = include_str!("../../puzzles/sudoku/grid_format.txt");
+const TSPLIB: &str = include_str!("../../puzzles/tsp/berlin52.tsp");
+const TOUR: &str = include_str!("../../puzzles/tsp/berlin52.opt.tour");
+const PBM: &[u8] = include_bytes!("../../puzzles/image/toy_4x5_noisy.pbm");
+const KERNEL: &str = include_str!("../../puzzles/kernels/ring3.json");
 
 /// A PNG of the toy image, made by kiln's own writer.
 fn png() -> Vec<u8> {

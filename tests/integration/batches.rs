@@ -1,9 +1,7 @@
 //! Batches on several threads: `--jobs` changes the time a batch takes, never its lines;
 //! `--shard` splits a batch into parts that add up to the whole; `--seeds` repeats a run.
 
-mod common;
-
-use common::{kiln, lines};
+use crate::common::{kiln, lines};
 use serde_json::Value;
 
 const PUZZLES: &str = "puzzles/sudoku/top95_first10.txt";

@@ -3,9 +3,7 @@
 use kiln::problems::sudoku::{PRESETS, is_valid_solution, read_puzzles};
 use serde_json::Value;
 
-mod common;
-
-use common::{kiln, lines};
+use crate::common::{kiln, lines};
 
 #[test]
 fn presets_lists_every_preset_with_its_parameters() {

@@ -9,6 +9,8 @@ use kiln::problems::sudoku::{
 };
 use rand::{RngExt, SeedableRng};
 
+use crate::common::delta;
+
 /// A valid full grid of box side n (the usual shifted pattern).
 fn full_grid(n: usize) -> Vec<u8> {
     let side = n * n;
@@ -61,16 +63,10 @@ fn every_delta_equals_the_recomputed_energy_change() {
             }
             // Half the rounds mix in conflict-focused moves.
             state.set_focus(if round < 3 { 0.0 } else { 0.6 });
-            let mut energy = state.energy();
-            for _ in 0..2_000 {
-                let mv = state.propose(&mut rng);
-                let delta = state.delta(&mv);
-                state.apply(&mv);
-                let after = state.energy();
-                assert_eq!(after - energy, delta, "n={n} move {mv:?}");
-                energy = after;
+            let what = format!("n={n} round {round}");
+            delta::walk(&mut state, &mut rng, 2_000, &what, |state, _| {
                 assert_eq!(state.repeated(), repeated_in_lines(n, state.values()));
-            }
+            });
             // Moves never touch fixed cells.
             let values = state.snapshot().values;
             assert!(fixed.iter().zip(&values).all(|(&f, &v)| f == 0 || f == v));

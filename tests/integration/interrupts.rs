@@ -65,6 +65,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn sigint_keeps_the_best_tour_and_writes_the_output() {
+    let _cores = crate::common::alone();
     let dir = scratch("tsp");
     let output = dir.join("best.tour");
     let output = output.to_str().unwrap();
@@ -87,6 +88,7 @@ fn sigint_keeps_the_best_tour_and_writes_the_output() {
 
 #[test]
 fn sigterm_keeps_the_best_grid_of_a_long_sudoku() {
+    let _cores = crate::common::alone();
     let args = [
         "sudoku",
         "puzzles/sudoku/generated25.txt",
@@ -100,6 +102,7 @@ fn sigterm_keeps_the_best_grid_of_a_long_sudoku() {
 
 #[test]
 fn sighup_keeps_the_best_image() {
+    let _cores = crate::common::alone();
     let args = ["image", "--size", "512x512", "--max-steps", "100000000000"];
     let line = interrupted(&args, "HUP", 129);
     assert_eq!(line["stop_reason"], "interrupted", "{line}");

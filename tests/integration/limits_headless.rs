@@ -6,9 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
-use common::{kiln, lines};
+use crate::common::{kiln, lines};
 
 /// A scratch directory for one test's files.
 fn scratch(test: &str) -> PathBuf {

@@ -2,9 +2,7 @@
 
 use kiln::problems::sudoku::{is_valid_solution, read_puzzles};
 
-mod common;
-
-use common::{kiln, lines};
+use crate::common::{kiln, lines};
 
 #[test]
 fn solves_every_puzzle_of_a_file_with_valid_solutions() {

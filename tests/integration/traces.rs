@@ -1,10 +1,8 @@
 //! End to end: `--trace FILE` on headless runs and races, and `kiln plot` on the traces.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{kiln, lines};
+use crate::common::{kiln, lines};
 use kiln::anneal::trace;
 
 /// A fresh directory for one test's files.

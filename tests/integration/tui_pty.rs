@@ -151,6 +151,7 @@ impl Tui {
 
 #[test]
 fn keys_drive_the_live_sudoku_and_quit_restores_the_terminal() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(&[], 80, 24);
     let first = tui.wait_for("Energy");
     assert!(first.contains("┌───────┬───────┬───────┐"), "{first}");
@@ -191,6 +192,7 @@ fn keys_drive_the_live_sudoku_and_quit_restores_the_terminal() {
 
 #[test]
 fn tab_cycles_through_the_three_demos() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(&[], 80, 24);
     tui.wait_for("[Sudoku]");
     tui.press("\t");
@@ -209,6 +211,7 @@ fn tab_cycles_through_the_three_demos() {
 
 #[test]
 fn a_race_shows_one_pane_per_preset_and_who_finished() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(
         &[
             "race",
@@ -241,6 +244,7 @@ fn a_race_shows_one_pane_per_preset_and_who_finished() {
 
 #[test]
 fn sigterm_ends_the_app_and_restores_the_terminal() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(&[], 80, 24);
     tui.wait_for("Energy");
     let pid = tui.child.process_id().unwrap();
@@ -255,6 +259,7 @@ fn sigterm_ends_the_app_and_restores_the_terminal() {
 
 #[test]
 fn closing_the_terminal_ends_the_app() {
+    let _cores = crate::common::busy();
     let Tui {
         master,
         mut child,
@@ -274,6 +279,7 @@ fn closing_the_terminal_ends_the_app() {
 
 #[test]
 fn a_small_terminal_says_so_and_recovers_on_resize() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(&[], 40, 12);
     tui.wait_for("terminal too small (need");
     tui.master.resize(size(80, 24)).unwrap();
@@ -286,6 +292,7 @@ fn a_small_terminal_says_so_and_recovers_on_resize() {
 
 #[test]
 fn no_color_marks_conflicts_with_reverse_video_and_no_colour() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start_with(&[], 80, 24, &[("NO_COLOR", "1")]);
     tui.wait_for("Energy");
     tui.press(" ");
@@ -313,6 +320,7 @@ fn no_color_marks_conflicts_with_reverse_video_and_no_colour() {
 
 #[test]
 fn ascii_mode_draws_without_box_drawing() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(&["--ascii"], 80, 24);
     let text = tui.wait_for("Energy");
     assert!(text.contains("+-------+-------+-------+"), "{text}");
@@ -323,6 +331,7 @@ fn ascii_mode_draws_without_box_drawing() {
 
 #[test]
 fn the_attract_loop_moves_on_to_the_next_puzzle() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(&["--speed", "full"], 80, 24);
     tui.wait_for("[Sudoku] 1/11");
     let banner = tui.wait_for("next in");
@@ -334,6 +343,7 @@ fn the_attract_loop_moves_on_to_the_next_puzzle() {
 
 #[test]
 fn once_stays_on_the_finished_run() {
+    let _cores = crate::common::busy();
     let mut tui = Tui::start(&["--speed", "full", "--once"], 80, 24);
     tui.wait_for("SOLVED in");
     thread::sleep(Duration::from_secs(6));
@@ -348,6 +358,7 @@ fn once_stays_on_the_finished_run() {
 
 #[test]
 fn dumb_and_old_terminals_get_ascii_without_colour() {
+    let _cores = crate::common::busy();
     for (term, lang) in [("dumb", "C.UTF-8"), ("vt100", "C.UTF-8"), ("xterm", "C")] {
         let mut tui = Tui::start_with(&[], 80, 24, &[("TERM", term), ("LANG", lang)]);
         let text = tui.wait_for("Energy");
@@ -372,6 +383,7 @@ const BUDGET_200X50: f64 = 60_000.0;
 
 #[test]
 fn every_view_keeps_to_its_bandwidth_and_sends_nothing_paused() {
+    let _cores = crate::common::busy();
     let views: [(&str, &[&str], &str); 6] = [
         ("Sudoku", &[], "[Sudoku]"),
         ("TSP berlin52", &["tsp"], "berlin52"),
@@ -444,6 +456,7 @@ fn puzzle(path: &str) -> String {
 
 #[test]
 fn e_saves_the_board_and_the_best_grid_in_new_files_every_time() {
+    let _cores = crate::common::busy();
     let dir = scratch("save");
     // Someone else's file under the number the third save would take.
     fs::write(dir.join("kiln-sudoku-default-3.json"), "not kiln's").unwrap();
@@ -482,6 +495,7 @@ fn e_saves_the_board_and_the_best_grid_in_new_files_every_time() {
 
 #[test]
 fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
+    let _cores = crate::common::busy();
     let dir = scratch("output");
     let mut tui = Tui::start_in(&dir, &["tsp", "--output", "best.tour"], 80, 24, &[]);
     tui.wait_for("berlin52");
@@ -524,6 +538,7 @@ fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
 
 #[test]
 fn without_a_controlling_terminal_the_live_view_exits_instead_of_spinning() {
+    let _cores = crate::common::busy();
     // `setsid` puts kiln in a session of its own: its output is still the pty, but the pty
     // is nobody's controlling terminal, so no SIGHUP would ever end it.
     let pair = native_pty_system().openpty(size(80, 24)).unwrap();

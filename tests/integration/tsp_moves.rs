@@ -209,7 +209,7 @@ fn descent_reports_its_delta_and_kicks_never_lengthen() {
 
 #[test]
 fn kicks_find_the_optimum_of_berlin52() {
-    let text = include_str!("../puzzles/tsp/berlin52.tsp");
+    let text = include_str!("../../puzzles/tsp/berlin52.tsp");
     let instance = Arc::new(kiln::problems::tsp::tsplib::parse(text, "b").unwrap());
     let mut rng = Rng::seed_from_u64(1);
     let mut p = TspProblem::new(

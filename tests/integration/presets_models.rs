@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
 
+use crate::common::delta;
+
 use kiln::anneal::{Budget, Problem, Rng, Search, StopReason};
 use kiln::problems::sudoku::{
     CellKind, CellLinear, GaConfig, Genetic, Geometry, Puzzle, is_valid_solution, line_cost,
@@ -26,22 +28,13 @@ fn cell_linear_delta_equals_the_full_recomputation() {
         for seed in 0..5 {
             let mut rng = Rng::seed_from_u64(seed);
             let mut state = CellLinear::new(geometry.clone(), &p.cells, &p.cells, &mut rng);
-            for step in 0..5_000 {
-                let before = state.energy();
-                let mv = state.propose(&mut rng);
-                let delta = state.delta(&mv);
-                let mut after = state.clone();
-                after.apply(&mv);
-                assert_eq!(
-                    delta,
-                    after.energy() - before,
-                    "{file} seed {seed} step {step}: {mv:?}"
-                );
-                // Walk on through accepted and rejected moves alike.
-                if rng.random::<bool>() {
-                    state = after;
-                }
-            }
+            delta::walk(
+                &mut state,
+                &mut rng,
+                5_000,
+                &format!("{file} seed {seed}"),
+                |_, _| {},
+            );
             // Givens never move.
             for (cell, &given) in p.cells.iter().enumerate() {
                 assert!(given == 0 || state.values()[cell] == given);

@@ -1,0 +1,43 @@
+//! What the tests share: the built binary and its JSON lines, and the delta property.
+
+pub mod delta;
+
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+/// The tests of this crate share one process and the machine's cores. A test that holds
+/// kiln to a wall-clock limit runs `alone()`; the tests that keep the cores busy for
+/// seconds (live runs at full speed, the binary in a pty) run `busy()`, so they never
+/// overlap it.
+static CORES: RwLock<()> = RwLock::new(());
+
+pub fn alone() -> RwLockWriteGuard<'static, ()> {
+    CORES
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+pub fn busy() -> RwLockReadGuard<'static, ()> {
+    CORES
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs the built `kiln` with `args`.
+pub fn kiln(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Every line of `output`'s stdout, parsed as JSON.
+pub fn lines(output: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -1,0 +1,29 @@
+//! kiln's integration tests: one crate (one link), a module per area.
+
+mod batches;
+mod budgets;
+mod common;
+mod fuzz_inputs;
+mod fuzz_keys;
+mod image_coarse;
+mod image_delta;
+mod image_files;
+mod image_headless;
+mod image_rounds;
+mod interrupts;
+mod limits_headless;
+mod live_demos;
+mod live_truth;
+mod output_files;
+mod presets_mapping;
+mod presets_models;
+mod race_headless;
+mod readme_examples;
+mod sudoku_headless;
+mod sudoku_model;
+mod sudoku_parse;
+mod traces;
+mod tsp_headless;
+mod tsp_moves;
+mod tsp_parser;
+mod tui_pty;
