@@ -5,12 +5,12 @@ use rand::RngExt;
 use super::{Problem, Rng};
 
 #[derive(Clone, Debug)]
-pub struct Bits {
+pub(crate) struct Bits {
     pub bits: Vec<bool>,
 }
 
 impl Bits {
-    pub fn ones(n: usize) -> Self {
+    pub(crate) fn ones(n: usize) -> Self {
         Bits {
             bits: vec![true; n],
         }

@@ -7,12 +7,12 @@ use image::{ImageFormat, Rgb, RgbImage};
 
 use super::font;
 
-pub const WHITE: Rgb<u8> = Rgb([255, 255, 255]);
-pub const BLACK: Rgb<u8> = Rgb([0, 0, 0]);
+pub(super) const WHITE: Rgb<u8> = Rgb([255, 255, 255]);
+pub(super) const BLACK: Rgb<u8> = Rgb([0, 0, 0]);
 
 /// How a line is drawn.
 #[derive(Debug, Clone, Copy)]
-pub struct Pen {
+pub(super) struct Pen {
     pub colour: Rgb<u8>,
     /// Pixels across.
     pub width: u32,
@@ -20,19 +20,19 @@ pub struct Pen {
     pub dash: Option<u32>,
 }
 
-pub struct Canvas {
+pub(super) struct Canvas {
     image: RgbImage,
 }
 
 impl Canvas {
-    pub fn new(width: u32, height: u32) -> Self {
+    pub(super) fn new(width: u32, height: u32) -> Self {
         Canvas {
             image: RgbImage::from_pixel(width, height, WHITE),
         }
     }
 
     /// Fills `width` x `height` pixels with (x, y) at the top left.
-    pub fn fill(&mut self, x: i64, y: i64, width: i64, height: i64, colour: Rgb<u8>) {
+    pub(super) fn fill(&mut self, x: i64, y: i64, width: i64, height: i64, colour: Rgb<u8>) {
         let (w, h) = (self.image.width() as i64, self.image.height() as i64);
         for py in y.max(0)..(y + height).min(h) {
             for px in x.max(0)..(x + width).min(w) {
@@ -42,7 +42,7 @@ impl Canvas {
     }
 
     /// A filled disc centred on (x, y).
-    pub fn disc(&mut self, (x, y): (f64, f64), radius: f64, colour: Rgb<u8>) {
+    pub(super) fn disc(&mut self, (x, y): (f64, f64), radius: f64, colour: Rgb<u8>) {
         let r = radius.ceil() as i64;
         let (cx, cy) = (x.round() as i64, y.round() as i64);
         for dy in -r..=r {
@@ -55,7 +55,7 @@ impl Canvas {
     }
 
     /// A straight line (Bresenham's), a square of `pen.width` pixels stamped at each step.
-    pub fn line(&mut self, from: (f64, f64), to: (f64, f64), pen: Pen) {
+    pub(super) fn line(&mut self, from: (f64, f64), to: (f64, f64), pen: Pen) {
         let (mut x, mut y) = (from.0.round() as i64, from.1.round() as i64);
         let (x1, y1) = (to.0.round() as i64, to.1.round() as i64);
         let (dx, dy) = ((x1 - x).abs(), -(y1 - y).abs());
@@ -84,14 +84,14 @@ impl Canvas {
 
     /// Character `c` of the 5x7 font with its top left at (x, y), each dot `scale` pixels
     /// square; a character the font lacks draws nothing.
-    pub fn glyph(&mut self, c: char, (x, y): (i64, i64), scale: u32, colour: Rgb<u8>) {
+    pub(super) fn glyph(&mut self, c: char, (x, y): (i64, i64), scale: u32, colour: Rgb<u8>) {
         let s = scale as i64;
         for (col, row) in font::dots(c).into_iter().flatten() {
             self.fill(x + col as i64 * s, y + row as i64 * s, s, s, colour);
         }
     }
 
-    pub fn into_png(self) -> Vec<u8> {
+    pub(super) fn into_png(self) -> Vec<u8> {
         let mut bytes = Vec::new();
         self.image
             .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// 1234567 -> "1,234,567".
-pub fn count(n: u64) -> String {
+pub(super) fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -16,7 +16,7 @@ pub fn count(n: u64) -> String {
 }
 
 /// 45_200_000.0 -> "45.2M".
-pub fn si(x: f64) -> String {
+pub(super) fn si(x: f64) -> String {
     let (value, unit) = match x.abs() {
         a if a >= 1e9 => (x / 1e9, "G"),
         a if a >= 1e6 => (x / 1e6, "M"),
@@ -33,7 +33,7 @@ pub fn si(x: f64) -> String {
 }
 
 /// Whole energies without decimals, others with as few as tell them apart.
-pub fn energy(e: f64) -> String {
+pub(super) fn energy(e: f64) -> String {
     if !e.is_finite() {
         "-".to_string()
     } else if e.fract() == 0.0 && e.abs() < 1e15 {
@@ -45,7 +45,7 @@ pub fn energy(e: f64) -> String {
     }
 }
 
-pub fn temperature(t: f64) -> String {
+pub(super) fn temperature(t: f64) -> String {
     if t == 0.0 {
         "0".to_string()
     } else if t.abs() >= 100.0 || t.abs() < 0.001 {
@@ -55,7 +55,7 @@ pub fn temperature(t: f64) -> String {
     }
 }
 
-pub fn elapsed(d: Duration) -> String {
+pub(super) fn elapsed(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s < 60.0 {
         format!("{s:.2} s")

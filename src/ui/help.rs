@@ -9,7 +9,7 @@ use super::keys::{View, keys_for};
 use super::session::BoardKey;
 use super::theme::Theme;
 
-pub struct Help<'a> {
+pub(super) struct Help<'a> {
     pub view: View,
     pub board_keys: &'a [BoardKey],
     pub theme: &'a Theme,

@@ -14,7 +14,7 @@ const BASE_CELLS: f64 = 80.0 * 24.0;
 const BURST: f64 = 0.25;
 
 #[derive(Debug, Clone)]
-pub struct Pacer {
+pub(super) struct Pacer {
     frame: Duration,
     /// Bytes a second.
     budget: f64,
@@ -26,13 +26,13 @@ pub struct Pacer {
 
 /// The byte budget of a `width` x `height` screen: a larger screen has more to show, but
 /// its budget grows with the square root of its area, as a board's outline does.
-pub fn budget(width: u16, height: u16) -> f64 {
+pub(super) fn budget(width: u16, height: u16) -> f64 {
     let cells = f64::from(width) * f64::from(height);
     (BASE_BUDGET * (cells / BASE_CELLS).sqrt()).clamp(BASE_BUDGET, MAX_BUDGET)
 }
 
 impl Pacer {
-    pub fn new(fps: u32, width: u16, height: u16, now: Instant) -> Self {
+    pub(super) fn new(fps: u32, width: u16, height: u16, now: Instant) -> Self {
         let budget = budget(width, height);
         Pacer {
             frame: Duration::from_secs_f64(1.0 / f64::from(fps.max(1))),
@@ -43,7 +43,7 @@ impl Pacer {
         }
     }
 
-    pub fn resize(&mut self, width: u16, height: u16) {
+    pub(super) fn resize(&mut self, width: u16, height: u16) {
         self.budget = budget(width, height);
     }
 
@@ -55,7 +55,7 @@ impl Pacer {
 
     /// How long until a frame may be drawn (zero: now). An `urgent` frame (a key's effect)
     /// waits only for the frame interval, not for the budget.
-    pub fn wait(&mut self, now: Instant, urgent: bool) -> Duration {
+    pub(super) fn wait(&mut self, now: Instant, urgent: bool) -> Duration {
         self.refill(now);
         let interval = self
             .last_draw
@@ -68,7 +68,7 @@ impl Pacer {
     }
 
     /// A frame of `bytes` was drawn at `now`.
-    pub fn drawn(&mut self, now: Instant, bytes: u64) {
+    pub(super) fn drawn(&mut self, now: Instant, bytes: u64) {
         self.refill(now);
         self.tokens -= bytes as f64;
         self.last_draw = Some(now);

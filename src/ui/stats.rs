@@ -11,7 +11,7 @@ use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::Speed;
 
-pub struct StatsPanel<'a> {
+pub(super) struct StatsPanel<'a> {
     pub history: &'a History,
     /// 0..=1, see `Session::progress`.
     pub progress: f64,
@@ -25,10 +25,10 @@ pub struct StatsPanel<'a> {
 
 /// Rows the panel needs at the least (inside its border): labels, two 1-row sparklines,
 /// three gauges and the counters.
-pub const MIN_HEIGHT: u16 = 18;
-pub const WIDTH: u16 = 32;
+pub(super) const MIN_HEIGHT: u16 = 18;
+pub(super) const WIDTH: u16 = 32;
 /// Past this width the panel has nothing more to show.
-pub const MAX_WIDTH: u16 = 44;
+pub(super) const MAX_WIDTH: u16 = 44;
 
 /// How a sparkline maps values to heights: between `low` and `high`, on a log scale if
 /// `log`. A fixed range for the whole run keeps small wiggles near the end small, where a
@@ -61,7 +61,7 @@ fn bars(values: &[f64], scale: Scale) -> Vec<u64> {
 }
 
 /// A sparkline of `values` on `scale`.
-pub fn sparkline(
+pub(super) fn sparkline(
     values: &[f64],
     scale: Scale,
     style: Style,

@@ -18,11 +18,11 @@ use crate::anneal::worker::WORKER_THREAD;
 
 /// Output is buffered so a frame leaves in one write, which matters over SSH, and counted
 /// so the event loop can keep to a byte budget.
-pub type Backend = CrosstermBackend<Counted<BufWriter<Stdout>>>;
+pub(super) type Backend = CrosstermBackend<Counted<BufWriter<Stdout>>>;
 
 /// A writer that counts the bytes through it (the backend keeps the writer to itself,
 /// so the count is shared).
-pub struct Counted<W> {
+pub(super) struct Counted<W> {
     inner: W,
     written: Arc<AtomicU64>,
 }
@@ -40,13 +40,13 @@ impl<W: Write> Write for Counted<W> {
 }
 
 /// The terminal in raw mode on the alternate screen; dropping it restores the terminal.
-pub struct Screen {
+pub(super) struct Screen {
     pub terminal: Terminal<Backend>,
     written: Arc<AtomicU64>,
 }
 
 impl Screen {
-    pub fn enter() -> io::Result<Screen> {
+    pub(super) fn enter() -> io::Result<Screen> {
         install_panic_hook();
         // With NO_COLOR, crossterm writes colour changes as an empty SGR, which resets bold
         // and reverse video too; the monochrome theme asks for no colour but needs those.
@@ -68,7 +68,7 @@ impl Screen {
 
     /// Draws a frame between synchronized-update escapes, so the terminal shows it whole;
     /// returns the bytes it took.
-    pub fn draw(&mut self, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<u64> {
+    pub(super) fn draw(&mut self, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<u64> {
         let before = self.written.load(Ordering::Relaxed);
         queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
         self.terminal.draw(render)?;
@@ -85,7 +85,7 @@ impl Drop for Screen {
 }
 
 /// Leaves raw mode and the alternate screen and shows the cursor. Safe to call twice.
-pub fn restore() {
+pub(super) fn restore() {
     let _ = disable_raw_mode();
     let mut out = io::stdout();
     let _ = execute!(out, LeaveAlternateScreen, cursor::Show);

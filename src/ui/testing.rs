@@ -17,7 +17,7 @@ use crate::anneal::worker::Command;
 use crate::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
 
 /// A session frozen at one moment, so a whole screen can be compared as text.
-pub struct Frozen<V> {
+pub(super) struct Frozen<V> {
     history: History,
     state: RunState,
     board: SudokuSnapshot,
@@ -26,14 +26,14 @@ pub struct Frozen<V> {
 
 /// A 9x9 board solved but for r1c1 and r1c2 swapped (columns 1 and 2 clash), after four
 /// samples with the energy falling 40, 20, 10, 4 over 3M iterations.
-pub fn frozen<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+pub(super) fn frozen<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let mut frozen = frozen_solved(state, view);
     frozen.board.values.swap(0, 1);
     frozen
 }
 
 /// The same moment with the board solved.
-pub fn frozen_solved<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+pub(super) fn frozen_solved<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let solved =
         "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
     let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
@@ -122,7 +122,7 @@ impl<V: BoardView<SudokuSnapshot>> Session for Frozen<V> {
 }
 
 /// The screen `tui` draws at `width` x `height`, line by line.
-pub fn screen(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
+pub(super) fn screen(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
         .draw(|f| tui.render(f.area(), f.buffer_mut()))

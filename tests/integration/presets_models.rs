@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 
 use crate::common::delta;
 

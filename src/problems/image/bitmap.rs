@@ -9,8 +9,8 @@ use crate::input::InputError;
 /// Larger images are refused as input errors rather than exhausting memory: at the most
 /// pixels, pattern formation takes about 0.6 GB and denoising about 3 GB (4096x4096; at
 /// 64M pixels pattern formation took 2.4 GB).
-pub const MAX_SIDE: usize = 16_384;
-pub const MAX_PIXELS: usize = 16 << 20;
+pub(crate) const MAX_SIDE: usize = 16_384;
+pub(crate) const MAX_PIXELS: usize = 16 << 20;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bitmap {
@@ -75,7 +75,7 @@ impl Bitmap {
 }
 
 /// Refuses empty and absurdly large images before anything is allocated.
-pub fn check_size(source: &str, width: usize, height: usize) -> Result<(), InputError> {
+pub(crate) fn check_size(source: &str, width: usize, height: usize) -> Result<(), InputError> {
     if width == 0 || height == 0 {
         return Err(InputError::new(
             source,

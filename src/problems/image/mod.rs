@@ -1,9 +1,9 @@
 //! Binary images: pattern formation (density-conserving swaps under an interaction kernel)
 //! and denoising (single flips and region flips under an Ising energy). Files are PBM (P1/P4) or PNG.
 
-pub mod bitmap;
+pub(crate) mod bitmap;
 pub mod coarse;
-pub mod denoise;
+pub(crate) mod denoise;
 pub mod file;
 mod headless;
 pub mod kernel;
@@ -11,7 +11,7 @@ pub mod pattern;
 pub mod pbm;
 pub mod png;
 pub mod region;
-pub mod rounds;
+pub(crate) mod rounds;
 mod setup;
 
 use std::path::{Path, PathBuf};

@@ -29,7 +29,7 @@ pub struct Plan {
 const START_SHARE: f64 = 0.5;
 
 /// Most rounds a run is split into.
-pub const MAX_ROUNDS: usize = 8;
+pub(crate) const MAX_ROUNDS: usize = 8;
 /// Fewest proposals per pixel a round gets when the number of rounds is automatic.
 /// Measured at 1 s: 256x256 (about 600 per pixel) ends closest to the minimum with 8
 /// rounds; 512x512 (about 150) ends 3 % above it with 8 rounds, at it with 2 to 4.
@@ -40,7 +40,7 @@ const NOMINAL_RATE: f64 = 40e6;
 
 /// As many rounds as the budget gives [`SWEEPS_PER_ROUND`] proposals per pixel each, at
 /// least 1 and at most [`MAX_ROUNDS`]; 1 without a budget.
-pub fn auto_rounds(config: &RunConfig, pixels: usize) -> usize {
+pub(crate) fn auto_rounds(config: &RunConfig, pixels: usize) -> usize {
     let steps = match (config.budget.max_steps, config.budget.time_limit) {
         (Some(steps), _) => steps as f64,
         (None, Some(limit)) => limit.as_secs_f64() * NOMINAL_RATE,

@@ -17,9 +17,9 @@ use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::escape_controls;
 
-pub const DEFAULT_SIZE: (usize, usize) = (256, 256);
-pub const DEFAULT_DENSITY: f64 = 0.3;
-pub const DEFAULT_KERNEL: &str = "8-16";
+pub(super) const DEFAULT_SIZE: (usize, usize) = (256, 256);
+pub(super) const DEFAULT_DENSITY: f64 = 0.3;
+pub(super) const DEFAULT_KERNEL: &str = "8-16";
 
 /// What `--denoise` cleans when given no file: the developer set's shapes (a disc, a
 /// rectangle, a triangle and a ring with a stroke through it).
@@ -88,7 +88,7 @@ fn shapes(size: Option<(usize, usize)>) -> (Bitmap, String) {
 }
 
 /// The noise added before denoising: --noise, or a default for the built-in picture.
-pub fn noise(args: &ImageArgs) -> Option<f64> {
+pub(super) fn noise(args: &ImageArgs) -> Option<f64> {
     args.noise.or(args.file.is_none().then_some(SHAPES_NOISE))
 }
 

@@ -9,7 +9,7 @@ use crate::anneal::Rng;
 
 /// One box's free cells, missing values and which value may go where.
 #[derive(Debug, Clone)]
-pub struct BoxFill {
+pub(super) struct BoxFill {
     free: Vec<usize>,
     missing: Vec<u8>,
     /// Per free cell, bit i set when missing[i] is among its marks.
@@ -24,7 +24,7 @@ const NONE: u8 = u8::MAX;
 
 impl BoxFill {
     /// `marks` is indexed by cell, bit v-1 for value v.
-    pub fn new(free: Vec<usize>, missing: Vec<u8>, marks: &[u32]) -> Self {
+    pub(super) fn new(free: Vec<usize>, missing: Vec<u8>, marks: &[u32]) -> Self {
         let allowed = free
             .iter()
             .map(|&cell| {
@@ -46,7 +46,7 @@ impl BoxFill {
     }
 
     /// Writes a random fill of this box into `values`.
-    pub fn fill(&mut self, values: &mut [u8], rng: &mut Rng) {
+    pub(super) fn fill(&mut self, values: &mut [u8], rng: &mut Rng) {
         let k = self.free.len();
         self.owner.fill(NONE);
         self.order.shuffle(rng);

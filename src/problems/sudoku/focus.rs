@@ -4,7 +4,7 @@
 
 /// The set of count-table slots above 1, with O(1) insert, remove and uniform pick.
 #[derive(Debug, Clone)]
-pub struct Duplicates {
+pub(super) struct Duplicates {
     /// The slots in the set, in no order.
     slots: Vec<u16>,
     /// Where each slot sits in `slots`, or ABSENT.
@@ -14,36 +14,36 @@ pub struct Duplicates {
 const ABSENT: u16 = u16::MAX;
 
 impl Duplicates {
-    pub fn new(table_len: usize) -> Self {
+    pub(super) fn new(table_len: usize) -> Self {
         Duplicates {
             slots: Vec::with_capacity(table_len),
             position: vec![ABSENT; table_len],
         }
     }
 
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         for &s in &self.slots {
             self.position[s as usize] = ABSENT;
         }
         self.slots.clear();
     }
 
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.slots.len()
     }
 
-    pub fn get(&self, i: usize) -> usize {
+    pub(super) fn get(&self, i: usize) -> usize {
         self.slots[i] as usize
     }
 
     #[inline(always)]
-    pub fn insert(&mut self, slot: usize) {
+    pub(super) fn insert(&mut self, slot: usize) {
         self.position[slot] = self.slots.len() as u16;
         self.slots.push(slot as u16);
     }
 
     #[inline(always)]
-    pub fn remove(&mut self, slot: usize) {
+    pub(super) fn remove(&mut self, slot: usize) {
         let at = self.position[slot] as usize;
         let last = self.slots.pop().expect("a slot in the set");
         if at < self.slots.len() {
@@ -56,7 +56,7 @@ impl Duplicates {
 
 /// Where free cells sit, flattened so a focused proposal reads only short slices.
 #[derive(Debug, Clone)]
-pub struct FreeCells {
+pub(super) struct FreeCells {
     /// Free cells of each line (rows, then columns): `line_cells[line_start[l]..line_start[l + 1]]`.
     line_cells: Vec<u16>,
     line_start: Vec<u16>,
@@ -82,7 +82,7 @@ fn flatten(lists: impl Iterator<Item = Vec<usize>>) -> (Vec<u16>, Vec<u16>) {
 }
 
 impl FreeCells {
-    pub fn new(geometry: &super::grid::Geometry, free: &[bool]) -> Self {
+    pub(super) fn new(geometry: &super::grid::Geometry, free: &[bool]) -> Self {
         let side = geometry.side;
         let free_of = |unit: usize| -> Vec<usize> {
             geometry.units[unit]
@@ -107,7 +107,7 @@ impl FreeCells {
 
     /// A free cell that holds the repeated value of `slot`, chosen by `r`, if any.
     #[inline(always)]
-    pub fn repeated_cell(&self, slot: usize, values: &[u8], r: u32) -> Option<usize> {
+    pub(super) fn repeated_cell(&self, slot: usize, values: &[u8], r: u32) -> Option<usize> {
         let line = self.slot_line[slot] as usize;
         let value = self.slot_value[slot];
         let cells =
@@ -123,7 +123,7 @@ impl FreeCells {
 
     /// Another free cell of `cell`'s box, chosen by `r`, if the box has one.
     #[inline(always)]
-    pub fn box_partner(&self, cell: usize, r: u32) -> Option<usize> {
+    pub(super) fn box_partner(&self, cell: usize, r: u32) -> Option<usize> {
         let b = self.box_of[cell] as usize;
         let cells = &self.box_cells[self.box_start[b] as usize..self.box_start[b + 1] as usize];
         if cells.len() < 2 {
@@ -142,6 +142,6 @@ impl FreeCells {
 
 /// `r` scaled to 0..n (multiply-shift).
 #[inline(always)]
-pub fn pick(r: u32, n: usize) -> usize {
+pub(super) fn pick(r: u32, n: usize) -> usize {
     ((r as u64 * n as u64) >> 32) as usize
 }

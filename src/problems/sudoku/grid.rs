@@ -1,7 +1,7 @@
 //! The shape of an n^2 x n^2 grid, its symbols, and a puzzle read from a file.
 
 /// Box sides kiln accepts: 4x4, 9x9, 16x16 and 25x25 grids.
-pub const BOX_SIDES: std::ops::RangeInclusive<usize> = 2..=5;
+pub(super) const BOX_SIDES: std::ops::RangeInclusive<usize> = 2..=5;
 
 /// Where every cell sits: its row, column and box, and the cells of every unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl Geometry {
 }
 
 /// The box side for a grid of `cells` cells, if it is a size kiln handles.
-pub fn box_side_for_cells(cells: usize) -> Option<usize> {
+pub(super) fn box_side_for_cells(cells: usize) -> Option<usize> {
     BOX_SIDES.clone().find(|n| n * n * n * n == cells)
 }
 

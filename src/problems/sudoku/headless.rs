@@ -230,7 +230,11 @@ impl Tally {
 
 /// Solves every selected puzzle with every seed (this shard's share of them) on `--jobs`
 /// threads, one JSON line each in input order.
-pub fn run(args: &SudokuArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
+pub(super) fn run(
+    args: &SudokuArgs,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> color_eyre::Result<()> {
     let puzzles = selected_puzzles(args)?;
     let seeds = args.batch.seeds(&args.anneal);
     let runs = args.batch.select(every_run(&puzzles, &seeds));

@@ -359,7 +359,7 @@ pub fn plan(
 
 /// The chains a run of `args` on a grid of box side `n` runs side by side: --threads, or
 /// kiln's default for the size; one for the classroom presets, which ran one chain.
-pub fn threads(args: &SudokuArgs, n: usize) -> usize {
+pub(super) fn threads(args: &SudokuArgs, n: usize) -> usize {
     let default = match args.preset() {
         Preset::Kiln => default_threads(n),
         _ => 1,

@@ -9,7 +9,7 @@ pub struct Contradiction;
 
 /// A partly filled grid with the values each row, column and box already holds.
 #[derive(Debug, Clone)]
-pub struct Board<'g> {
+pub(super) struct Board<'g> {
     pub geometry: &'g Geometry,
     /// 0 for empty, else 1..=side.
     pub cells: Vec<u8>,
@@ -20,7 +20,7 @@ pub struct Board<'g> {
 
 impl<'g> Board<'g> {
     /// Fails when two givens clash.
-    pub fn new(geometry: &'g Geometry, cells: &[u8]) -> Result<Self, Contradiction> {
+    pub(super) fn new(geometry: &'g Geometry, cells: &[u8]) -> Result<Self, Contradiction> {
         let mut board = Board {
             geometry,
             cells: vec![0; cells.len()],
@@ -48,12 +48,12 @@ impl<'g> Board<'g> {
     }
 
     /// Values still possible in an empty cell, as a bitmask (bit v-1 for value v).
-    pub fn candidates(&self, cell: usize) -> u32 {
+    pub(super) fn candidates(&self, cell: usize) -> u32 {
         let [r, c, b] = self.unit_ids(cell);
         self.all & !(self.used[r] | self.used[c] | self.used[b])
     }
 
-    pub fn place(&mut self, cell: usize, value: u8) {
+    pub(super) fn place(&mut self, cell: usize, value: u8) {
         self.cells[cell] = value;
         for u in self.unit_ids(cell) {
             self.used[u] |= 1 << (value - 1);
@@ -62,7 +62,7 @@ impl<'g> Board<'g> {
 
     /// Naked singles (a cell with one candidate) and hidden singles (a value with one place
     /// in a unit), repeated until nothing changes. Returns how many cells it filled.
-    pub fn propagate(&mut self) -> Result<usize, Contradiction> {
+    pub(super) fn propagate(&mut self) -> Result<usize, Contradiction> {
         let mut filled = 0;
         loop {
             let before = filled;

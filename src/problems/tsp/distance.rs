@@ -9,13 +9,13 @@ const MATRIX_MAX: usize = 3000;
 
 /// Integer edge lengths by city index.
 #[derive(Debug, Clone)]
-pub enum Distances {
+pub(crate) enum Distances {
     Matrix { n: usize, lengths: Vec<u32> },
     OnTheFly(Instance),
 }
 
 impl Distances {
-    pub fn new(instance: &Instance) -> Self {
+    pub(crate) fn new(instance: &Instance) -> Self {
         let n = instance.len();
         if n > MATRIX_MAX {
             return Distances::OnTheFly(instance.clone());
@@ -32,7 +32,7 @@ impl Distances {
     }
 
     #[inline(always)]
-    pub fn get(&self, a: u32, b: u32) -> u32 {
+    pub(crate) fn get(&self, a: u32, b: u32) -> u32 {
         match self {
             Distances::Matrix { n, lengths } => lengths[a as usize * n + b as usize],
             Distances::OnTheFly(instance) => instance.distance(a, b),
@@ -42,26 +42,26 @@ impl Distances {
 
 /// The `k` nearest other cities of every city, nearest first, in one flat array.
 #[derive(Debug, Clone)]
-pub struct Neighbours {
+pub(crate) struct Neighbours {
     pub k: usize,
     lists: Vec<u32>,
 }
 
 impl Neighbours {
-    pub fn new(instance: &Instance, distances: &Distances, k: usize) -> Self {
+    pub(crate) fn new(instance: &Instance, distances: &Distances, k: usize) -> Self {
         let k = k.clamp(1, instance.len() - 1);
         let lists = nearest(instance, k, |a, b| distances.get(a, b));
         Neighbours { k, lists }
     }
 
     #[inline(always)]
-    pub fn of(&self, city: u32) -> &[u32] {
+    pub(crate) fn of(&self, city: u32) -> &[u32] {
         let start = city as usize * self.k;
         &self.lists[start..start + self.k]
     }
 
     /// Mean distance from each city to its nearest neighbour: the instance's length scale.
-    pub fn mean_nearest(&self, distances: &Distances) -> f64 {
+    pub(crate) fn mean_nearest(&self, distances: &Distances) -> f64 {
         let n = self.lists.len() / self.k;
         let sum: f64 = (0..n as u32)
             .map(|a| distances.get(a, self.of(a)[0]) as f64)

@@ -2,15 +2,15 @@
 //! from nearest-neighbour candidates (or the seed's swap moves, for comparison). Headless
 //! runs finish with an iterated local search on the best annealed tour (`local_search`).
 
-pub mod distance;
+pub(crate) mod distance;
 mod headless;
-pub mod instance;
+pub(crate) mod instance;
 pub mod local_search;
 mod nearest;
-pub mod problem;
+pub(crate) mod problem;
 pub mod random;
-pub mod setup;
-pub mod tour;
+pub(crate) mod setup;
+pub(crate) mod tour;
 pub mod tour_file;
 pub mod tsplib;
 

@@ -124,7 +124,11 @@ impl Grid {
 }
 
 /// The `k` nearest other cities of every city (k < n), nearest first, in one flat array.
-pub fn nearest(instance: &Instance, k: usize, distance: impl Fn(u32, u32) -> u32) -> Vec<u32> {
+pub(super) fn nearest(
+    instance: &Instance,
+    k: usize,
+    distance: impl Fn(u32, u32) -> u32,
+) -> Vec<u32> {
     let n = instance.len();
     let mut lists = Vec::with_capacity(n * k);
     let mut found: Vec<(u32, u32)> = Vec::with_capacity(4 * k);
@@ -189,7 +193,7 @@ fn around(
 
 /// The cities not yet on a tour being built nearest-neighbour first, bucketed so that the
 /// nearest of them is found by widening rings rather than by scanning them all.
-pub struct Unvisited<'a> {
+pub(super) struct Unvisited<'a> {
     instance: &'a Instance,
     /// `None` for a metric that is not planar: every city is scanned.
     grid: Option<Grid>,
@@ -200,7 +204,7 @@ pub struct Unvisited<'a> {
 }
 
 impl<'a> Unvisited<'a> {
-    pub fn new(instance: &'a Instance) -> Self {
+    pub(super) fn new(instance: &'a Instance) -> Self {
         let n = instance.len();
         let planar = lower_bound(instance.metric, 0.0).is_some();
         let grid = Grid::new(&instance.cities);
@@ -233,7 +237,7 @@ impl<'a> Unvisited<'a> {
             .map_or(0, |g| g.bucket_of(self.instance.cities[city as usize]))
     }
 
-    pub fn remove(&mut self, city: u32) {
+    pub(super) fn remove(&mut self, city: u32) {
         let b = self.bucket_index(city);
         let i = self.slot[city as usize];
         let bucket = &mut self.buckets[b];
@@ -245,7 +249,7 @@ impl<'a> Unvisited<'a> {
     }
 
     /// The unvisited city nearest `from` (ties to the lowest index), if any is left.
-    pub fn nearest(&self, from: u32, distance: impl Fn(u32, u32) -> u32) -> Option<u32> {
+    pub(super) fn nearest(&self, from: u32, distance: impl Fn(u32, u32) -> u32) -> Option<u32> {
         if self.left == 0 {
             return None;
         }

@@ -17,8 +17,8 @@ use crate::input::InputError;
 use crate::messages::{count, escape_controls};
 
 /// The instance shown when no file and no `--random` is given.
-pub const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
-pub const BUILT_IN_TOUR: &str = include_str!("../../../puzzles/tsp/berlin52.opt.tour");
+pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
+pub(crate) const BUILT_IN_TOUR: &str = include_str!("../../../puzzles/tsp/berlin52.opt.tour");
 const BUILT_IN_SOURCE: &str = "berlin52 (built in)";
 /// Published optimal lengths by instance NAME (TSPLIB's list; see puzzles/README.md).
 const OPTIMA: &str = include_str!("../../../puzzles/tsp/optima.json");
@@ -75,7 +75,7 @@ impl Loaded {
 }
 
 /// The optimum the table knows for an instance `name`.
-pub fn known_optimum(name: &str) -> Option<u64> {
+pub(crate) fn known_optimum(name: &str) -> Option<u64> {
     let table: serde_json::Value = serde_json::from_str(OPTIMA).ok()?;
     table.get("optima")?.get(name)?.as_u64()
 }
@@ -135,7 +135,7 @@ fn read_tour(path: &Path, n: usize) -> Result<Vec<u32>, InputError> {
 
 /// The problem's defaults for this instance: exponential cooling from 1.0 to 0.01 times
 /// the mean nearest-neighbour edge over the budget (1 s unless one is given).
-pub fn defaults(problem: &TspProblem, args: &TspArgs) -> Defaults {
+pub(crate) fn defaults(problem: &TspProblem, args: &TspArgs) -> Defaults {
     let scale = problem.typical_edge_cost();
     Defaults {
         schedule: ScheduleKind::Exponential,

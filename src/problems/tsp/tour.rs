@@ -2,14 +2,14 @@
 //! of a city and segment reversals are cheap.
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tour {
+pub(crate) struct Tour {
     order: Vec<u32>,
     pos: Vec<u32>,
 }
 
 impl Tour {
     /// `order` must be a permutation of 0..n.
-    pub fn new(order: Vec<u32>) -> Self {
+    pub(crate) fn new(order: Vec<u32>) -> Self {
         let mut pos = vec![0; order.len()];
         for (i, &c) in order.iter().enumerate() {
             pos[c as usize] = i as u32;
@@ -17,20 +17,16 @@ impl Tour {
         Tour { order, pos }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.order.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
-    }
-
-    pub fn order(&self) -> &[u32] {
+    pub(crate) fn order(&self) -> &[u32] {
         &self.order
     }
 
     /// Replaces the order, reusing the buffers.
-    pub fn set_order(&mut self, order: &[u32]) {
+    pub(crate) fn set_order(&mut self, order: &[u32]) {
         self.order.clear();
         self.order.extend_from_slice(order);
         for (i, &c) in order.iter().enumerate() {
@@ -39,31 +35,31 @@ impl Tour {
     }
 
     #[inline(always)]
-    pub fn pos(&self, city: u32) -> u32 {
+    pub(crate) fn pos(&self, city: u32) -> u32 {
         self.pos[city as usize]
     }
 
     /// The city at position `i` taken cyclically; `i < 2n`.
     #[inline(always)]
-    pub fn at(&self, i: u32) -> u32 {
+    pub(crate) fn at(&self, i: u32) -> u32 {
         let n = self.order.len() as u32;
         self.order[if i >= n { i - n } else { i } as usize]
     }
 
     #[inline(always)]
-    pub fn next(&self, city: u32) -> u32 {
+    pub(crate) fn next(&self, city: u32) -> u32 {
         self.at(self.pos(city) + 1)
     }
 
     #[inline(always)]
-    pub fn prev(&self, city: u32) -> u32 {
+    pub(crate) fn prev(&self, city: u32) -> u32 {
         self.at(self.pos(city) + self.order.len() as u32 - 1)
     }
 
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
     /// run is more than half the tour, its complement is reversed instead: the cycle comes
     /// out the same (read the other way round) at less than half the cost.
-    pub fn reverse(&mut self, i: u32, j: u32) {
+    pub(crate) fn reverse(&mut self, i: u32, j: u32) {
         let n = self.order.len() as u32;
         let len = (j + n - i) % n + 1;
         let (mut i, mut j, len) = if 2 * len > n {
@@ -84,7 +80,7 @@ impl Tour {
 
     /// The 2-opt exchange that removes edges (t1,t2) and (t3,t4) and adds (t1,t3) and
     /// (t2,t4). t2 must follow t1 in the same direction as t4 follows t3.
-    pub fn exchange(&mut self, t1: u32, t2: u32, t3: u32, t4: u32) {
+    pub(crate) fn exchange(&mut self, t1: u32, t2: u32, t3: u32, t4: u32) {
         if self.next(t1) == t2 {
             self.reverse(self.pos(t2), self.pos(t3));
         } else {
@@ -93,7 +89,7 @@ impl Tour {
     }
 
     /// Swaps the cities at positions `i` and `j`.
-    pub fn swap(&mut self, i: u32, j: u32) {
+    pub(crate) fn swap(&mut self, i: u32, j: u32) {
         self.order.swap(i as usize, j as usize);
         self.pos[self.order[i as usize] as usize] = i;
         self.pos[self.order[j as usize] as usize] = j;

@@ -7,7 +7,7 @@ use kiln::anneal::{Problem, Rng};
 /// against the recomputed energy (and, at the end, that the deltas summed along the way
 /// agree with it). `after(problem, move)` sees each move once it is applied, for a
 /// problem's own invariants. `what` names the case in a failure.
-pub fn walk<P: Problem>(
+pub(crate) fn walk<P: Problem>(
     problem: &mut P,
     rng: &mut Rng,
     steps: usize,

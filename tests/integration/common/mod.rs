@@ -1,6 +1,6 @@
 //! What the tests share: the built binary and its JSON lines, and the delta property.
 
-pub mod delta;
+pub(crate) mod delta;
 
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -10,13 +10,13 @@ use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 /// overlap it.
 static CORES: RwLock<()> = RwLock::new(());
 
-pub fn alone() -> RwLockWriteGuard<'static, ()> {
+pub(crate) fn alone() -> RwLockWriteGuard<'static, ()> {
     CORES
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-pub fn busy() -> RwLockReadGuard<'static, ()> {
+pub(crate) fn busy() -> RwLockReadGuard<'static, ()> {
     CORES
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -27,7 +27,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 /// Runs the built `kiln` with `args`.
-pub fn kiln(args: &[&str]) -> Output {
+pub(crate) fn kiln(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kiln"))
         .args(args)
         .output()
@@ -35,7 +35,7 @@ pub fn kiln(args: &[&str]) -> Output {
 }
 
 /// Every line of `output`'s stdout, parsed as JSON.
-pub fn lines(output: &Output) -> Vec<Value> {
+pub(crate) fn lines(output: &Output) -> Vec<Value> {
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
