@@ -56,12 +56,14 @@ fn with_jobs<'a>(args: &[&'a str], jobs: &'a str) -> Vec<&'a str> {
 
 #[test]
 fn time_fields_are_removed_and_nothing_else() {
+    let _cores = crate::common::busy();
     let line = r#"{"a":1,"seconds":0.5,"b":[1,2],"check_seconds":[2e-5,1],"steps_per_second":3.0}"#;
     assert_eq!(without_times(line), r#"{"a":1,"b":[1,2]}"#);
 }
 
 #[test]
 fn one_job_or_two_print_the_same_lines_in_the_same_order() {
+    let _cores = crate::common::busy();
     let sudoku = ["sudoku", PUZZLES, "--headless", "--max-steps", "20000"];
     let tsp = [
         "tsp",
@@ -81,6 +83,7 @@ fn one_job_or_two_print_the_same_lines_in_the_same_order() {
 
 #[test]
 fn two_shards_make_the_whole_batch() {
+    let _cores = crate::common::busy();
     let whole = ["sudoku", PUZZLES, "--headless", "--max-steps", "20000"];
     let all = timeless_lines(&whole);
     let first = timeless_lines(&[&whole[..], &["--shard", "1/2"]].concat());
@@ -103,6 +106,7 @@ fn two_shards_make_the_whole_batch() {
 
 #[test]
 fn seeds_repeat_a_run_once_each_in_order() {
+    let _cores = crate::common::busy();
     let runs = [
         vec![
             "sudoku",
@@ -140,6 +144,7 @@ fn seeds_repeat_a_run_once_each_in_order() {
 
 #[test]
 fn bad_batch_flags_are_one_line_errors() {
+    let _cores = crate::common::busy();
     for (flags, says) in [
         (["--jobs", "0"], "kiln: --jobs: 0 is not in [1, 1024]"),
         (["--shard", "3/2"], "kiln: --shard: '3/2' is not a shard"),

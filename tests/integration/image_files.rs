@@ -10,6 +10,7 @@ fn sample(width: usize, height: usize, seed: u64) -> Bitmap {
 
 #[test]
 fn pbm_and_png_round_trip() {
+    let _cores = crate::common::busy();
     // Widths around multiples of 8 exercise the padding of raw rows.
     for (i, (w, h)) in [(1, 1), (7, 3), (8, 2), (9, 5), (17, 4), (64, 3), (100, 1)]
         .into_iter()
@@ -28,6 +29,7 @@ fn pbm_and_png_round_trip() {
 
 #[test]
 fn save_picks_the_format_by_extension() {
+    let _cores = crate::common::busy();
     let dir = std::env::temp_dir().join(format!("kiln-image-files-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let image = sample(13, 6, 1);
@@ -43,6 +45,7 @@ fn save_picks_the_format_by_extension() {
 
 #[test]
 fn plain_pbm_allows_comments_and_packed_digits() {
+    let _cores = crate::common::busy();
     let text = "P1 # comment\n# another\n3 2\n101\n0 1 0\n";
     let image = file::parse(text.as_bytes(), "x").unwrap();
     assert_eq!((image.width, image.height), (3, 2));
@@ -51,6 +54,7 @@ fn plain_pbm_allows_comments_and_packed_digits() {
 
 #[test]
 fn shipped_files_load() {
+    let _cores = crate::common::busy();
     let toy = file::load("puzzles/image/toy_4x5_noisy.pbm".as_ref()).unwrap();
     assert_eq!((toy.width, toy.height, toy.black_pixels()), (5, 4, 10));
     let shapes = file::load("puzzles/image/shapes_128_noisy.pbm".as_ref()).unwrap();
@@ -59,6 +63,7 @@ fn shipped_files_load() {
 
 #[test]
 fn greys_are_thresholded_at_half() {
+    let _cores = crate::common::busy();
     let grey = image::GrayImage::from_raw(4, 1, vec![0, 127, 128, 255]).unwrap();
     let mut bytes = Vec::new();
     grey.write_to(
@@ -75,6 +80,7 @@ fn error(bytes: &[u8]) -> String {
 
 #[test]
 fn bad_files_give_one_line_errors() {
+    let _cores = crate::common::busy();
     let cases: &[(&[u8], &str)] = &[
         (b"", "f: empty file"),
         (
@@ -134,6 +140,7 @@ fn bad_files_give_one_line_errors() {
 
 #[test]
 fn missing_file_names_the_path() {
+    let _cores = crate::common::busy();
     let e = file::load("puzzles/image/nope.pbm".as_ref()).unwrap_err();
     assert!(
         e.to_string()

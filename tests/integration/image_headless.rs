@@ -27,6 +27,7 @@ fn json(args: &[&str]) -> Value {
 
 #[test]
 fn default_run_is_a_256_pattern_with_the_8_16_kernel() {
+    let _cores = crate::common::busy();
     let v = json(&["--max-steps", "200000"]);
     assert_eq!(v["problem"], "image");
     assert_eq!(v["mode"], "pattern");
@@ -45,6 +46,7 @@ fn default_run_is_a_256_pattern_with_the_8_16_kernel() {
 
 #[test]
 fn the_same_seed_gives_the_same_pattern() {
+    let _cores = crate::common::busy();
     let run = |seed: &str| {
         json(&[
             "--size",
@@ -65,6 +67,7 @@ fn the_same_seed_gives_the_same_pattern() {
 
 #[test]
 fn denoising_the_toy_reaches_every_exact_minimum() {
+    let _cores = crate::common::busy();
     let truth: Value = serde_json::from_str(
         &std::fs::read_to_string("puzzles/image/ground_truth_slice.json").unwrap(),
     )
@@ -93,6 +96,7 @@ fn denoising_the_toy_reaches_every_exact_minimum() {
 
 #[test]
 fn denoising_shapes_gets_within_a_tenth_of_a_percent() {
+    let _cores = crate::common::busy();
     let v = json(&[
         "puzzles/image/shapes_128_noisy.pbm",
         "--denoise",
@@ -113,6 +117,7 @@ fn denoising_shapes_gets_within_a_tenth_of_a_percent() {
 /// keeps them (about +1.9 %); the multi-scale start has them gone.
 #[test]
 fn the_multiscale_start_lets_strong_coupling_drop_whole_shapes() {
+    let _cores = crate::common::busy();
     let run = |extra: &[&str]| {
         let mut args = vec![
             "puzzles/image/shapes_128_noisy.pbm",
@@ -146,6 +151,7 @@ fn the_multiscale_start_lets_strong_coupling_drop_whole_shapes() {
 
 #[test]
 fn denoising_runs_in_rounds_and_reports_each() {
+    let _cores = crate::common::busy();
     let run = |extra: &[&str]| {
         let mut args = vec![
             "puzzles/image/shapes_128_noisy.pbm",
@@ -179,6 +185,7 @@ fn denoising_runs_in_rounds_and_reports_each() {
 
 #[test]
 fn noise_is_added_to_a_clean_input_and_the_output_is_written() {
+    let _cores = crate::common::busy();
     let dir = std::env::temp_dir().join(format!("kiln-image-headless-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("den.png");
@@ -205,6 +212,7 @@ fn noise_is_added_to_a_clean_input_and_the_output_is_written() {
 
 #[test]
 fn without_a_file_denoising_cleans_the_built_in_shapes_at_the_given_size() {
+    let _cores = crate::common::busy();
     let v = json(&["--denoise", "--size", "96x64", "--max-steps", "2000000"]);
     assert_eq!(v["source"], "shapes 96x64");
     assert_eq!(
@@ -220,6 +228,7 @@ fn without_a_file_denoising_cleans_the_built_in_shapes_at_the_given_size() {
 
 #[test]
 fn custom_kernels_and_free_edges_run() {
+    let _cores = crate::common::busy();
     let v = json(&[
         "--size",
         "64x48",
@@ -245,6 +254,7 @@ fn failure(args: &[&str]) -> (i32, String) {
 
 #[test]
 fn bad_input_exits_with_code_2_and_one_line() {
+    let _cores = crate::common::busy();
     let cases: &[(&[&str], &str)] = &[
         (
             &["puzzles/image/missing.pbm"],
@@ -278,6 +288,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
 
 #[test]
 fn bad_kernel_files_name_the_problem() {
+    let _cores = crate::common::busy();
     let dir = std::env::temp_dir().join(format!("kiln-image-kernels-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cases = [

@@ -55,6 +55,7 @@ const BERLIN: &str = "puzzles/tsp/berlin52.tsp";
 
 #[test]
 fn finding_1_numbers_out_of_range_are_refused_when_parsed() {
+    let _cores = crate::common::busy();
     let cases: [(&[&str], &str); 9] = [
         (
             &["sudoku", "--time-limit", "1e20"],
@@ -98,6 +99,7 @@ fn finding_1_numbers_out_of_range_are_refused_when_parsed() {
 
 #[test]
 fn finding_1_command_line_errors_are_one_line_with_code_2() {
+    let _cores = crate::common::busy();
     refused(
         &["sudoku", "--sed", "3"],
         "kiln: unexpected argument '--sed' (did you mean '--seed'?)",
@@ -136,6 +138,7 @@ fn with_stderr(args: &str, redirect: &str) -> Output {
 
 #[test]
 fn finding_2_a_failed_write_to_stderr_does_not_abort() {
+    let _cores = crate::common::busy();
     for redirect in ["2>/dev/full", "2>&-"] {
         let solved = with_stderr("sudoku puzzles/sudoku/default.txt --headless", redirect);
         assert_eq!(solved.status.code(), Some(0), "{redirect}: {solved:?}");
@@ -163,6 +166,7 @@ fn assert_no_controls(text: &[u8]) {
 
 #[test]
 fn finding_8_control_characters_from_input_are_escaped() {
+    let _cores = crate::common::busy();
     let dir = scratch("escapes");
     let tsp = file(
         &dir,
@@ -210,6 +214,7 @@ fn finding_8_control_characters_from_input_are_escaped() {
 
 #[test]
 fn finding_11_weights_that_would_make_energies_infinite_are_refused() {
+    let _cores = crate::common::busy();
     let noisy = "puzzles/image/toy_4x5_noisy.pbm";
     refused(
         &["image", noisy, "--denoise", "--beta", "1e308", "--headless"],
@@ -228,6 +233,7 @@ fn finding_11_weights_that_would_make_energies_infinite_are_refused() {
 
 #[test]
 fn finding_11_coordinates_whose_lengths_would_overflow_are_refused() {
+    let _cores = crate::common::busy();
     let dir = scratch("coordinates");
     let huge = file(
         &dir,
@@ -262,6 +268,7 @@ fn finding_11_coordinates_whose_lengths_would_overflow_are_refused() {
 
 #[test]
 fn finding_11_gap_is_reported_only_against_a_plausible_optimum() {
+    let _cores = crate::common::busy();
     let output = kiln(&[
         "tsp",
         BERLIN,
@@ -293,6 +300,7 @@ fn finding_11_gap_is_reported_only_against_a_plausible_optimum() {
 
 #[test]
 fn finding_12_every_command_exits_1_when_nothing_is_solved() {
+    let _cores = crate::common::busy();
     // A puzzle without a solution, in a race and alone.
     let output = kiln(&["race", "puzzles/sudoku/no_solution.txt", "--headless"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
@@ -321,6 +329,7 @@ fn finding_12_every_command_exits_1_when_nothing_is_solved() {
 
 #[test]
 fn finding_13_dash_reads_the_puzzle_from_stdin() {
+    let _cores = crate::common::busy();
     let puzzle = std::fs::read("puzzles/sudoku/small4.txt").unwrap();
     let output = kiln_with_stdin(&["sudoku", "-", "--headless"], &puzzle);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -337,6 +346,7 @@ fn finding_13_dash_reads_the_puzzle_from_stdin() {
 
 #[test]
 fn finding_13_a_byte_order_mark_is_skipped_and_latin1_located() {
+    let _cores = crate::common::busy();
     let dir = scratch("encodings");
     let mut text = b"\xef\xbb\xbf".to_vec();
     text.extend(std::fs::read("puzzles/sudoku/small4.txt").unwrap());
@@ -358,6 +368,7 @@ fn finding_13_a_byte_order_mark_is_skipped_and_latin1_located() {
 
 #[test]
 fn finding_13_counts_agree_in_number_and_tsp_errors_have_columns() {
+    let _cores = crate::common::busy();
     let dir = scratch("messages");
     let one = file(&dir, "one.tsp", b"NODE_COORD_SECTION\n1 0 0\n");
     refused(
@@ -388,6 +399,7 @@ fn finding_13_counts_agree_in_number_and_tsp_errors_have_columns() {
 
 #[test]
 fn finding_13_flags_that_apply_only_with_another_are_refused() {
+    let _cores = crate::common::busy();
     refused(
         &["image", "--lambda", "2", "--headless"],
         "kiln: a flag given needs --denoise",
@@ -435,6 +447,7 @@ fn finding_13_flags_that_apply_only_with_another_are_refused() {
 
 #[test]
 fn input_files_are_read_up_to_a_limit() {
+    let _cores = crate::common::busy();
     refused(
         &["sudoku", "/dev/zero", "--headless"],
         "kiln: /dev/zero: larger than 256 MiB, kiln's limit for an input file",

@@ -28,6 +28,7 @@ fn stderr(out: &Output) -> String {
 
 #[test]
 fn an_input_is_never_replaced_by_the_output() {
+    let _cores = crate::common::busy();
     let dir = scratch("input");
     let instance = dir.join("berlin52.tsp");
     fs::copy(
@@ -55,6 +56,7 @@ fn an_input_is_never_replaced_by_the_output() {
 
 #[test]
 fn an_existing_file_needs_force() {
+    let _cores = crate::common::busy();
     let dir = scratch("force");
     let output = dir.join("best.pbm");
     fs::write(&output, "mine").unwrap();
@@ -76,6 +78,7 @@ fn an_existing_file_needs_force() {
 
 #[test]
 fn a_path_that_cannot_be_written_is_refused_before_the_run() {
+    let _cores = crate::common::busy();
     let out = kiln(&["tsp", "--output", "/nonexistent-dir/best.tour"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
@@ -88,6 +91,7 @@ fn a_path_that_cannot_be_written_is_refused_before_the_run() {
 
 #[test]
 fn a_failed_write_still_prints_the_result_and_exits_3() {
+    let _cores = crate::common::busy();
     let out = kiln(&["tsp", "--output", "/dev/full"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

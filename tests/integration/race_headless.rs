@@ -7,6 +7,7 @@ use crate::common::{kiln, lines};
 
 #[test]
 fn presets_lists_every_preset_with_its_parameters() {
+    let _cores = crate::common::busy();
     let output = kiln(&["presets"]);
     assert!(output.status.success(), "{output:?}");
     let text = String::from_utf8(output.stdout).unwrap();
@@ -29,6 +30,7 @@ fn presets_lists_every_preset_with_its_parameters() {
 
 #[test]
 fn a_race_prints_one_line_per_solver_and_a_ranking() {
+    let _cores = crate::common::busy();
     let file = "puzzles/sudoku/hardest11.txt";
     let output = kiln(&[
         "race",
@@ -84,6 +86,7 @@ fn a_race_prints_one_line_per_solver_and_a_ranking() {
 
 #[test]
 fn an_unsolved_racer_ranks_after_the_solved_one() {
+    let _cores = crate::common::busy();
     let output = kiln(&[
         "race",
         "puzzles/sudoku/hardest11.txt",
@@ -111,6 +114,7 @@ fn an_unsolved_racer_ranks_after_the_solved_one() {
 
 #[test]
 fn sudoku_with_a_preset_adds_algorithm_and_generations() {
+    let _cores = crate::common::busy();
     let output = kiln(&[
         "sudoku",
         "puzzles/sudoku/small4.txt",
@@ -148,6 +152,7 @@ fn sudoku_with_a_preset_adds_algorithm_and_generations() {
 
 #[test]
 fn bad_race_arguments_exit_with_code_2() {
+    let _cores = crate::common::busy();
     let output = kiln(&["race", "puzzles/sudoku/small4.txt", "--presets", "kiln"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(

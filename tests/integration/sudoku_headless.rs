@@ -6,6 +6,7 @@ use crate::common::{kiln, lines};
 
 #[test]
 fn solves_every_puzzle_of_a_file_with_valid_solutions() {
+    let _cores = crate::common::busy();
     let file = "puzzles/sudoku/hardest11.txt";
     let output = kiln(&["sudoku", file, "--headless", "--seed", "7"]);
     assert!(output.status.success(), "{output:?}");
@@ -52,6 +53,7 @@ fn solves_every_puzzle_of_a_file_with_valid_solutions() {
 
 #[test]
 fn index_and_no_propagate_and_the_embedded_default() {
+    let _cores = crate::common::busy();
     let output = kiln(&[
         "sudoku",
         "puzzles/sudoku/small4.txt",
@@ -76,6 +78,7 @@ fn index_and_no_propagate_and_the_embedded_default() {
 
 #[test]
 fn a_16x16_and_a_grid_file_are_solved() {
+    let _cores = crate::common::busy();
     for file in [
         "puzzles/sudoku/multisolution16.txt",
         "puzzles/sudoku/grid_format.txt",
@@ -97,6 +100,7 @@ fn a_16x16_and_a_grid_file_are_solved() {
 
 #[test]
 fn no_solution_is_reported_without_annealing() {
+    let _cores = crate::common::busy();
     let output = kiln(&["sudoku", "puzzles/sudoku/no_solution.txt", "--headless"]);
     assert_eq!(output.status.code(), Some(1));
     let r = &lines(&output)[0];
@@ -109,6 +113,7 @@ fn no_solution_is_reported_without_annealing() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
+    let _cores = crate::common::busy();
     let output = kiln(&["sudoku", "puzzles/sudoku/bad_clash.txt", "--headless"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
@@ -132,6 +137,7 @@ fn bad_input_exits_2_with_one_line() {
 
 #[test]
 fn a_reader_that_goes_away_ends_the_run_quietly() {
+    let _cores = crate::common::busy();
     use std::process::Stdio;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kiln"))
         .args(["sudoku", "puzzles/sudoku/top95_first10.txt", "--headless"])
@@ -152,6 +158,7 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
 
 #[test]
 fn threads_run_chains_side_by_side_within_the_step_budget() {
+    let _cores = crate::common::busy();
     let output = kiln(&[
         "sudoku",
         "puzzles/sudoku/hardest11.txt",

@@ -34,6 +34,7 @@ fn read(path: &Path) -> Vec<kiln::anneal::Sample> {
 
 #[test]
 fn an_image_run_of_a_hundred_million_steps_traces_first_last_and_bests() {
+    let _cores = crate::common::busy();
     let dir = scratch("image");
     let file = dir.join("pattern.csv");
     let out = run_ok(&[
@@ -64,6 +65,7 @@ fn an_image_run_of_a_hundred_million_steps_traces_first_last_and_bests() {
 
 #[test]
 fn a_sudoku_file_writes_one_trace_per_puzzle_and_never_overwrites() {
+    let _cores = crate::common::busy();
     let dir = scratch("sudoku");
     let file = dir.join("s.csv");
     let args = [
@@ -88,6 +90,7 @@ fn a_sudoku_file_writes_one_trace_per_puzzle_and_never_overwrites() {
 
 #[test]
 fn a_race_writes_one_trace_per_pane_and_they_plot() {
+    let _cores = crate::common::busy();
     let dir = scratch("race");
     let file = dir.join("race.csv");
     run_ok(&[
@@ -125,6 +128,7 @@ fn a_race_writes_one_trace_per_pane_and_they_plot() {
 
 #[test]
 fn plot_writes_a_png_that_decodes() {
+    let _cores = crate::common::busy();
     let dir = scratch("png");
     let file = dir.join("tsp.csv");
     run_ok(&[
@@ -144,6 +148,7 @@ fn plot_writes_a_png_that_decodes() {
 
 #[test]
 fn plot_refuses_bad_traces_and_formats_in_one_line() {
+    let _cores = crate::common::busy();
     let dir = scratch("bad");
     let bad = dir.join("bad.csv");
     std::fs::write(

@@ -42,6 +42,7 @@ fn tour(report: &serde_json::Value, n: usize) -> Vec<u32> {
 
 #[test]
 fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
+    let _cores = crate::common::busy();
     let file = format!("{PUZZLES}/berlin52.tsp");
     let out = std::env::temp_dir().join(format!("kiln-tsp-{}.tour", std::process::id()));
     let output = kiln(&[
@@ -82,6 +83,7 @@ fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
 
 #[test]
 fn random_instance_without_a_file_and_the_seed_moves() {
+    let _cores = crate::common::busy();
     for moves in ["two-opt", "swap-adjacent", "swap"] {
         let report = json(&kiln(&[
             "--random",
@@ -105,6 +107,7 @@ fn random_instance_without_a_file_and_the_seed_moves() {
 
 #[test]
 fn bad_input_exits_with_code_2_and_one_line() {
+    let _cores = crate::common::busy();
     let dir = std::env::temp_dir().join(format!("kiln-tsp-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.tsp");
@@ -131,6 +134,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
 
 #[test]
 fn the_step_budget_is_split_between_annealing_and_kicks() {
+    let _cores = crate::common::busy();
     let file = format!("{PUZZLES}/ch150.tsp");
     let args = ["--max-steps", "400000", "--kick-share", "0.75"];
     // An unreachable optimum, so the kicks do not stop early at the real one.

@@ -5,8 +5,8 @@ pub(crate) mod delta;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// The tests of this crate share one process and the machine's cores. A test that holds
-/// kiln to a wall-clock limit runs `alone()`; the tests that keep the cores busy for
-/// seconds (live runs at full speed, the binary in a pty) run `busy()`, so they never
+/// kiln to a wall-clock limit runs `alone()`; the tests that run the binary or keep the
+/// cores busy (live runs at full speed, the binary in a pty) run `busy()`, so they never
 /// overlap it.
 static CORES: RwLock<()> = RwLock::new(());
 
