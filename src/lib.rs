@@ -7,6 +7,7 @@ pub mod cli;
 pub mod demos;
 pub mod export;
 pub mod input;
+pub mod json;
 pub mod messages;
 pub mod output;
 pub mod plot;

@@ -15,6 +15,7 @@ use crate::anneal::{Search, Trace, interrupt};
 use crate::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
+use crate::json::{self, Stop};
 use crate::messages::say;
 use crate::problems::sudoku::{
     GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, puzzle_trace, selected_puzzles,
@@ -238,9 +239,11 @@ struct Standing {
     preset: &'static str,
     algorithm: &'static str,
     solved: bool,
+    #[serde(serialize_with = "json::seconds")]
     seconds: f64,
     iterations: u64,
     energy: Option<u64>,
+    stop: Stop,
 }
 
 /// The line after a race's reports.
@@ -248,6 +251,7 @@ struct Standing {
 struct Ranking {
     race: String,
     seed: u64,
+    #[serde(serialize_with = "json::seconds")]
     time_limit: f64,
     ranking: Vec<Standing>,
 }
@@ -312,6 +316,7 @@ pub fn headless_race(
                 seconds: r.report.seconds,
                 iterations: r.report.iterations,
                 energy: r.report.energy,
+                stop: r.report.stop,
             })
             .collect();
         ranking.sort_by_key(|s| s.rank);

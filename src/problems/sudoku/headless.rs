@@ -12,16 +12,17 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::prepare::{Prepared, default_threads};
 use super::presets::SudokuSearch;
-use crate::anneal::{Search, StopReason, Trace, run_traced};
+use crate::anneal::{Search, Trace, run_traced};
 use crate::batch;
 use crate::input::InputError;
+use crate::json::{self, Stop};
 use crate::messages::{count, say};
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.
 const BATCH: u64 = 1 << 20;
 
-/// One line of output. Field order is the documented one.
+/// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub problem: &'static str,
@@ -35,6 +36,7 @@ pub struct Report {
     pub restarts: u64,
     pub reheats: u64,
     /// Propagation plus annealing (the exact check is not part of the solve).
+    #[serde(serialize_with = "json::seconds")]
     pub seconds: f64,
     /// The best grid found (or the givens when there was nothing to anneal).
     pub solution: String,
@@ -42,12 +44,12 @@ pub struct Report {
     pub propagated: usize,
     /// The exact search's verdict: "unique", "several", "none" or "unknown".
     pub solutions: &'static str,
+    #[serde(serialize_with = "json::seconds")]
     pub check_seconds: f64,
     /// Chains run side by side (`iterations` counts them all).
     pub threads: usize,
-    /// Why annealing stopped (absent when it did not run).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop: Option<StopReason>,
+    /// Why the run ended.
+    pub stop: Stop,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'static str>,
 }
@@ -118,7 +120,8 @@ impl Report {
             solutions: prepared.solutions.label(),
             check_seconds: prepared.check_time.as_secs_f64(),
             threads: 1,
-            stop: None,
+            // What a puzzle with a solution ends on is set once it has run.
+            stop: Stop::NoSolution,
             error: prepared.has_no_solution().then_some("no solution"),
         }
     }
@@ -140,7 +143,7 @@ impl Report {
         self.reheats = sample.reheats;
         self.seconds += sample.elapsed.as_secs_f64();
         self.solution = line_of(&best.values);
-        self.stop = search.stopped();
+        self.stop = search.stopped().map_or(Stop::Stopped, Stop::from);
         self.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
         if sample.best_energy == 0.0 && !self.solved {
             bail!(
