@@ -12,5 +12,6 @@ pub mod messages;
 pub mod output;
 pub mod plot;
 pub mod problems;
+pub mod progress;
 pub mod race;
 pub mod ui;

@@ -21,6 +21,7 @@ use crate::problems::sudoku::{
     GaArgs, PRESETS, Preset, Puzzle, Report, Solver, SudokuArgs, puzzle_trace, selected_puzzles,
     solver, unsolved_is_failure,
 };
+use crate::progress::Progress;
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
 pub const MAX_RACERS: usize = 4;
@@ -143,7 +144,8 @@ pub fn run_solver(
     let mut report = Report::prepared(puzzle, &solver.prepared, seed);
     let mut generations = None;
     if report.error.is_none() {
-        report.run(puzzle, &mut solver.search, &mut trace)?;
+        // Racers run side by side: no line of their own would stay readable.
+        report.run(puzzle, &mut solver.search, &mut trace, &mut Progress::off())?;
         generations = solver.search.generations();
     }
     trace.finish().wrap_err("writing the --trace file")?;

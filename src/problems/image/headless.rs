@@ -13,6 +13,7 @@ use super::setup::{Mode, build};
 use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
 use crate::batch;
 use crate::messages::{count, say};
+use crate::progress::Progress;
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
@@ -36,9 +37,10 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
             (anneal(p, config, seed, &mut trace), mode)
         }
         Mode::Denoise(d, plan) => {
+            let mut progress = Progress::start(config.time_limit, config.max_steps);
             let mut rounds = Rounds::new(d, plan, config, seed);
             let count = rounds.rounds();
-            run_traced(&mut rounds, BATCH, &mut trace);
+            run_traced(&mut rounds, BATCH, &mut trace, &mut progress);
             let (outcome, report) = rounds.finish();
             let mode = ModeReport::Denoise {
                 rounds: count,
@@ -90,7 +92,8 @@ fn anneal<P: Problem<Snapshot = Bitmap> + Send + 'static>(
     seed: u64,
     trace: &mut Trace,
 ) -> Outcome<Bitmap> {
+    let mut progress = Progress::start(config.time_limit, config.max_steps);
     let mut runner = Runner::new(problem, config, seed);
-    run_traced(&mut runner, BATCH, trace);
+    run_traced(&mut runner, BATCH, trace, &mut progress);
     runner.finish()
 }

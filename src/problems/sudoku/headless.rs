@@ -10,13 +10,14 @@ use serde::Serialize;
 use super::SudokuArgs;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
-use super::prepare::{Prepared, default_threads};
+use super::prepare::{Prepared, default_threads, defaults};
 use super::presets::SudokuSearch;
 use crate::anneal::{Search, Trace, run_traced};
 use crate::batch;
 use crate::input::InputError;
 use crate::json::{self, Stop};
 use crate::messages::{count, say};
+use crate::progress::Progress;
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.
@@ -94,7 +95,12 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs, trace: &mut Trace) -> color_eyr
         let mut search = prepared
             .parallel_search(args, threads)
             .map_err(InputError::flags)?;
-        report.run(puzzle, &mut search, trace)?;
+        let time_limit = args.anneal.time_limit.or(defaults(puzzle.n).time_limit);
+        let mut progress = Progress::start(
+            time_limit.map(Duration::from_secs_f64),
+            args.anneal.max_steps,
+        );
+        report.run(puzzle, &mut search, trace, &mut progress)?;
     }
     Ok(report)
 }
@@ -126,15 +132,17 @@ impl Report {
         }
     }
 
-    /// Runs `search` to its stop condition, tracing it, and records how it went; the best
-    /// grid counts as solved only once it is checked against the givens and the rules.
+    /// Runs `search` to its stop condition, tracing it and showing its progress, and
+    /// records how it went; the best grid counts as solved only once it is checked against
+    /// the givens and the rules.
     pub fn run(
         &mut self,
         puzzle: &Puzzle,
         search: &mut SudokuSearch,
         trace: &mut Trace,
+        progress: &mut Progress,
     ) -> color_eyre::Result<()> {
-        run_traced(search, BATCH, trace);
+        run_traced(search, BATCH, trace, progress);
         let sample = search.sample();
         let best = search.best_snapshot();
         self.energy = Some(sample.best_energy.round() as u64);

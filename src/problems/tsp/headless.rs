@@ -17,6 +17,7 @@ use crate::anneal::{BATCH, Problem, Rng, RunConfig, Runner, StopReason, interrup
 use crate::batch;
 use crate::json::{self, Stop};
 use crate::messages::say;
+use crate::progress::Progress;
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
@@ -130,11 +131,13 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     // Only the default move set is polished: the seed's swap moves are shown as they are.
     let polish = !args.no_polish && args.moves == MoveSet::TwoOpt;
     let kick_share = if polish { args.kick_share } else { 0.0 };
+    // One line for the whole run: the anneal's steps, then the kicks' evaluations.
+    let mut progress = Progress::start(config.time_limit, config.max_steps);
     let (config, kick_budget) = split_budget(config, kick_share, started);
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
     let mut polished = problem.clone();
     let mut runner = Runner::new(problem, config, args.anneal.seed);
-    run_traced(&mut runner, BATCH, &mut trace);
+    run_traced(&mut runner, BATCH, &mut trace, &mut progress);
     let outcome = runner.finish();
     polished.set_order(&outcome.best.tour);
     let annealed_length = polished.length();
@@ -148,10 +151,14 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     };
     let kicks = if polish {
         let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
-        local_search::iterate(&mut polished, &mut rng, kick_budget)
+        let annealed = outcome.iterations;
+        local_search::iterate(&mut polished, &mut rng, kick_budget, |kicks, best| {
+            progress.show_at(started.elapsed(), best, annealed + kicks.evaluations);
+        })
     } else {
         KickStats::default()
     };
+    drop(progress);
     let stop = match polish {
         true => kicks_stop(&kicks, &kick_budget, polished.energy(), outcome.reason),
         false => outcome.reason.into(),
