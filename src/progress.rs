@@ -12,7 +12,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::anneal::Sample;
 
-/// How often the line is redrawn: often enough to look alive, rarely enough to cost nothing.
+/// How often the line is redrawn: often enough to look alive, rarely enough to cost nothing
+/// (indicatif holds its terminal to the same rate).
 const EVERY: Duration = Duration::from_secs(1);
 
 const OFF: u8 = 0;
@@ -30,7 +31,7 @@ pub fn enable() {
 
 fn line(template: &str) -> ProgressBar {
     let style = ProgressStyle::with_template(template).expect("a valid template");
-    ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(style)
+    ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(1)).with_style(style)
 }
 
 /// The progress line of one run, or nothing.
