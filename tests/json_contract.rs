@@ -487,3 +487,21 @@ fn a_puzzle_without_solution_says_why_nothing_ran() {
     assert_eq!(line["error"], "no solution", "{line}");
     assert_eq!(line["energy"], Value::Null, "{line}");
 }
+
+#[test]
+fn a_step_budget_is_not_cut_short_by_a_default_time_limit() {
+    // About 1.5 s here: past the 1 s a denoising run gets without --max-steps.
+    let steps = "60000000";
+    let output = kiln(&[
+        "image",
+        "--denoise",
+        "--size",
+        "256x256",
+        "--max-steps",
+        steps,
+        "--headless",
+    ]);
+    let line = &lines(&output)[0];
+    assert_eq!(line["stop"], "steps", "{line}");
+    assert_eq!(line["iterations"].to_string(), steps, "{line}");
+}
