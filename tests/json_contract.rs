@@ -8,7 +8,7 @@ mod common;
 use std::collections::HashMap;
 use std::fmt;
 
-use common::{kiln, lines};
+use common::{kiln, lines, without_fields};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
@@ -128,24 +128,10 @@ fn time_fields(doc: &Doc) -> Vec<String> {
     names
 }
 
-/// `line` without its time fields (at any depth), the rest byte for byte as printed.
+/// `line` without its time fields, the rest byte for byte as printed.
 fn without_times(line: &str, timed: &[String]) -> String {
-    let mut kept = line.to_string();
-    for key in timed {
-        let pattern = format!("\"{key}\":");
-        while let Some(start) = kept.find(&pattern) {
-            let value = start + pattern.len();
-            let end = value + kept[value..].find([',', '}']).unwrap();
-            // Take the comma after the field, or before it when it is the last one.
-            let (start, end) = match (kept.as_bytes()[end], kept.as_bytes()[start - 1]) {
-                (b',', _) => (start, end + 1),
-                (_, b',') => (start - 1, end),
-                _ => (start, end),
-            };
-            kept.replace_range(start..end, "");
-        }
-    }
-    kept
+    let keys: Vec<&str> = timed.iter().map(String::as_str).collect();
+    without_fields(line, &keys)
 }
 
 /// A JSON value's keys in the order printed, at every depth (serde_json's `Map` sorts
