@@ -401,7 +401,6 @@ fn a_tsp_run_that_reaches_the_optimum_says_so() {
     let line = &lines(&output)[0];
     assert_eq!(line["length"], line["optimum"], "{line}");
     assert_eq!(line["stop"], "optimum", "{line}");
-    assert!(line["seconds"].as_f64().unwrap() < 1.0, "{line}");
     // The alias keeps the annealer's own word.
     assert!(matches!(
         line["reason"].as_str(),

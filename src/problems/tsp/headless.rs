@@ -159,9 +159,11 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         KickStats::default()
     };
     drop(progress);
-    let stop = match polish {
-        true => kicks_stop(&kicks, &kick_budget, polished.energy(), outcome.reason),
-        false => outcome.reason.into(),
+    // The annealing may have ended on its budget and the local search on a signal.
+    let stop = match (interrupt::requested(), polish) {
+        (Some(_), _) => Stop::Interrupted,
+        (None, true) => kicks_stop(&kicks, &kick_budget, polished.energy(), outcome.reason),
+        (None, false) => outcome.reason.into(),
     };
     let length = polished.length();
     let seconds = started.elapsed().as_secs_f64();
@@ -202,15 +204,11 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         schedule,
         restarts: outcome.restarts,
         reheats: outcome.reheats,
-        // The annealing may have ended on its budget and the local search on a signal.
-        reason: match interrupt::requested() {
-            Some(_) => StopReason::Interrupted,
-            None => outcome.reason,
+        reason: match stop {
+            Stop::Interrupted => StopReason::Interrupted,
+            _ => outcome.reason,
         },
-        stop: match interrupt::requested() {
-            Some(_) => Stop::Interrupted,
-            None => stop,
-        },
+        stop,
         tour: polished.order().iter().map(|c| c + 1).collect(),
         output_error,
     };
