@@ -160,3 +160,37 @@ impl Drop for BatchProgress {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(seconds: Option<u64>, max_steps: Option<u64>) -> Progress {
+        Progress {
+            bar: None,
+            time_limit: seconds.map(Duration::from_secs),
+            max_steps,
+            drawn: Instant::now(),
+        }
+    }
+
+    #[test]
+    fn time_left_is_the_nearer_of_the_time_limit_and_the_steps_at_this_rate() {
+        let at = |p: &Progress| p.describe(Duration::from_secs(2), 4.0, 4_000_000);
+        assert_eq!(
+            at(&budget(Some(10), None)),
+            "elapsed 2 s, best 4, 2.0M steps/s, 8 s left"
+        );
+        assert_eq!(
+            at(&budget(Some(10), Some(10_000_000))),
+            "elapsed 2 s, best 4, 2.0M steps/s, 3 s left"
+        );
+        assert_eq!(at(&budget(None, None)), "elapsed 2 s, best 4, 2.0M steps/s");
+    }
+
+    #[test]
+    fn a_run_shows_nothing_unless_enabled() {
+        assert!(!Progress::start(None, Some(1)).is_on());
+        assert!(BatchProgress::start(3).bar.is_none());
+    }
+}
