@@ -12,6 +12,7 @@ use clap::Args;
 use crate::anneal::interrupt;
 use crate::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, Seeds, Shard, whole};
+use crate::progress::BatchProgress;
 
 /// The runs share nothing, but were written for the main thread's 8 MiB stack.
 const STACK_SIZE: usize = 8 << 20;
@@ -64,9 +65,10 @@ impl BatchArgs {
 }
 
 /// Runs `work` on each of `items` on `jobs` threads and hands the results to `emit` in
-/// item order, each as soon as it and all before it are done. An interrupt, a failed
-/// `work` or a failed `emit` stops new items from starting; the first failure in item
-/// order is returned once the items under way have finished.
+/// item order, each as soon as it and all before it are done (with the batch's progress
+/// line out of the way). An interrupt, a failed `work` or a failed `emit` stops new items
+/// from starting; the first failure in item order is returned once the items under way
+/// have finished.
 pub fn run_in_order<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
@@ -77,6 +79,7 @@ pub fn run_in_order<T: Sync, R: Send>(
     // when the batch stops early.
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
+    let progress = BatchProgress::start(items.len());
     let (sender, receiver) = mpsc::channel();
     thread::scope(|scope| {
         for _ in 0..jobs.min(items.len()) {
@@ -103,8 +106,9 @@ pub fn run_in_order<T: Sync, R: Send>(
             waiting.insert(index, result);
             while let Some(result) = waiting.remove(&printed) {
                 printed += 1;
+                progress.done();
                 if failure.is_none()
-                    && let Err(error) = result.and_then(&mut emit)
+                    && let Err(error) = result.and_then(|r| progress.suspend(|| emit(r)))
                 {
                     failed.store(true, Ordering::Relaxed);
                     failure = Some(error);

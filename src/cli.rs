@@ -58,6 +58,9 @@ pub struct Cli {
     /// Draw with braille and box drawing even where the terminal seems unable to.
     #[arg(long, global = true, help_heading = "Live view")]
     pub unicode: bool,
+    /// Headless: print nothing on stderr but errors (no summary, no progress line).
+    #[arg(long, global = true)]
+    pub quiet: bool,
     /// Stay on the run when it ends (a bare `kiln` otherwise moves on to the next puzzle and
     /// demo by itself; `a` toggles this in the view).
     #[arg(long, global = true, help_heading = "Live view")]

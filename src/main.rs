@@ -127,7 +127,14 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
     kiln::anneal::interrupt::install()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut log = std::io::stderr();
+    // Errors are not logged: they come back here and `main` prints them, quiet or not.
+    let mut log: Box<dyn Write> = match cli.quiet {
+        true => Box::new(std::io::sink()),
+        false => Box::new(std::io::stderr()),
+    };
+    if !cli.quiet && std::io::stderr().is_terminal() {
+        kiln::progress::enable();
+    }
     let default_sudoku;
     let command = match &cli.command {
         Some(command) => command,

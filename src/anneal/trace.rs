@@ -16,6 +16,7 @@ use std::time::Duration;
 use super::budget::EPS;
 use super::{Sample, Search};
 use crate::input::InputError;
+use crate::progress::Progress;
 
 pub const HEADER: &str = "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats";
 /// Rows written at each stride before the stride doubles.
@@ -159,16 +160,25 @@ impl<W: Write> Trace<W> {
     }
 }
 
-/// Steps `search` in batches of `batch` until it stops, offering `trace` a sample after
-/// every batch (and none at all when the trace is off, so an untraced run is unchanged).
-pub fn run_traced<S: Search, W: Write>(search: &mut S, batch: u64, trace: &mut Trace<W>) {
+/// Steps `search` in batches of `batch` until it stops, offering `trace` and `progress` a
+/// sample after every batch (and taking none at all when both are off, so a plain run is
+/// unchanged); the two share one sample, which counts acceptance since the last.
+pub fn run_traced<S: Search, W: Write>(
+    search: &mut S,
+    batch: u64,
+    trace: &mut Trace<W>,
+    progress: &mut Progress,
+) {
+    let watched = trace.is_on() || progress.is_on();
     if trace.is_on() {
         trace.record(&search.sample());
     }
     while search.stopped().is_none() {
         search.step_batch(batch);
-        if trace.is_on() {
-            trace.record(&search.sample());
+        if watched {
+            let sample = search.sample();
+            trace.record(&sample);
+            progress.show(&sample);
         }
     }
 }

@@ -14,11 +14,13 @@ use crate::anneal::{Trace, interrupt};
 use crate::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
+use crate::json::{self, Stop};
 use crate::messages::say;
 use crate::problems::sudoku::{
     GaArgs, Preset, Puzzle, Report, Solver, SudokuArgs, selected_puzzles, solve, solver,
     unsolved_is_failure,
 };
+use crate::progress::BatchProgress;
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
 pub const MAX_RACERS: usize = 4;
@@ -143,9 +145,11 @@ struct Standing {
     preset: &'static str,
     algorithm: &'static str,
     solved: bool,
+    #[serde(serialize_with = "json::seconds")]
     seconds: f64,
     iterations: u64,
     energy: Option<u64>,
+    stop: Stop,
 }
 
 /// The line after a race's reports.
@@ -153,6 +157,7 @@ struct Standing {
 struct Ranking {
     race: String,
     seed: u64,
+    #[serde(serialize_with = "json::seconds")]
     time_limit: f64,
     ranking: Vec<Standing>,
 }
@@ -164,6 +169,9 @@ pub fn race(
     puzzle: &Puzzle,
 ) -> color_eyre::Result<Vec<Report>> {
     let racers = args.racers()?;
+    // Racers run side by side: one line for the race, none of their own.
+    let progress = BatchProgress::start(racers.len());
+    let progress = &progress;
     let mut reports: Vec<Report> = thread::scope(|scope| {
         let handles: Vec<_> = racers
             .into_iter()
@@ -172,6 +180,7 @@ pub fn race(
                 let racer = args.racer(Some(preset));
                 scope.spawn(move || {
                     let report = solve(puzzle, &racer, &mut trace)?;
+                    progress.done();
                     trace.finish().wrap_err("writing the --trace file")?;
                     Ok(report)
                 })
@@ -222,6 +231,7 @@ pub fn headless_race(
                 seconds: r.seconds,
                 iterations: r.iterations,
                 energy: r.energy,
+                stop: r.stop,
             })
             .collect();
         ranking.sort_by_key(|s| s.rank);

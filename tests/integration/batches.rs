@@ -1,39 +1,23 @@
 //! Batches on several threads: `--jobs` changes the time a batch takes, never its lines;
 //! `--shard` splits a batch into parts that add up to the whole; `--seeds` repeats a run.
 
-use crate::common::{kiln, lines};
+use crate::common::{kiln, lines, without_fields};
 use serde_json::Value;
 
 const PUZZLES: &str = "puzzles/sudoku/top95_first10.txt";
 
 /// `line` without the fields that measure time, which no two runs share; the rest is
-/// left byte for byte as kiln printed it. Time fields hold numbers, null or arrays of
-/// numbers.
+/// left byte for byte as kiln printed it.
 fn without_times(line: &str) -> String {
     let Value::Object(fields) = serde_json::from_str(line).unwrap() else {
         panic!("not a JSON object: {line}");
     };
-    let mut kept = line.to_string();
-    let timed = fields
+    let timed: Vec<&str> = fields
         .keys()
-        .filter(|key| key.ends_with("seconds") || *key == "steps_per_second");
-    for key in timed {
-        let start = kept.find(&format!("\"{key}\":")).unwrap();
-        let value = start + key.len() + 3;
-        let end = if kept[value..].starts_with('[') {
-            value + kept[value..].find(']').unwrap() + 1
-        } else {
-            value + kept[value..].find([',', '}']).unwrap()
-        };
-        // Take the comma after the field, or before it when it is the last one.
-        let (start, end) = match (kept.as_bytes()[end], kept.as_bytes()[start - 1]) {
-            (b',', _) => (start, end + 1),
-            (_, b',') => (start - 1, end),
-            _ => (start, end),
-        };
-        kept.replace_range(start..end, "");
-    }
-    kept
+        .map(String::as_str)
+        .filter(|key| key.ends_with("seconds") || *key == "steps_per_second")
+        .collect();
+    without_fields(line, &timed)
 }
 
 /// Stdout of a successful or merely unsolved run (exit 0 or 1), time fields removed.

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use kiln::anneal::{BATCH, Problem, Rng, RunConfig, Schedule, Search, Trace, run_traced};
 use kiln::problems::image::{Bitmap, Denoise, Neighbourhood, Plan, Rounds};
+use kiln::progress::Progress;
 use rand::{RngExt, SeedableRng};
 
 fn random_problem(seed: u64) -> (Denoise, Bitmap, Neighbourhood, Rng) {
@@ -167,7 +168,7 @@ fn rounds_end_no_worse_than_their_best_round_within_the_budget() {
     let mut improved = 0;
     for seed in 0..4 {
         let mut run = rounds(seed, 4, 200_000);
-        run_traced(&mut run, BATCH, &mut Trace::off());
+        run_traced(&mut run, BATCH, &mut Trace::off(), &mut Progress::off());
         let (outcome, report) = run.finish();
         assert_eq!(report.round_energies.len(), 4);
         assert_eq!(report.start_energies.len(), 4);
@@ -196,7 +197,7 @@ fn rounds_end_no_worse_than_their_best_round_within_the_budget() {
 fn the_same_seed_gives_the_same_rounds() {
     let finish = |seed| {
         let mut run = rounds(seed, 3, 90_000);
-        run_traced(&mut run, BATCH, &mut Trace::off());
+        run_traced(&mut run, BATCH, &mut Trace::off(), &mut Progress::off());
         run.finish().0.best
     };
     assert_eq!(finish(7), finish(7));

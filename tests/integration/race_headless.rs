@@ -104,7 +104,7 @@ fn an_unsolved_racer_ranks_after_the_solved_one() {
     assert_eq!(out[0]["algorithm"], "ga");
     assert_eq!(out[0]["solved"], false);
     assert!(out[0]["generations"].as_u64().unwrap() >= 1);
-    assert_eq!(out[0]["stop"], "max_steps");
+    assert_eq!(out[0]["stop"], "steps");
     assert_eq!(
         (out[0]["rank"].as_u64(), out[1]["rank"].as_u64()),
         (Some(2), Some(1))

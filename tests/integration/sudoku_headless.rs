@@ -183,7 +183,7 @@ fn threads_run_chains_side_by_side_within_the_step_budget() {
     let r = &lines(&output)[0];
     assert_eq!(r["threads"], 2);
     assert_eq!(r["iterations"], 2_000_000, "{r}");
-    assert_eq!(r["stop"], "max_steps");
+    assert_eq!(r["stop"], "steps");
     let output = kiln(&["sudoku", "--headless", "--threads", "0"]);
     assert_eq!(output.status.code(), Some(2));
 }

@@ -3,17 +3,17 @@
 use std::io::Write;
 
 use color_eyre::eyre::WrapErr;
-use serde_json::{Value, json};
 
 use super::ImageArgs;
 use super::bitmap::Bitmap;
-use super::denoise::Neighbourhood;
 use super::file;
+use super::report::{ModeReport, Report};
 use super::rounds::Rounds;
-use super::setup::{self, Mode, Setup, build};
+use super::setup::{Mode, build};
 use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
 use crate::batch;
 use crate::messages::{count, say};
+use crate::progress::Progress;
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
@@ -31,36 +31,23 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
     let mut trace = args.anneal.open_trace(None)?;
     let seed = args.anneal.seed;
     let t0 = config.t0;
-    let (outcome, mut fields) = match setup.mode.clone() {
+    let (outcome, mode) = match setup.mode.clone() {
         Mode::Pattern(p) => {
-            let extra = json!({
-                "mode": "pattern",
-                "kernel": p.kernel().name,
-                "edges": p.edges(),
-                "black_pixels": p.black_pixels(),
-            });
-            (anneal(p, config, seed, &mut trace), extra)
+            let mode = ModeReport::pattern(&p);
+            (anneal(p, config, seed, &mut trace), mode)
         }
         Mode::Denoise(d, plan) => {
+            let mut progress = Progress::start(config.budget.time_limit, config.budget.max_steps);
             let mut rounds = Rounds::new(d, plan, config, seed);
             let count = rounds.rounds();
-            run_traced(&mut rounds, BATCH, &mut trace);
+            run_traced(&mut rounds, BATCH, &mut trace, &mut progress);
             let (outcome, report) = rounds.finish();
-            let extra = json!({
-                "mode": "denoise",
-                "lambda": args.lambda.unwrap_or(1.0),
-                "beta": args.beta.unwrap_or(1.0),
-                "neighbourhood": args.neighbourhood.unwrap_or(Neighbourhood::Four).size(),
-                "noise": setup::noise(args),
-                "icm_energy": setup.icm.map(|(e, _)| e),
-                "icm_sweeps": setup.icm.map(|(_, s)| s),
-                "rounds": count,
-                "round_energies": report.round_energies,
-                "multiscale_energy": report.start_energies.first(),
-                "multiscale_energies": report.start_energies,
-                "multiscale_seconds": plan.multiscale.then_some(report.start_seconds),
-            });
-            (outcome, extra)
+            let mode = ModeReport::Denoise {
+                rounds: count,
+                report,
+                plan,
+            };
+            (outcome, mode)
         }
     };
     // The result is printed whatever becomes of the file.
@@ -68,17 +55,13 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
         Some(target) => Some(target.write(&file::encode(&target.path, &outcome.best)?)),
         None => None,
     };
-    let seconds = outcome.elapsed.as_secs_f64();
-    let pixel_error = setup
-        .clean
-        .as_ref()
-        .and_then(|c| outcome.best.pixel_error(c));
-    let report = report(&setup, args, &outcome, seconds, pixel_error, t0);
-    merge(&mut fields, report);
+    let mut report = Report::new(&setup, args, &outcome, t0, mode);
     if let Some(Err(failed)) = &written {
-        merge(&mut fields, json!({ "output_error": failed.to_string() }));
+        report.output_error = Some(failed.to_string());
     }
-    writeln!(out, "{fields}")?;
+    serde_json::to_writer(&mut *out, &report)?;
+    writeln!(out)?;
+    let seconds = outcome.elapsed.as_secs_f64();
     say(
         log,
         format_args!(
@@ -89,7 +72,7 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
             outcome.iterations,
             seconds,
             outcome.iterations as f64 / seconds.max(1e-9) / 1e6,
-            pixel_error.map_or(String::new(), |e| format!(
+            report.pixel_error().map_or(String::new(), |e| format!(
                 ", {} wrong",
                 count(e, "pixel", "pixels")
             )),
@@ -109,41 +92,8 @@ fn anneal<P: Problem<Snapshot = Bitmap> + Send + 'static>(
     seed: u64,
     trace: &mut Trace,
 ) -> Outcome<Bitmap> {
+    let mut progress = Progress::start(config.budget.time_limit, config.budget.max_steps);
     let mut runner = Runner::new(problem, config, seed);
-    run_traced(&mut runner, BATCH, trace);
+    run_traced(&mut runner, BATCH, trace, &mut progress);
     runner.finish()
-}
-
-fn report(
-    setup: &Setup,
-    args: &ImageArgs,
-    outcome: &Outcome<Bitmap>,
-    seconds: f64,
-    pixel_error: Option<usize>,
-    t0: f64,
-) -> Value {
-    json!({
-        "problem": "image",
-        "source": setup.source,
-        "width": setup.input.width,
-        "height": setup.input.height,
-        "seed": args.anneal.seed,
-        "energy": outcome.energy,
-        "initial_energy": setup.input_energy,
-        "iterations": outcome.iterations,
-        "seconds": seconds,
-        "steps_per_second": outcome.iterations as f64 / seconds.max(1e-9),
-        "t0": t0,
-        "restarts": outcome.restarts,
-        "reheats": outcome.reheats,
-        "stop_reason": outcome.reason,
-        "pixel_error": pixel_error,
-        "output": args.output.as_ref().map(|p| p.display().to_string()),
-    })
-}
-
-fn merge(into: &mut Value, from: Value) {
-    if let (Value::Object(into), Value::Object(from)) = (into, from) {
-        into.extend(from);
-    }
 }

@@ -11,6 +11,7 @@ pub mod pattern;
 pub mod pbm;
 pub mod png;
 pub mod region;
+mod report;
 pub(crate) mod rounds;
 mod setup;
 

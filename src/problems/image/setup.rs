@@ -241,7 +241,16 @@ impl Setup {
 
     /// The run configuration for `args`, with `--t0 auto` sampled from this problem.
     pub fn run_config(&self, args: &ImageArgs) -> Result<RunConfig, InputError> {
-        let defaults = self.defaults();
+        let defaults = Defaults {
+            // A step budget alone is the whole budget, as the ICM pass reads it
+            // (`denoise_time_limit`) and TSP does: a default time limit would cut a long
+            // `--max-steps` run short at a point that depends on the machine.
+            time_limit: self
+                .defaults()
+                .time_limit
+                .filter(|_| args.anneal.max_steps.is_none()),
+            ..self.defaults()
+        };
         let seed = args.anneal.seed;
         match &self.mode {
             Mode::Pattern(p) => args

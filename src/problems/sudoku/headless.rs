@@ -11,16 +11,18 @@ use super::SudokuArgs;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
-use crate::anneal::{Search, StopReason, Trace, run_traced};
+use crate::anneal::{Search, Trace, run_traced};
 use crate::batch;
 use crate::input::InputError;
+use crate::json::{self, Stop};
 use crate::messages::{count, say};
+use crate::progress::Progress;
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.
 const BATCH: u64 = 1 << 20;
 
-/// One line of output. Field order is the documented one.
+/// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub problem: &'static str,
@@ -34,6 +36,7 @@ pub struct Report {
     pub restarts: u64,
     pub reheats: u64,
     /// Propagation plus annealing (the exact check is not part of the solve).
+    #[serde(serialize_with = "json::seconds")]
     pub seconds: f64,
     /// The best grid found (or the givens when there was nothing to anneal).
     pub solution: String,
@@ -41,12 +44,12 @@ pub struct Report {
     pub propagated: usize,
     /// The exact search's verdict: "unique", "several", "none" or "unknown".
     pub solutions: &'static str,
+    #[serde(serialize_with = "json::seconds")]
     pub check_seconds: f64,
     /// Chains run side by side (`iterations` counts them all).
     pub threads: usize,
-    /// Why annealing stopped (absent when it did not run).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop: Option<StopReason>,
+    /// Why the run ended.
+    pub stop: Stop,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'static str>,
     /// "anneal" or "ga".
@@ -95,7 +98,9 @@ pub fn solve(puzzle: &Puzzle, args: &SudokuArgs, trace: &mut Trace) -> color_eyr
     let mut solver = solver(puzzle, args)?;
     let mut report = Report::prepared(puzzle, &solver, args.anneal.seed);
     if report.error.is_none() {
-        report.run(puzzle, &mut solver.search, trace)?;
+        let mut progress =
+            Progress::start(solver.plan.config.budget.time_limit, args.anneal.max_steps);
+        report.run(puzzle, &mut solver.search, trace, &mut progress)?;
     }
     Ok(report)
 }
@@ -122,7 +127,8 @@ impl Report {
             solutions: prepared.solutions.label(),
             check_seconds: prepared.check_time.as_secs_f64(),
             threads: solver.plan.threads,
-            stop: None,
+            // What a puzzle with a solution ends on is set once it has run.
+            stop: Stop::NoSolution,
             error: prepared.has_no_solution().then_some("no solution"),
             algorithm: solver.preset.algorithm(),
             preset: solver.preset.name(),
@@ -131,15 +137,17 @@ impl Report {
         }
     }
 
-    /// Runs `search` to its stop condition, tracing it, and records how it went; the best
-    /// grid counts as solved only once it is checked against the givens and the rules.
+    /// Runs `search` to its stop condition, tracing it and showing its progress, and
+    /// records how it went; the best grid counts as solved only once it is checked against
+    /// the givens and the rules.
     pub fn run(
         &mut self,
         puzzle: &Puzzle,
         search: &mut SudokuSearch,
         trace: &mut Trace,
+        progress: &mut Progress,
     ) -> color_eyre::Result<()> {
-        run_traced(search, BATCH, trace);
+        run_traced(search, BATCH, trace, progress);
         let sample = search.sample();
         let best = search.best_snapshot();
         self.energy = Some(sample.best_energy.round() as u64);
@@ -148,7 +156,7 @@ impl Report {
         self.reheats = sample.reheats;
         self.seconds += sample.elapsed.as_secs_f64();
         self.solution = line_of(&best.values);
-        self.stop = search.stopped();
+        self.stop = search.stopped().map_or(Stop::Stopped, Stop::from);
         self.generations = search.generations();
         self.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
         if sample.best_energy == 0.0 && !self.solved {

@@ -15,8 +15,11 @@ use super::setup::{Setup, build};
 use super::tour_file;
 use crate::anneal::{BATCH, Problem, Rng, RunConfig, Runner, StopReason, interrupt, run_traced};
 use crate::batch;
+use crate::json::{self, Stop};
 use crate::messages::say;
+use crate::progress::Progress;
 
+/// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
 struct Report<'a> {
     problem: &'static str,
@@ -30,8 +33,11 @@ struct Report<'a> {
     gap: Option<f64>,
     iterations: u64,
     /// Wall time of the whole solve: set-up, annealing and polish.
+    #[serde(serialize_with = "json::seconds")]
     seconds: f64,
+    #[serde(serialize_with = "json::seconds")]
     anneal_seconds: f64,
+    #[serde(serialize_with = "json::per_second")]
     steps_per_second: f64,
     /// Length of the best annealed tour, before the greedy polish.
     annealed_length: u64,
@@ -42,14 +48,17 @@ struct Report<'a> {
     kick_evaluations: u64,
     reference_length: Option<u64>,
     metric: &'static str,
-    moves: String,
-    cost: String,
+    moves: MoveSet,
+    cost: Cost,
     energy: f64,
     t0: f64,
     schedule: String,
     restarts: u64,
     reheats: u64,
+    /// The annealer's reason (kept for scripts written before `stop`).
     reason: StopReason,
+    /// Why the whole run ended, polish included.
+    stop: Stop,
     /// 1-based city ids in visiting order.
     tour: Vec<u32>,
     /// Why `--output` could not be written, when it could not.
@@ -86,6 +95,21 @@ fn split_budget(mut config: RunConfig, share: f64, started: Instant) -> (RunConf
     (config, budget)
 }
 
+/// Why a polished run ended: the kicks stop at the known optimum (and do not start when the
+/// anneal reached it), or when their evaluations or the time are spent; a polish that ended
+/// before either (a tour too small to kick) leaves the annealer's reason.
+fn kicks_stop(kicks: &KickStats, budget: &Budget, energy: f64, annealed: StopReason) -> Stop {
+    if budget.target.is_some_and(|optimum| energy <= optimum) {
+        Stop::Optimum
+    } else if kicks.evaluations >= budget.evaluations {
+        Stop::Steps
+    } else if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+        Stop::Time
+    } else {
+        annealed.into()
+    }
+}
+
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
     args: &TspArgs,
@@ -110,28 +134,39 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     // Only the default move set is polished: the seed's swap moves are shown as they are.
     let polish = !args.no_polish && args.moves == MoveSet::TwoOpt;
     let kick_share = if polish { args.kick_share } else { 0.0 };
+    // One line for the whole run: the anneal's steps, then the kicks' evaluations.
+    let mut progress = Progress::start(config.budget.time_limit, config.budget.max_steps);
     let (config, kick_budget) = split_budget(config, kick_share, started);
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
     let mut polished = problem.clone();
     let mut runner = Runner::new(problem, config, args.anneal.seed);
-    run_traced(&mut runner, BATCH, &mut trace);
+    run_traced(&mut runner, BATCH, &mut trace, &mut progress);
     let outcome = runner.finish();
     polished.set_order(&outcome.best.tour);
     let annealed_length = polished.length();
-    let kicks = if polish {
-        let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
-        // The energy is the length only for the Euclidean cost.
-        let target = loaded
+    // The energy is the length only for the Euclidean cost.
+    let kick_budget = Budget {
+        target: loaded
             .optimum
             .filter(|_| args.cost == Cost::Euclidean)
-            .map(|o| o as f64);
-        let budget = Budget {
-            target,
-            ..kick_budget
-        };
-        local_search::iterate(&mut polished, &mut rng, budget)
+            .map(|o| o as f64),
+        ..kick_budget
+    };
+    let kicks = if polish {
+        let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
+        let annealed = outcome.iterations;
+        local_search::iterate(&mut polished, &mut rng, kick_budget, |kicks, best| {
+            progress.show_at(started.elapsed(), best, annealed + kicks.evaluations);
+        })
     } else {
         KickStats::default()
+    };
+    drop(progress);
+    // The annealing may have ended on its budget and the local search on a signal.
+    let stop = match (interrupt::requested(), polish) {
+        (Some(_), _) => Stop::Interrupted,
+        (None, true) => kicks_stop(&kicks, &kick_budget, polished.energy(), outcome.reason),
+        (None, false) => outcome.reason.into(),
     };
     let length = polished.length();
     let seconds = started.elapsed().as_secs_f64();
@@ -165,18 +200,18 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         kick_evaluations: kicks.evaluations,
         reference_length: loaded.reference_length(),
         metric: loaded.instance.metric.name(),
-        moves: format!("{:?}", args.moves),
-        cost: format!("{:?}", args.cost),
+        moves: args.moves,
+        cost: args.cost,
         energy: polished.energy(),
         t0,
         schedule,
         restarts: outcome.restarts,
         reheats: outcome.reheats,
-        // The annealing may have ended on its budget and the local search on a signal.
-        reason: match interrupt::requested() {
-            Some(_) => StopReason::Interrupted,
-            None => outcome.reason,
+        reason: match stop {
+            Stop::Interrupted => StopReason::Interrupted,
+            _ => outcome.reason,
         },
+        stop,
         tour: polished.order().iter().map(|c| c + 1).collect(),
         output_error,
     };

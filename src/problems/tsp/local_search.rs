@@ -203,8 +203,14 @@ fn kick(problem: &TspProblem, rng: &mut Rng) -> Move {
 }
 
 /// Starting from the problem's tour (a local optimum or not), kicks and descends until the
-/// budget is spent; leaves the best tour found in `problem`.
-pub fn iterate(problem: &mut TspProblem, rng: &mut Rng, budget: Budget) -> KickStats {
+/// budget is spent, showing `observe` the stats and the best energy after every kick;
+/// leaves the best tour found in `problem`.
+pub fn iterate(
+    problem: &mut TspProblem,
+    rng: &mut Rng,
+    budget: Budget,
+    mut observe: impl FnMut(&KickStats, f64),
+) -> KickStats {
     let mut descent = Descent::new(problem.order().len());
     descent.queue_all();
     let mut stats = KickStats {
@@ -241,6 +247,7 @@ pub fn iterate(problem: &mut TspProblem, rng: &mut Rng, budget: Budget) -> KickS
         } else {
             problem.set_order(&best);
         }
+        observe(&stats, energy);
     }
     stats
 }

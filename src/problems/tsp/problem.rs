@@ -14,7 +14,8 @@ use super::tour::Tour;
 use crate::anneal::{Problem, Rng};
 
 /// Which moves the annealer proposes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum MoveSet {
     /// 2-opt reversals and Or-opt moves of 1-3 cities towards a near neighbour.
     TwoOpt,
@@ -25,7 +26,8 @@ pub enum MoveSet {
 }
 
 /// What the annealer minimises. The reported length is always the TSPLIB length.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Cost {
     /// Sum of TSPLIB edge lengths.
     Euclidean,

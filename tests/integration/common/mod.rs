@@ -41,3 +41,29 @@ pub(crate) fn lines(output: &Output) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// `line` without the fields named in `keys`, wherever they are (a race's ranking entries
+/// too), the rest left byte for byte as kiln printed it. The fields removed hold numbers,
+/// null or arrays of numbers: the time fields, which no two runs share.
+pub(crate) fn without_fields(line: &str, keys: &[&str]) -> String {
+    let mut kept = line.to_string();
+    for key in keys {
+        let pattern = format!("\"{key}\":");
+        while let Some(start) = kept.find(&pattern) {
+            let value = start + pattern.len();
+            let end = if kept[value..].starts_with('[') {
+                value + kept[value..].find(']').unwrap() + 1
+            } else {
+                value + kept[value..].find([',', '}']).unwrap()
+            };
+            // Take the comma after the field, or before it when it is the last one.
+            let (start, end) = match (kept.as_bytes()[end], kept.as_bytes()[start - 1]) {
+                (b',', _) => (start, end + 1),
+                (_, b',') => (start - 1, end),
+                _ => (start, end),
+            };
+            kept.replace_range(start..end, "");
+        }
+    }
+    kept
+}

@@ -1,0 +1,182 @@
+//! The JSON line of `kiln image --headless` (docs/json.md). Its fields are in alphabetical
+//! order: the order of the first version, which printed a map, kept for scripts that read
+//! it as text. A field of one mode only is absent in the other; the mode's own nullable
+//! fields (`icm_energy` without ICM, ...) are `Option<Option<_>>`: absent, or null.
+
+use serde::Serialize;
+
+use super::denoise::Neighbourhood;
+use super::pattern::{Edges, Pattern};
+use super::rounds::{Plan, RoundsReport};
+use super::setup::{self, Setup};
+use super::{Bitmap, ImageArgs};
+use crate::anneal::{Outcome, StopReason};
+use crate::json::{self, Seconds, Stop};
+
+#[derive(Debug, Serialize)]
+pub(super) struct Report {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    beta: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    black_pixels: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edges: Option<Edges>,
+    energy: f64,
+    height: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    icm_energy: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    icm_sweeps: Option<Option<usize>>,
+    initial_energy: f64,
+    iterations: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kernel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lambda: Option<f64>,
+    mode: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multiscale_energies: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multiscale_energy: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multiscale_seconds: Option<Option<Seconds>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    neighbourhood: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    noise: Option<Option<f64>>,
+    output: Option<String>,
+    /// Why `--output` could not be written, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_error: Option<String>,
+    pixel_error: Option<usize>,
+    problem: &'static str,
+    reheats: u64,
+    restarts: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round_energies: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds: Option<usize>,
+    #[serde(serialize_with = "json::seconds")]
+    seconds: f64,
+    seed: u64,
+    source: String,
+    #[serde(serialize_with = "json::per_second")]
+    steps_per_second: f64,
+    stop: Stop,
+    /// `stop` in the engine's words (kept for scripts written before `stop`).
+    stop_reason: StopReason,
+    t0: f64,
+    width: usize,
+}
+
+/// What only one mode reports.
+pub(super) enum ModeReport {
+    Pattern {
+        kernel: String,
+        edges: Edges,
+        black_pixels: usize,
+    },
+    Denoise {
+        rounds: usize,
+        report: RoundsReport,
+        plan: Plan,
+    },
+}
+
+impl ModeReport {
+    pub(super) fn pattern(p: &Pattern) -> Self {
+        ModeReport::Pattern {
+            kernel: p.kernel().name.clone(),
+            edges: p.edges(),
+            black_pixels: p.black_pixels(),
+        }
+    }
+}
+
+impl Report {
+    /// The line of a run of `setup` with `args` that ended with `outcome`.
+    pub(super) fn new(
+        setup: &Setup,
+        args: &ImageArgs,
+        outcome: &Outcome<Bitmap>,
+        t0: f64,
+        mode: ModeReport,
+    ) -> Report {
+        let seconds = outcome.elapsed.as_secs_f64();
+        let mut report = Report {
+            beta: None,
+            black_pixels: None,
+            edges: None,
+            energy: outcome.energy,
+            height: setup.input.height,
+            icm_energy: None,
+            icm_sweeps: None,
+            initial_energy: setup.input_energy,
+            iterations: outcome.iterations,
+            kernel: None,
+            lambda: None,
+            mode: "pattern",
+            multiscale_energies: None,
+            multiscale_energy: None,
+            multiscale_seconds: None,
+            neighbourhood: None,
+            noise: None,
+            output: args.output.as_ref().map(|p| p.display().to_string()),
+            output_error: None,
+            pixel_error: setup
+                .clean
+                .as_ref()
+                .and_then(|c| outcome.best.pixel_error(c)),
+            problem: "image",
+            reheats: outcome.reheats,
+            restarts: outcome.restarts,
+            round_energies: None,
+            rounds: None,
+            seconds,
+            seed: args.anneal.seed,
+            source: setup.source.clone(),
+            steps_per_second: outcome.iterations as f64 / seconds.max(1e-9),
+            stop: outcome.reason.into(),
+            stop_reason: outcome.reason,
+            t0,
+            width: setup.input.width,
+        };
+        match mode {
+            ModeReport::Pattern {
+                kernel,
+                edges,
+                black_pixels,
+            } => {
+                report.kernel = Some(kernel);
+                report.edges = Some(edges);
+                report.black_pixels = Some(black_pixels);
+            }
+            ModeReport::Denoise {
+                rounds,
+                report: done,
+                plan,
+            } => {
+                report.mode = "denoise";
+                report.lambda = Some(args.lambda.unwrap_or(1.0));
+                report.beta = Some(args.beta.unwrap_or(1.0));
+                let neighbourhood = args.neighbourhood.unwrap_or(Neighbourhood::Four);
+                report.neighbourhood = Some(neighbourhood.size());
+                report.noise = Some(setup::noise(args));
+                report.icm_energy = Some(setup.icm.map(|(e, _)| e));
+                report.icm_sweeps = Some(setup.icm.map(|(_, s)| s));
+                report.rounds = Some(rounds);
+                report.round_energies = Some(done.round_energies);
+                report.multiscale_energy = Some(done.start_energies.first().copied());
+                report.multiscale_energies = Some(done.start_energies);
+                report.multiscale_seconds =
+                    Some(plan.multiscale.then_some(Seconds(done.start_seconds)));
+            }
+        }
+        report
+    }
+
+    /// The number of pixels that differ from the clean image, when there is one.
+    pub(super) fn pixel_error(&self) -> Option<usize> {
+        self.pixel_error
+    }
+}
