@@ -63,7 +63,7 @@ pub struct Scratch {
 }
 
 /// A clone gets fresh buffers: nothing in them outlives a move, and copying the marks of a
-/// 4096x4096 grid (64 MB) took a tenth of a second of a denoising run's setup.
+/// 4096x4096 grid (64 MB, twice per denoising run) took 0.05 s a time.
 impl Clone for Scratch {
     fn clone(&self) -> Self {
         Scratch::new(self.mark.len())
