@@ -58,9 +58,67 @@ impl Cli {
         match &self.command {
             Some(Command::Sudoku(args)) => args.check(),
             Some(Command::Race(args)) => args.check(),
-            Some(Command::Tsp(args)) => args.anneal.check(),
+            Some(Command::Tsp(args)) => args.check(),
             Some(Command::Image(args)) => args.anneal.check(),
             Some(Command::Presets | Command::Plot(_)) | None => Ok(()),
+        }
+    }
+
+    /// Flags that only one of the two ways of running uses, refused in the other:
+    /// `headless` (printing JSON) or the live view.
+    pub fn check_view(&self, headless: bool) -> Result<(), InputError> {
+        let refuse = |flag: &str, why: &str| Err(InputError::new(flag, why));
+        if headless {
+            if self.speed.is_some() {
+                return refuse(
+                    "--speed",
+                    "only the live view has a pace (a headless run goes at full speed)",
+                );
+            }
+            if self.once {
+                return refuse("--once", "only the live view moves on when a run ends");
+            }
+            return Ok(());
+        }
+        let batch = match &self.command {
+            Some(Command::Sudoku(args)) => {
+                if args.threads.is_some() {
+                    return refuse(
+                        "--threads",
+                        "only headless runs use several chains: add --headless",
+                    );
+                }
+                Some(&args.batch)
+            }
+            Some(Command::Tsp(args)) => {
+                if args.no_polish || args.kick_share.is_some() {
+                    let flag = if args.no_polish {
+                        "--no-polish"
+                    } else {
+                        "--kick-share"
+                    };
+                    return refuse(
+                        flag,
+                        "only headless runs end with a local search: add --headless",
+                    );
+                }
+                Some(&args.batch)
+            }
+            Some(Command::Image(args)) => Some(&args.batch),
+            _ => None,
+        };
+        match batch {
+            Some(b) if b.jobs.is_some() || b.shard.is_some() || b.seeds.is_some() => {
+                let flag = if b.jobs.is_some() {
+                    "--jobs"
+                } else if b.shard.is_some() {
+                    "--shard"
+                } else {
+                    "--seeds"
+                };
+                refuse(flag, "only headless runs make batches: add --headless")
+            }
+            _ => Ok(()),
         }
     }
 

@@ -106,12 +106,64 @@ pub struct WeightingArgs {
     pub weight_decay: Option<u64>,
 }
 
+/// The schedule flags, which searches that hold their own temperatures ignore.
+const COOLING: [&str; 4] = ["--schedule", "--t-min", "--alpha", "--k"];
+/// The flags the GA ignores: it has no temperature, and restarts after `--stall`
+/// generations without progress.
+const NOT_GA: [&str; 8] = [
+    "--schedule",
+    "--t0",
+    "--t-min",
+    "--alpha",
+    "--k",
+    "--auto-acceptance",
+    "--on-stall",
+    "--reheat-t",
+];
+
 impl SudokuArgs {
-    /// What clap cannot check: the GA's flags apply only to `--preset ga`.
+    /// What clap cannot check: flags that the search these flags ask for would ignore.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
         self.ga
-            .check(self.preset == Some(Preset::Ga), "--preset ga")
+            .check(self.preset == Some(Preset::Ga), "--preset ga")?;
+        let refuse = |flag: &str, why: &str| Err(InputError::flags(format!("{flag} {why}")));
+        let unused = |ignored: &[&str]| self.anneal.given().find(|f| ignored.contains(f));
+        if let Some(preset) = self.preset {
+            let own = [
+                ("--focus", self.focus.is_some()),
+                ("--threads", self.threads.is_some()),
+                ("--replicas", self.tempering.replicas.is_some()),
+                ("--weighting", self.weighting.weighting),
+            ];
+            if let Some((flag, _)) = own.iter().find(|(_, given)| *given) {
+                return refuse(
+                    flag,
+                    &format!("does not apply to --preset {preset}, which runs its own search"),
+                );
+            }
+            if let (Preset::Ga, Some(flag)) = (preset, unused(&NOT_GA)) {
+                return refuse(flag, "does not apply to --preset ga, which does not anneal");
+            }
+        }
+        if self.tempering.replicas.is_some_and(|k| k > 1)
+            && let Some(flag) = unused(&[&COOLING[..], &["--stall", "--on-stall"]].concat())
+        {
+            return refuse(
+                flag,
+                "does not apply to parallel tempering (--replicas), whose replicas keep \
+                 their temperatures",
+            );
+        }
+        if self.weighting.weighting
+            && let Some(flag) = unused(&COOLING)
+        {
+            return refuse(
+                flag,
+                "does not apply to --weighting, which anneals at the one temperature --t0",
+            );
+        }
+        Ok(())
     }
 }
 

@@ -74,15 +74,34 @@ pub struct TspArgs {
     /// tour (iterated local search) instead of annealing. The default is measured: on
     /// pcb442 at 15M steps, shares of 0.5 and 0.8 left the kicks stuck in the annealed
     /// tour's basin more often (median gap 0.69% and 0.31% over 10 seeds, 0.12% at 0.99).
-    #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = real(ranges::KICK_SHARE))]
-    pub kick_share: f64,
+    /// [default: 0.99]
+    #[arg(long, value_name = "FRACTION", value_parser = real(ranges::KICK_SHARE), conflicts_with = "no_polish")]
+    pub kick_share: Option<f64>,
     #[command(flatten)]
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub batch: BatchArgs,
 }
 
+/// The share of the budget kicks take when `--kick-share` is not given.
+pub const DEFAULT_KICK_SHARE: f64 = 0.99;
+
 impl TspArgs {
+    /// What clap cannot check: the local search flags apply only where there is one.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.anneal.check()?;
+        let polish = [
+            ("--no-polish", self.no_polish),
+            ("--kick-share", self.kick_share.is_some()),
+        ];
+        match polish.iter().find(|(_, given)| *given) {
+            Some((flag, _)) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
+                "{flag} applies only to --moves two-opt, the moves the local search makes"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Where `--output` goes, checked against the run's own inputs before it starts.
     pub fn output_target(&self) -> Result<Option<Target>, InputError> {
         let inputs: Vec<&Path> = [&self.file, &self.tour]
