@@ -6,8 +6,9 @@ use crate::anneal::Rng;
 use crate::input::InputError;
 
 /// Larger images are refused as input errors rather than exhausting memory: at the most
-/// pixels, pattern formation takes about 0.6 GB and denoising about 3 GB (4096x4096; at
-/// 64M pixels pattern formation took 2.4 GB).
+/// pixels (4096x4096), pattern formation takes about 0.32 GB, denoising 0.25 GB, or 2.8 GB
+/// with the full multi-scale start of a run without a time limit (at 64M pixels pattern
+/// formation took 2.4 GB).
 pub const MAX_SIDE: usize = 16_384;
 pub const MAX_PIXELS: usize = 16 << 20;
 
