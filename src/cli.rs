@@ -80,45 +80,33 @@ impl Cli {
             }
             return Ok(());
         }
-        let batch = match &self.command {
-            Some(Command::Sudoku(args)) => {
-                if args.threads.is_some() {
-                    return refuse(
-                        "--threads",
-                        "only headless runs use several chains: add --headless",
-                    );
-                }
-                Some(&args.batch)
-            }
-            Some(Command::Tsp(args)) => {
-                if args.no_polish || args.kick_share.is_some() {
-                    let flag = if args.no_polish {
-                        "--no-polish"
-                    } else {
-                        "--kick-share"
-                    };
-                    return refuse(
-                        flag,
-                        "only headless runs end with a local search: add --headless",
-                    );
-                }
-                Some(&args.batch)
-            }
-            Some(Command::Image(args)) => Some(&args.batch),
-            _ => None,
+        let (flags, why) = match &self.command {
+            Some(Command::Sudoku(args)) if args.threads.is_some() => (
+                vec![("--threads", true)],
+                "only headless runs use several chains: add --headless",
+            ),
+            Some(Command::Tsp(args)) if args.no_polish || args.kick_share.is_some() => (
+                vec![
+                    ("--no-polish", args.no_polish),
+                    ("--kick-share", args.kick_share.is_some()),
+                ],
+                "only headless runs end with a local search: add --headless",
+            ),
+            Some(Command::Sudoku(SudokuArgs { batch, .. }))
+            | Some(Command::Tsp(TspArgs { batch, .. }))
+            | Some(Command::Image(ImageArgs { batch, .. })) => (
+                vec![
+                    ("--jobs", batch.jobs.is_some()),
+                    ("--shard", batch.shard.is_some()),
+                    ("--seeds", batch.seeds.is_some()),
+                ],
+                "only headless runs make batches: add --headless",
+            ),
+            _ => return Ok(()),
         };
-        match batch {
-            Some(b) if b.jobs.is_some() || b.shard.is_some() || b.seeds.is_some() => {
-                let flag = if b.jobs.is_some() {
-                    "--jobs"
-                } else if b.shard.is_some() {
-                    "--shard"
-                } else {
-                    "--seeds"
-                };
-                refuse(flag, "only headless runs make batches: add --headless")
-            }
-            _ => Ok(()),
+        match first_given(&flags) {
+            Some(flag) => refuse(flag, why),
+            None => Ok(()),
         }
     }
 
@@ -159,6 +147,14 @@ impl Command {
             Command::Presets | Command::Plot(_) => None,
         }
     }
+}
+
+/// The first of `flags` (name, whether given) that was given.
+pub fn first_given(flags: &[(&'static str, bool)]) -> Option<&'static str> {
+    flags
+        .iter()
+        .find(|(_, given)| *given)
+        .map(|(flag, _)| *flag)
 }
 
 /// Parses `kiln WORDS...`: how the built-in demos are described, in the user's own terms.

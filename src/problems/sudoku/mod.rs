@@ -136,7 +136,7 @@ impl SudokuArgs {
                 ("--replicas", self.tempering.replicas.is_some()),
                 ("--weighting", self.weighting.weighting),
             ];
-            if let Some((flag, _)) = own.iter().find(|(_, given)| *given) {
+            if let Some(flag) = crate::cli::first_given(&own) {
                 return refuse(
                     flag,
                     &format!("does not apply to --preset {preset}, which runs its own search"),

@@ -94,8 +94,8 @@ impl TspArgs {
             ("--no-polish", self.no_polish),
             ("--kick-share", self.kick_share.is_some()),
         ];
-        match polish.iter().find(|(_, given)| *given) {
-            Some((flag, _)) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
+        match crate::cli::first_given(&polish) {
+            Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
                 "{flag} applies only to --moves two-opt, the moves the local search makes"
             ))),
             _ => Ok(()),
