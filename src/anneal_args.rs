@@ -138,6 +138,7 @@ impl AnnealArgs {
         d: &Defaults,
         auto_t0: impl FnOnce(f64) -> f64,
     ) -> Result<RunConfig, InputError> {
+        self.check_used(d).map_err(InputError::flags)?;
         let schedule = self.schedule(d);
         let t0 = match self.t0.unwrap_or(d.t0) {
             StartTemperature::Fixed(t) => t,
@@ -182,6 +183,61 @@ impl AnnealArgs {
             _ => None,
         };
         Ok(config)
+    }
+
+    /// The names of the cooling and stall flags given, for refusing those a search that
+    /// does not use them would ignore.
+    pub fn given(&self) -> impl Iterator<Item = &'static str> {
+        [
+            ("--schedule", self.schedule.is_some()),
+            ("--t0", self.t0.is_some()),
+            ("--t-min", self.t_min.is_some()),
+            ("--alpha", self.alpha.is_some()),
+            ("--k", self.k.is_some()),
+            ("--auto-acceptance", self.auto_acceptance.is_some()),
+            ("--stall", self.stall.is_some()),
+            ("--on-stall", self.on_stall.is_some()),
+            ("--reheat-t", self.reheat_t.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(flag, given)| given.then_some(flag))
+    }
+
+    /// Refuses flags this run would ignore: a schedule's parameter given with another
+    /// schedule (the one given, or the problem's default), `--auto-acceptance` with a
+    /// fixed start temperature, a `--stall` window with nothing to do at a stall.
+    fn check_used(&self, d: &Defaults) -> Result<(), String> {
+        use ScheduleKind::{Exponential, Geometric, Linear, LundyMees};
+        let schedule = self.schedule.unwrap_or(d.schedule);
+        let name = schedule
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string());
+        let wrong_schedule = |flag: &str, used_by: &str| {
+            Err(format!(
+                "{flag} applies only to {used_by}, and this run's schedule is {name} \
+                 (choose one with --schedule)"
+            ))
+        };
+        if self.alpha.is_some() && schedule != Geometric {
+            return wrong_schedule("--alpha", "--schedule geometric");
+        }
+        if self.k.is_some() && schedule != LundyMees {
+            return wrong_schedule("--k", "--schedule lundy-mees");
+        }
+        if self.t_min.is_some() && !matches!(schedule, Linear | Exponential) {
+            return wrong_schedule("--t-min", "the linear and exponential schedules");
+        }
+        if self.auto_acceptance.is_some() && self.t0.unwrap_or(d.t0) != StartTemperature::Auto {
+            return Err(
+                "--auto-acceptance applies only with --t0 auto, and this run's start \
+                 temperature is fixed"
+                    .to_string(),
+            );
+        }
+        if self.stall.is_some() && self.on_stall.unwrap_or(d.on_stall) == StallKind::Nothing {
+            return Err("--stall needs --on-stall restart or reheat".to_string());
+        }
+        Ok(())
     }
 
     /// What clap cannot check: a final temperature above the start one.

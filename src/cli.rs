@@ -74,9 +74,51 @@ impl Cli {
         match &self.command {
             Some(Command::Sudoku(args)) => args.check(),
             Some(Command::Race(args)) => args.check(),
-            Some(Command::Tsp(args)) => args.anneal.check(),
+            Some(Command::Tsp(args)) => args.check(),
             Some(Command::Image(args)) => args.anneal.check(),
             Some(Command::Presets | Command::Plot(_)) | None => Ok(()),
+        }
+    }
+
+    /// Flags that only one of the two ways of running uses, refused in the other:
+    /// `headless` (printing JSON) or the live view.
+    pub fn check_view(&self, headless: bool) -> Result<(), InputError> {
+        let refuse = |flag: &str, why: &str| Err(InputError::new(flag, why));
+        if headless {
+            if self.speed.is_some() {
+                return refuse(
+                    "--speed",
+                    "only the live view has a pace (a headless run goes at full speed)",
+                );
+            }
+            if self.once {
+                return refuse("--once", "only the live view moves on when a run ends");
+            }
+            return Ok(());
+        }
+        let (flags, why) = match &self.command {
+            Some(Command::Tsp(args)) if args.no_polish || args.kick_share.is_some() => (
+                vec![
+                    ("--no-polish", args.no_polish),
+                    ("--kick-share", args.kick_share.is_some()),
+                ],
+                "only headless runs end with a local search: add --headless",
+            ),
+            Some(Command::Sudoku(SudokuArgs { batch, .. }))
+            | Some(Command::Tsp(TspArgs { batch, .. }))
+            | Some(Command::Image(ImageArgs { batch, .. })) => (
+                vec![
+                    ("--jobs", batch.jobs.is_some()),
+                    ("--shard", batch.shard.is_some()),
+                    ("--seeds", batch.seeds.is_some()),
+                ],
+                "only headless runs make batches: add --headless",
+            ),
+            _ => return Ok(()),
+        };
+        match first_given(&flags) {
+            Some(flag) => refuse(flag, why),
+            None => Ok(()),
         }
     }
 
@@ -117,6 +159,14 @@ impl Command {
             Command::Presets | Command::Plot(_) => None,
         }
     }
+}
+
+/// The first of `flags` (name, whether given) that was given.
+pub fn first_given(flags: &[(&'static str, bool)]) -> Option<&'static str> {
+    flags
+        .iter()
+        .find(|(_, given)| *given)
+        .map(|(flag, _)| *flag)
 }
 
 /// Parses `kiln WORDS...`: how the built-in demos are described, in the user's own terms.

@@ -97,6 +97,7 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
         return kiln::plot::run(args);
     }
     let headless = cli.headless || !std::io::stdout().is_terminal();
+    cli.check_view(headless)?;
     let traced = cli
         .command
         .as_ref()

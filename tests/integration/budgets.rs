@@ -29,7 +29,7 @@ const ALLOWED: Duration = Duration::from_millis(2300);
 #[test]
 fn runs_end_within_their_time_limit() {
     let _cores = crate::common::alone();
-    let runs: [&[&str]; 4] = [
+    let runs: [&[&str]; 6] = [
         &["sudoku", "puzzles/sudoku/generated25.txt", "--threads", "1"],
         // More chains than cores share the limit; they do not each get it.
         &[
@@ -41,6 +41,9 @@ fn runs_end_within_their_time_limit() {
         // Setup included: candidate lists and the first descent of 100,000 cities.
         &["tsp", "--random", "50000"],
         &["tsp", "--random", "100000"],
+        // Setup included: building the largest images accepted, and denoising's ICM pass.
+        &["image", "--size", "4096x4096"],
+        &["image", "--denoise", "--size", "4096x4096"],
     ];
     for args in runs {
         let mut args = args.to_vec();

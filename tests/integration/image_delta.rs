@@ -36,6 +36,34 @@ fn kernels() -> Vec<Kernel> {
     ks
 }
 
+/// The pattern energy summed pair by pair through the kernel, independent of the field
+/// `Pattern::energy` sums.
+fn pair_energy(p: &Pattern) -> f64 {
+    let image = p.snapshot();
+    let (w, h) = (image.width as i32, image.height as i32);
+    let mut e = 0.0;
+    for y in 0..h {
+        for x in 0..w {
+            if !image.get(x as usize, y as usize) {
+                continue;
+            }
+            // Each unordered pair once, through its positive offset.
+            for t in p.kernel().taps.iter().filter(|t| (t.dy, t.dx) > (0, 0)) {
+                let (mut ny, mut nx) = (y + t.dy, x + t.dx);
+                if p.edges() == Edges::Wrap {
+                    (ny, nx) = (ny.rem_euclid(h), nx.rem_euclid(w));
+                } else if !(0..h).contains(&ny) || !(0..w).contains(&nx) {
+                    continue;
+                }
+                if image.get(nx as usize, ny as usize) {
+                    e += t.weight;
+                }
+            }
+        }
+    }
+    e
+}
+
 /// Returns how many of the checked swaps moved a pixel within the kernel of the other.
 fn check_pattern(kernel: &Kernel, edges: Edges, width: usize, height: usize, seed: u64) -> usize {
     let mut rng = Rng::seed_from_u64(seed);
@@ -45,9 +73,12 @@ fn check_pattern(kernel: &Kernel, edges: Edges, width: usize, height: usize, see
         Ok(p) => p,
         Err(_) => return 0, // all black, all white, or too small under wrap: tested elsewhere
     };
+    assert_eq!(p.energy(), pair_energy(&p));
     let mut overlapping = 0;
     let what = format!("{} {edges:?} {width}x{height}", kernel.name);
-    delta::walk(&mut p, &mut rng, 300, &what, |_, mv| {
+    delta::walk(&mut p, &mut rng, 300, &what, |p, mv| {
+        // The energy the deltas are checked against is itself checked, pair by pair.
+        assert!((p.energy() - pair_energy(p)).abs() < 1e-9, "{what}");
         let (b, a) = (mv.black as usize, mv.white as usize);
         let (dy, dx) = (
             (a / width) as i32 - (b / width) as i32,
@@ -91,7 +122,7 @@ fn every_overlapping_pair_on_a_small_torus_has_the_right_delta() {
         let mut rng = Rng::seed_from_u64(3);
         let image = Bitmap::random(5, 5, 0.4, &mut rng);
         let p = Pattern::new(image.clone(), kernel, Edges::Wrap).unwrap();
-        let e0 = p.energy();
+        let e0 = pair_energy(&p);
         for b in (0..25).filter(|&i| image.bits[i] == 1) {
             for a in (0..25).filter(|&i| image.bits[i] == 0) {
                 let mv = kiln::problems::image::pattern::Swap {
@@ -100,7 +131,8 @@ fn every_overlapping_pair_on_a_small_torus_has_the_right_delta() {
                 };
                 let mut after = p.clone();
                 after.apply(&mv);
-                assert_eq!(p.delta(&mv), after.energy() - e0, "swap {b} -> {a}");
+                assert_eq!(p.delta(&mv), pair_energy(&after) - e0, "swap {b} -> {a}");
+                assert_eq!(after.energy(), pair_energy(&after));
             }
         }
     }

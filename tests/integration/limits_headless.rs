@@ -453,3 +453,89 @@ fn input_files_are_read_up_to_a_limit() {
         "kiln: /dev/zero: larger than 256 MiB, kiln's limit for an input file",
     );
 }
+
+#[test]
+fn finding_13_flags_the_run_would_ignore_are_refused() {
+    let cases: [(&[&str], &str); 12] = [
+        // The schedule in effect is the problem's default unless --schedule is given.
+        (
+            &["sudoku", "--alpha", "0.9"],
+            "kiln: --alpha applies only to --schedule geometric, and this run's schedule is constant",
+        ),
+        (
+            &["tsp", "--k", "0.1"],
+            "kiln: --k applies only to --schedule lundy-mees, and this run's schedule is exponential",
+        ),
+        (
+            &["image", "--schedule", "geometric", "--t-min", "0.1"],
+            "kiln: --t-min applies only to the linear and exponential schedules",
+        ),
+        (
+            &["sudoku", "--preset", "lundy", "--t-min", "0.1"],
+            "kiln: --t-min applies only to the linear and exponential schedules, and this run's schedule is lundy-mees",
+        ),
+        (
+            &["image", "--auto-acceptance", "0.5"],
+            "kiln: --auto-acceptance applies only with --t0 auto",
+        ),
+        (
+            &["tsp", "--stall", "1000"],
+            "kiln: --stall needs --on-stall restart or reheat",
+        ),
+        (
+            &["tsp", "--kick-share", "0.5", "--no-polish"],
+            "kiln: --kick-share cannot be used with --no-polish",
+        ),
+        (
+            &["tsp", "--moves", "swap", "--kick-share", "0.5"],
+            "kiln: --kick-share applies only to --moves two-opt",
+        ),
+        (
+            &["sudoku", "--preset", "ga", "--t0", "0.3"],
+            "kiln: --t0 does not apply to --preset ga",
+        ),
+        (
+            &[
+                "sudoku",
+                "--preset",
+                "reheat",
+                "--stall",
+                "100",
+                "--on-stall",
+                "nothing",
+            ],
+            "kiln: --stall needs --on-stall restart or reheat",
+        ),
+        // Only the live view has a pace, and moves on by itself.
+        (
+            &["sudoku", "--speed", "100"],
+            "kiln: --speed: only the live view has a pace",
+        ),
+        (
+            &["sudoku", "--once"],
+            "kiln: --once: only the live view moves on",
+        ),
+    ];
+    for (args, message) in cases {
+        refused(&[args, &["--headless"]].concat(), message);
+    }
+    // Where the flags are used, they are accepted.
+    let used: [&[&str]; 7] = [
+        &["sudoku", "--schedule", "geometric", "--alpha", "0.9999"],
+        // Every preset runs as many chains as asked, and the box-swap ones take a focus.
+        &["sudoku", "--preset", "kiln", "--threads", "2"],
+        &["sudoku", "--preset", "reheat", "--focus", "0.5"],
+        &["sudoku", "--preset", "yarpiz", "--alpha", "0.98"],
+        &["sudoku", "--preset", "cell-linear", "--t-min", "0.01"],
+        &["image", "--t0", "auto", "--auto-acceptance", "0.5"],
+        &["tsp", "--random", "50", "--kick-share", "0.5"],
+    ];
+    for args in used {
+        let output = kiln(&[args, &["--time-limit", "0.2", "--headless"]].concat());
+        assert!(
+            output.status.code().is_some_and(|c| c <= 1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}

@@ -569,3 +569,21 @@ fn without_a_controlling_terminal_the_live_view_exits_instead_of_spinning() {
     let text = output.join().unwrap();
     assert!(text.contains("needs a controlling terminal"), "{text}");
 }
+
+#[test]
+fn headless_only_flags_are_refused_in_the_live_view() {
+    for (args, message) in [
+        (
+            &["tsp", "--seeds", "1..3"][..],
+            "kiln: --seeds: only headless runs make batches",
+        ),
+        (
+            &["tsp", "--no-polish"][..],
+            "kiln: --no-polish: only headless runs end with a local search",
+        ),
+    ] {
+        let mut tui = Tui::start(args, 100, 30);
+        assert_eq!(tui.wait_exit(), 2, "{args:?}");
+        assert!(tui.text().contains(message), "{args:?}: {}", tui.text());
+    }
+}

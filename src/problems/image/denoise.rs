@@ -326,28 +326,25 @@ impl Problem for Denoise {
     type Move = Change;
     type Snapshot = Bitmap;
 
+    /// Counted row by row on the padded grid, without a copy: at 4096x4096 the pixel by
+    /// pixel count through a snapshot took 0.07 s a time, three times in setup, which
+    /// counts against the time limit.
     fn energy(&self) -> f64 {
-        let snap = self.snapshot();
-        let at = |r: usize, c: usize| snap.bits[r * self.width + c];
-        let mut disagreements = 0usize;
-        let mut unequal = 0usize;
-        // Each unordered pair once, from its upper or left end.
-        let forward: &[(isize, isize)] = if self.diagonals {
-            &[(0, 1), (1, 0), (1, 1), (1, -1)]
-        } else {
-            &[(0, 1), (1, 0)]
-        };
-        for r in 0..self.height {
-            for c in 0..self.width {
-                disagreements += usize::from(at(r, c) != self.y[self.padded(r, c)]);
-                for &(dr, dc) in forward {
-                    let (r2, c2) = (r as isize + dr, c as isize + dc);
-                    if (0..self.height as isize).contains(&r2)
-                        && (0..self.width as isize).contains(&c2)
-                        && at(r2 as usize, c2 as usize) != at(r, c)
-                    {
-                        unequal += 1;
-                    }
+        let (w, s) = (self.width, self.stride);
+        let mut disagreements = 0;
+        let mut unequal = 0;
+        for row in 0..self.height {
+            let i = self.padded(row, 0);
+            let line = &self.x[i..i + w];
+            disagreements += count_unequal(line, &self.y[i..i + w]);
+            // Each unordered pair once, from its left or upper end.
+            unequal += count_unequal(&line[..w - 1], &line[1..]);
+            if row + 1 < self.height {
+                let below = &self.x[i + s..i + s + w];
+                unequal += count_unequal(line, below);
+                if self.diagonals {
+                    unequal += count_unequal(&line[..w - 1], &below[1..]);
+                    unequal += count_unequal(&line[1..], &below[..w - 1]);
                 }
             }
         }
@@ -417,4 +414,10 @@ impl Problem for Denoise {
     fn delta_quantum(&self) -> f64 {
         0.25
     }
+}
+
+/// How many places two rows of labels differ in. Summed in 32 bits (a row has at most
+/// 16,384 pixels), which the compiler vectorises; counting into a usize it did not.
+fn count_unequal(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).map(|(x, y)| u32::from(x != y)).sum::<u32>() as usize
 }

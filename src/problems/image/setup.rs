@@ -56,6 +56,7 @@ pub struct Setup {
 }
 
 pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
+    let started = Instant::now();
     let mut rng = Rng::seed_from_u64(args.anneal.seed ^ SETUP_SALT);
     let (input, source) = match &args.file {
         Some(path) => (file::load(path)?, crate::input::source_name(path)),
@@ -70,7 +71,7 @@ pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
         }
     };
     if args.denoise {
-        build_denoise(args, input, source, &mut rng)
+        build_denoise(args, input, source, &mut rng, started)
     } else {
         build_pattern(args, input, source)
     }
@@ -141,6 +142,7 @@ fn build_denoise(
     mut input: Bitmap,
     source: String,
     rng: &mut Rng,
+    started: Instant,
 ) -> Result<Setup, InputError> {
     let mut clean = match &args.clean {
         Some(path) => Some(file::load(path)?),
@@ -170,10 +172,11 @@ fn build_denoise(
     let neighbourhood = args.neighbourhood.unwrap_or(Neighbourhood::Four);
     let mut problem = Denoise::new(&input, lambda, beta, neighbourhood);
     let input_energy = problem.energy();
-    // Setup counts against the time limit: a large image gets less of it.
+    // Setup counts against the time limit, from reading the image on: a large image
+    // gets less of it.
     let limit = denoise_time_limit(args);
     let icm = (!args.no_icm).then(|| {
-        let deadline = limit.and_then(|l| Instant::now().checked_add(l.mul_f64(ICM_SHARE)));
+        let deadline = limit.and_then(|l| started.checked_add(l.mul_f64(ICM_SHARE)));
         let sweeps = problem.icm_until(deadline);
         (problem.energy(), sweeps)
     });

@@ -73,13 +73,26 @@ pub struct SudokuArgs {
     pub ga: GaArgs,
 }
 
+/// The flags the GA ignores: it has no temperature, and restarts after `--stall`
+/// generations without progress.
+const NOT_GA: [&str; 8] = [
+    "--schedule",
+    "--t0",
+    "--t-min",
+    "--alpha",
+    "--k",
+    "--auto-acceptance",
+    "--on-stall",
+    "--reheat-t",
+];
+
 impl SudokuArgs {
     /// The preset that runs: the one named, or kiln's own.
     pub fn preset(&self) -> Preset {
         self.preset.unwrap_or(Preset::Kiln)
     }
 
-    /// What clap cannot check: flags that apply only to some presets.
+    /// What clap cannot check: flags that the preset asked for would ignore.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
         self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
@@ -87,6 +100,13 @@ impl SudokuArgs {
             return Err(InputError::flags(format!(
                 "--focus applies only to box-swap annealing, not --preset {}",
                 self.preset()
+            )));
+        }
+        if self.preset() == Preset::Ga
+            && let Some(flag) = self.anneal.given().find(|f| NOT_GA.contains(f))
+        {
+            return Err(InputError::flags(format!(
+                "{flag} does not apply to --preset ga, which does not anneal"
             )));
         }
         Ok(())

@@ -50,8 +50,8 @@ impl GaArgs {
             ("--elites", self.elites.is_some()),
             ("--mutation", self.mutation.is_some()),
         ];
-        match given.iter().find(|(_, given)| *given) {
-            Some((flag, _)) if !with_ga => Err(InputError::flags(format!(
+        match crate::cli::first_given(&given) {
+            Some(flag) if !with_ga => Err(InputError::flags(format!(
                 "{flag} applies only with {ga_flag}"
             ))),
             _ => Ok(()),

@@ -133,7 +133,11 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     let schedule = config.schedule.to_string();
     // Only the default move set is polished: the seed's swap moves are shown as they are.
     let polish = !args.no_polish && args.moves == MoveSet::TwoOpt;
-    let kick_share = if polish { args.kick_share } else { 0.0 };
+    let kick_share = if polish {
+        args.kick_share.unwrap_or(super::DEFAULT_KICK_SHARE)
+    } else {
+        0.0
+    };
     // One line for the whole run: the anneal's steps, then the kicks' evaluations.
     let mut progress = Progress::start(config.budget.time_limit, config.budget.max_steps);
     let (config, kick_budget) = split_budget(config, kick_share, started);

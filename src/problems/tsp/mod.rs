@@ -80,16 +80,34 @@ pub struct TspArgs {
     #[arg(long, help_heading = "TSP model")]
     pub no_polish: bool,
     /// Share of the step and time budget spent kicking and re-descending the best annealed
-    /// tour (iterated local search) instead of annealing.
-    #[arg(long, value_name = "FRACTION", default_value_t = 0.99, value_parser = real(ranges::KICK_SHARE), help_heading = "TSP model")]
-    pub kick_share: f64,
+    /// tour (iterated local search) instead of annealing [default: 0.99].
+    #[arg(long, value_name = "FRACTION", value_parser = real(ranges::KICK_SHARE), conflicts_with = "no_polish", help_heading = "TSP model")]
+    pub kick_share: Option<f64>,
     #[command(flatten)]
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub batch: BatchArgs,
 }
 
+/// The share of the budget kicks take when `--kick-share` is not given.
+pub const DEFAULT_KICK_SHARE: f64 = 0.99;
+
 impl TspArgs {
+    /// What clap cannot check: the local search flags apply only where there is one.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.anneal.check()?;
+        let polish = [
+            ("--no-polish", self.no_polish),
+            ("--kick-share", self.kick_share.is_some()),
+        ];
+        match crate::cli::first_given(&polish) {
+            Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
+                "{flag} applies only to --moves two-opt, the moves the local search makes"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Where `--output` goes, checked against the run's own inputs before it starts.
     pub fn output_target(&self) -> Result<Option<Target>, InputError> {
         let inputs: Vec<&Path> = [&self.file, &self.tour]
