@@ -7,7 +7,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use clap::Args;
 use rand::SeedableRng;
 
 use super::SudokuArgs;
@@ -23,41 +22,7 @@ use crate::anneal::{
     auto_temperature, nth_seed,
 };
 use crate::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
-use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
-
-/// The genetic algorithm's flags (`--preset ga`).
-#[derive(Args, Debug, Clone, Default, PartialEq)]
-#[command(next_help_heading = "Genetic algorithm (--preset ga)")]
-pub struct GaArgs {
-    /// Candidates per generation [default: 1000].
-    #[arg(long, value_name = "N", value_parser = whole(ranges::POPULATION))]
-    pub population: Option<u64>,
-    /// Fraction of the population kept unchanged each generation [default: 0.05].
-    #[arg(long, value_name = "FRACTION", value_parser = real(ranges::ELITES))]
-    pub elites: Option<f64>,
-    /// Starting mutation rate, then adapted by the 1/5 rule [default: 0.06].
-    #[arg(long, value_name = "RATE", value_parser = real(ranges::MUTATION))]
-    pub mutation: Option<f64>,
-}
-
-impl GaArgs {
-    /// Refuses GA flags where no GA runs (`with_ga`), which would otherwise be ignored;
-    /// `ga_flag` says how to ask for one.
-    pub fn check(&self, with_ga: bool, ga_flag: &str) -> Result<(), InputError> {
-        let given = [
-            ("--population", self.population.is_some()),
-            ("--elites", self.elites.is_some()),
-            ("--mutation", self.mutation.is_some()),
-        ];
-        match crate::cli::first_given(&given) {
-            Some(flag) if !with_ga => Err(InputError::flags(format!(
-                "{flag} applies only with {ga_flag}"
-            ))),
-            _ => Ok(()),
-        }
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {

@@ -2,6 +2,7 @@
 //! from nearest-neighbour candidates (or the seed's swap moves, for comparison). Headless
 //! runs finish with an iterated local search on the best annealed tour (`local_search`).
 
+mod args;
 pub(crate) mod distance;
 mod headless;
 pub(crate) mod instance;
@@ -14,107 +15,9 @@ pub(crate) mod tour;
 pub mod tour_file;
 pub mod tsplib;
 
-use std::path::{Path, PathBuf};
-
-use clap::Args;
-
+pub use args::{DEFAULT_KICK_SHARE, TspArgs};
 pub use headless::headless;
 pub use instance::{Instance, Metric, Point};
 pub use problem::{Cost, Init, Move, MoveSet, TspProblem, TspSnapshot};
 pub use random::Layout;
 pub use setup::{Loaded, Setup, build, load};
-
-use crate::anneal_args::AnnealArgs;
-use crate::batch::BatchArgs;
-use crate::cli::ranges::{self, real, whole};
-use crate::input::InputError;
-use crate::output::{Target, checked_target};
-
-#[derive(Args, Debug, Clone)]
-pub struct TspArgs {
-    /// TSPLIB .tsp file [default: --random, or the built-in berlin52].
-    #[arg(help_heading = "Input")]
-    pub file: Option<PathBuf>,
-    /// Anneal N random cities instead of a file (placed from --seed).
-    #[arg(long, value_name = "N", conflicts_with = "file", value_parser = whole(ranges::CITIES), help_heading = "Input")]
-    pub random: Option<usize>,
-    /// How --random places its cities: uniform over a square, one Gaussian cloud, or
-    /// Gaussian islands.
-    #[arg(long, value_enum, default_value_t = Layout::Uniform, requires = "random", help_heading = "Input")]
-    pub layout: Layout,
-    /// Moves: 2-opt reversals and Or-opt moves of 1-3 cities towards near neighbours, or
-    /// the classroom solvers' swaps of two consecutive or two arbitrary cities.
-    #[arg(long, value_enum, default_value_t = MoveSet::TwoOpt, help_heading = "TSP model")]
-    pub moves: MoveSet,
-    /// What is minimised: the sum of edge lengths, or of their squares (punishes long
-    /// edges); the reported length is always the TSPLIB length.
-    #[arg(long, value_enum, default_value_t = Cost::Euclidean, help_heading = "TSP model")]
-    pub cost: Cost,
-    /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest (at most
-    /// all the other cities).
-    #[arg(long, value_name = "K", default_value_t = 6, value_parser = whole(ranges::NEIGHBOURS), help_heading = "TSP model")]
-    pub neighbours: u16,
-    /// First tour: greedy nearest neighbour from a random city, or a random permutation.
-    #[arg(long, value_enum, default_value_t = Init::Nearest, help_heading = "TSP model")]
-    pub init: Init,
-    /// Known optimal length [default: looked up by instance name in the built-in table].
-    #[arg(long, value_name = "LENGTH", value_parser = whole(ranges::OPTIMUM), help_heading = "Input")]
-    pub optimum: Option<u64>,
-    /// A reference tour file (e.g. NAME.opt.tour), drawn beside ours and measured.
-    #[arg(long, value_name = "FILE", help_heading = "Input")]
-    pub tour: Option<PathBuf>,
-    /// Write the final tour here as a TSPLIB tour file (never over an existing file
-    /// without --force, never over an input).
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "seeds",
-        help_heading = "Output"
-    )]
-    pub output: Option<PathBuf>,
-    /// Let --output replace an existing file.
-    #[arg(long, requires = "output", help_heading = "Output")]
-    pub force: bool,
-    /// Skip the local search on the best annealed tour (--moves two-opt): the greedy
-    /// 2-opt/Or-opt descent and the kicks.
-    #[arg(long, help_heading = "TSP model")]
-    pub no_polish: bool,
-    /// Share of the step and time budget spent kicking and re-descending the best annealed
-    /// tour (iterated local search) instead of annealing [default: 0.99].
-    #[arg(long, value_name = "FRACTION", value_parser = real(ranges::KICK_SHARE), conflicts_with = "no_polish", help_heading = "TSP model")]
-    pub kick_share: Option<f64>,
-    #[command(flatten)]
-    pub anneal: AnnealArgs,
-    #[command(flatten)]
-    pub batch: BatchArgs,
-}
-
-/// The share of the budget kicks take when `--kick-share` is not given.
-pub const DEFAULT_KICK_SHARE: f64 = 0.99;
-
-impl TspArgs {
-    /// What clap cannot check: the local search flags apply only where there is one.
-    pub fn check(&self) -> Result<(), InputError> {
-        self.anneal.check()?;
-        let polish = [
-            ("--no-polish", self.no_polish),
-            ("--kick-share", self.kick_share.is_some()),
-        ];
-        match crate::cli::first_given(&polish) {
-            Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
-                "{flag} applies only to --moves two-opt, the moves the local search makes"
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    /// Where `--output` goes, checked against the run's own inputs before it starts.
-    pub fn output_target(&self) -> Result<Option<Target>, InputError> {
-        let inputs: Vec<&Path> = [&self.file, &self.tour]
-            .into_iter()
-            .flatten()
-            .map(PathBuf::as_path)
-            .collect();
-        checked_target(self.output.as_deref(), self.force, &inputs)
-    }
-}

@@ -1,0 +1,112 @@
+//! `kiln image`'s flags, as clap reads them.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::{Edges, Neighbourhood};
+use crate::anneal_args::AnnealArgs;
+use crate::batch::BatchArgs;
+use crate::cli::ranges::{self, real, whole};
+use crate::input::InputError;
+use crate::output::{Target, checked_target};
+
+/// `kiln image`: without --denoise, pattern formation from a random or given image.
+#[derive(Args, Debug, Clone)]
+pub struct ImageArgs {
+    /// Input image (PBM P1/P4 or PNG, grey below 50% is black) [default: a random image].
+    #[arg(help_heading = "Input")]
+    pub file: Option<PathBuf>,
+    /// Size of the random start image, or of the built-in picture for --denoise.
+    #[arg(long, value_name = "WxH", value_parser = ranges::image_size, conflicts_with = "file", help_heading = "Input")]
+    pub size: Option<(usize, usize)>,
+    /// Fraction of black pixels in the random start image [default: 0.3].
+    #[arg(long, value_name = "D", value_parser = real(ranges::DENSITY), conflicts_with = "file", help_heading = "Input")]
+    pub density: Option<f64>,
+    /// Interaction kernel: n4, n8 (attracting), 8-16 (inner ring attracts, outer repels),
+    /// maze, dots or stripes (for densities 0.5, 0.2 and 0.5), suffixed -attract or -repel
+    /// (flips the signs), or a JSON file.
+    #[arg(
+        long,
+        value_name = "NAME|FILE",
+        conflicts_with = "denoise",
+        help_heading = "Image model"
+    )]
+    pub kernel: Option<String>,
+    /// Edge rule for the kernel [default: wrap].
+    #[arg(
+        long,
+        value_enum,
+        conflicts_with = "denoise",
+        help_heading = "Image model"
+    )]
+    pub edges: Option<Edges>,
+    /// Denoise the input image instead of forming patterns. Without one: a built-in picture
+    /// of shapes, with --noise 0.1 unless given.
+    #[arg(long, help_heading = "Image model")]
+    pub denoise: bool,
+    /// Weight of each pixel that differs from the noisy image [default: 1].
+    #[arg(long, value_name = "L", value_parser = real(ranges::WEIGHT), requires = "denoise", help_heading = "Image model")]
+    pub lambda: Option<f64>,
+    /// Weight of each neighbour pair with different labels [default: 1].
+    #[arg(long, value_name = "B", value_parser = real(ranges::WEIGHT), requires = "denoise", help_heading = "Image model")]
+    pub beta: Option<f64>,
+    /// Neighbour pairs: 4 (axial) or 8 (axial and diagonal, same weight) [default: 4].
+    #[arg(long, value_enum, requires = "denoise", help_heading = "Image model")]
+    pub neighbourhood: Option<Neighbourhood>,
+    /// Invert each input pixel with probability P first (seeded); the input is then the
+    /// clean reference for the pixel error.
+    #[arg(long, value_name = "P", value_parser = real(ranges::PROBABILITY), requires = "denoise", help_heading = "Input")]
+    pub noise: Option<f64>,
+    /// Clean image to count pixel errors against.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "denoise",
+        help_heading = "Input"
+    )]
+    pub clean: Option<PathBuf>,
+    /// Skip the ICM pass that otherwise precedes annealing.
+    #[arg(long, requires = "denoise", help_heading = "Image model")]
+    pub no_icm: bool,
+    /// Skip the multi-scale start (annealing half- and quarter-resolution versions first).
+    #[arg(long, requires = "denoise", help_heading = "Image model")]
+    pub no_multiscale: bool,
+    /// Split the budget into this many independent annealing rounds and fuse their results
+    /// patch by patch; 1 is a single run [default: up to 8, as many as give every pixel 60
+    /// proposals each].
+    #[arg(long, value_name = "K", value_parser = whole(ranges::ROUNDS), requires = "denoise", help_heading = "Image model")]
+    pub rounds: Option<u64>,
+    /// Write the best image here (.png as PNG, otherwise raw PBM; never over an existing
+    /// file without --force, never over an input).
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "seeds",
+        help_heading = "Output"
+    )]
+    pub output: Option<PathBuf>,
+    /// Let --output replace an existing file.
+    #[arg(long, requires = "output", help_heading = "Output")]
+    pub force: bool,
+    #[command(flatten)]
+    pub anneal: AnnealArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+}
+
+impl ImageArgs {
+    /// Where `--output` goes, checked against the run's own inputs before it starts.
+    pub fn output_target(&self) -> Result<Option<Target>, InputError> {
+        let kernel = self
+            .kernel
+            .as_deref()
+            .map(Path::new)
+            .filter(|p| p.is_file());
+        let inputs: Vec<&Path> = [self.file.as_deref(), self.clean.as_deref(), kernel]
+            .into_iter()
+            .flatten()
+            .collect();
+        checked_target(self.output.as_deref(), self.force, &inputs)
+    }
+}

@@ -1,0 +1,115 @@
+//! `kiln sudoku`'s flags, as clap reads them, and the checks clap cannot make.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{Model, Preset};
+use crate::anneal_args::AnnealArgs;
+use crate::batch::BatchArgs;
+use crate::cli::ranges::{self, real, whole};
+use crate::input::InputError;
+
+#[derive(Args, Debug, Clone)]
+pub struct SudokuArgs {
+    /// Puzzle file: one puzzle per line, or grids of numbers [default: an embedded puzzle].
+    #[arg(help_heading = "Input")]
+    pub file: Option<PathBuf>,
+    /// Solve only puzzle N of the file (1-based).
+    #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX), help_heading = "Input")]
+    pub index: Option<usize>,
+    /// Do not fix the cells naked and hidden singles force before annealing.
+    #[arg(long, help_heading = "Sudoku model")]
+    pub no_propagate: bool,
+    /// Fraction of moves that start at a cell whose value repeats in its row or column
+    /// [default: 0.2 for 16x16, else 0.5; 0 for the classroom presets].
+    #[arg(long, value_name = "P", value_parser = real(ranges::FOCUS), help_heading = "Sudoku model")]
+    pub focus: Option<f64>,
+    /// Run this many independent chains on as many threads, the first to solve wins; the
+    /// seed decides every chain [default: 2 for 25x25 with kiln's own annealer, else 1].
+    #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS), help_heading = "Sudoku model")]
+    pub threads: Option<u64>,
+    #[command(flatten)]
+    pub anneal: AnnealArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// Run a named preset (`kiln presets` lists them); other flags override its values
+    /// [default: kiln].
+    #[arg(long, value_name = "NAME", help_heading = "Sudoku model")]
+    pub preset: Option<Preset>,
+    #[command(flatten)]
+    pub ga: GaArgs,
+}
+
+/// The flags the GA ignores: it has no temperature, and restarts after `--stall`
+/// generations without progress.
+const NOT_GA: [&str; 8] = [
+    "--schedule",
+    "--t0",
+    "--t-min",
+    "--alpha",
+    "--k",
+    "--auto-acceptance",
+    "--on-stall",
+    "--reheat-t",
+];
+
+impl SudokuArgs {
+    /// The preset that runs: the one named, or kiln's own.
+    pub fn preset(&self) -> Preset {
+        self.preset.unwrap_or(Preset::Kiln)
+    }
+
+    /// What clap cannot check: flags that the preset asked for would ignore.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.anneal.check()?;
+        self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
+        if self.focus.is_some() && self.preset().model() != Model::BoxSwap {
+            return Err(InputError::flags(format!(
+                "--focus applies only to box-swap annealing, not --preset {}",
+                self.preset()
+            )));
+        }
+        if self.preset() == Preset::Ga
+            && let Some(flag) = self.anneal.given().find(|f| NOT_GA.contains(f))
+        {
+            return Err(InputError::flags(format!(
+                "{flag} does not apply to --preset ga, which does not anneal"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The genetic algorithm's flags (`--preset ga`).
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+#[command(next_help_heading = "Genetic algorithm (--preset ga)")]
+pub struct GaArgs {
+    /// Candidates per generation [default: 1000].
+    #[arg(long, value_name = "N", value_parser = whole(ranges::POPULATION))]
+    pub population: Option<u64>,
+    /// Fraction of the population kept unchanged each generation [default: 0.05].
+    #[arg(long, value_name = "FRACTION", value_parser = real(ranges::ELITES))]
+    pub elites: Option<f64>,
+    /// Starting mutation rate, then adapted by the 1/5 rule [default: 0.06].
+    #[arg(long, value_name = "RATE", value_parser = real(ranges::MUTATION))]
+    pub mutation: Option<f64>,
+}
+
+impl GaArgs {
+    /// Refuses GA flags where no GA runs (`with_ga`), which would otherwise be ignored;
+    /// `ga_flag` says how to ask for one.
+    pub fn check(&self, with_ga: bool, ga_flag: &str) -> Result<(), InputError> {
+        let given = [
+            ("--population", self.population.is_some()),
+            ("--elites", self.elites.is_some()),
+            ("--mutation", self.mutation.is_some()),
+        ];
+        match crate::cli::first_given(&given) {
+            Some(flag) if !with_ga => Err(InputError::flags(format!(
+                "{flag} applies only with {ga_flag}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
