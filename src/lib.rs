@@ -12,4 +12,6 @@ pub mod output;
 pub mod plot;
 pub mod problems;
 pub mod race;
+pub mod serve;
+pub mod serve_args;
 pub mod ui;

@@ -113,7 +113,8 @@ impl<W: Sink> Screen<W> {
         queue!(out, EnterAlternateScreen, cursor::Hide)?;
         let (out, written) = counted(out);
         let viewport = Viewport::Fixed(Rect::new(0, 0, width, height));
-        let terminal = Terminal::with_options(CrosstermBackend::new(out), TerminalOptions { viewport })?;
+        let terminal =
+            Terminal::with_options(CrosstermBackend::new(out), TerminalOptions { viewport })?;
         Ok(Screen {
             terminal,
             written,
