@@ -1,0 +1,585 @@
+//! `kiln serve` end to end: the real binary serving on 127.0.0.1 (a port the OS picks),
+//! the real OpenSSH client in a pseudo-terminal, its screen read with vt100.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// A scratch directory per test: host key, state, client keys.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kiln-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct Server {
+    child: Child,
+    port: u16,
+    log: Arc<Mutex<String>>,
+}
+
+impl Server {
+    fn start(dir: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--host-key"])
+            .arg(dir.join("host_key"))
+            .args(args)
+            .env("XDG_STATE_HOME", dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let log = Arc::new(Mutex::new(String::new()));
+        let (lines, seen) = (
+            BufReader::new(child.stderr.take().unwrap()),
+            Arc::clone(&log),
+        );
+        thread::spawn(move || {
+            for line in lines.lines().map_while(Result::ok) {
+                let mut log = seen.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+        let mut server = Server {
+            child,
+            port: 0,
+            log,
+        };
+        let log = server.wait_log("listening on 127.0.0.1:");
+        let address = log.split("listening on 127.0.0.1:").nth(1).unwrap();
+        let port: String = address.chars().take_while(char::is_ascii_digit).collect();
+        server.port = port.parse().unwrap();
+        server
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    fn wait_log(&self, what: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let log = self.log();
+            if log.contains(what) {
+                return log;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server never said {what:?}:\n{log}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn signal(&self, name: &str) {
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-s", name, &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+    }
+
+    /// The server's exit code, once it has exited.
+    fn wait_exit(&mut self) -> Option<i32> {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `ssh` to the server with `args`, no pty, no questions; its output.
+    fn ssh(&self, args: &[&str]) -> Output {
+        let mut cmd = Command::new("ssh");
+        cmd.args(ssh_options(self.port))
+            .args(["-T", "-o", "BatchMode=yes"]);
+        cmd.args(args);
+        cmd.stdin(Stdio::null());
+        output_within(cmd)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ssh_options(port: u16) -> Vec<String> {
+    [
+        "-p",
+        &port.to_string(),
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "LogLevel=ERROR",
+        "-o",
+        "ConnectTimeout=10",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// Runs `cmd` to its end (killed after `WAIT`).
+fn output_within(mut cmd: Command) -> Output {
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id();
+    let (done, finished) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    match finished.recv_timeout(WAIT) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").arg(id.to_string()).status();
+            panic!("{cmd:?} did not finish");
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// An interactive `ssh -tt` in a pseudo-terminal.
+struct Client {
+    master: Box<dyn MasterPty + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    screen: Arc<Mutex<vt100::Parser>>,
+}
+
+impl Client {
+    fn connect(server: &Server, args: &[&str], cols: u16, rows: u16) -> Client {
+        Client::connect_as(server, args, cols, rows, "xterm-256color")
+    }
+
+    /// From a terminal that calls itself `term` (ssh sends it in its pty request).
+    fn connect_as(server: &Server, args: &[&str], cols: u16, rows: u16, term: &str) -> Client {
+        let size = PtySize {
+            rows,
+            cols,
+            pixel_width: 0,
+            pixel_height: 0,
+        };
+        let pair = native_pty_system().openpty(size).unwrap();
+        let mut cmd = CommandBuilder::new("ssh");
+        cmd.args(ssh_options(server.port));
+        cmd.args(["-tt"]);
+        cmd.args(args);
+        cmd.arg("127.0.0.1");
+        cmd.env("TERM", term);
+        cmd.env("LANG", "C.UTF-8");
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let parser = Arc::clone(&screen);
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                parser.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        Client {
+            master: pair.master,
+            child,
+            writer,
+            screen,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let text = self.text();
+            if done(&text) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "never saw {what}; the screen:\n{text}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_for(&self, what: &str) -> String {
+        self.wait_until(&format!("{what:?}"), |text| text.contains(what))
+    }
+
+    fn press(&mut self, keys: &[u8]) {
+        self.writer.write_all(keys).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn resize(&self, cols: u16, rows: u16) {
+        self.screen
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(rows, cols);
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+    }
+
+    fn wait_exit(&mut self) -> u32 {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                thread::sleep(Duration::from_millis(200));
+                return status.exit_code();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "ssh did not exit:\n{}",
+                self.text()
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn on_alternate_screen(&self) -> bool {
+        self.screen.lock().unwrap().screen().alternate_screen()
+    }
+}
+
+#[test]
+fn a_client_watches_steers_resizes_and_quits() {
+    let dir = scratch("steer");
+    let server = Server::start(&dir, &[]);
+    let fingerprint = server.log();
+    assert!(fingerprint.contains("SHA256:"), "{fingerprint}");
+    let mut client = Client::connect(&server, &[], 100, 30);
+    let screen = client.wait_for("[Sudoku]");
+    assert!(
+        screen.contains("energy") || screen.contains("Energy"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains('┌'),
+        "a UTF-8 terminal gets box drawing:\n{screen}"
+    );
+    client.press(b" ");
+    client.wait_for("PAUSED");
+    client.press(b"?");
+    client.wait_for("any key closes this help");
+    client.press(b"?");
+    client.wait_until("the help closed", |t| !t.contains("any key closes"));
+    client.press(b"\t");
+    client.wait_for("[TSP]");
+    // Resized, the footer moves to the new last row.
+    client.resize(120, 40);
+    client.wait_until("the footer on row 40", |t| {
+        t.lines().nth(39).is_some_and(|l| l.contains("? help"))
+    });
+    client.press(b"e");
+    client.wait_for("saving is off here");
+    client.press(b"q");
+    assert_eq!(client.wait_exit(), 0);
+    assert!(
+        !client.on_alternate_screen(),
+        "the client's terminal was not restored"
+    );
+    let log = server.wait_log("mode=own");
+    assert!(log.contains("user=") && log.contains(": quit"), "{log}");
+}
+
+#[test]
+fn the_clients_term_decides_ascii() {
+    let dir = scratch("ascii");
+    let server = Server::start(&dir, &[]);
+    let mut client = Client::connect_as(&server, &[], 100, 30, "vt100");
+    let screen = client.wait_for("[Sudoku]");
+    assert!(
+        screen.contains("+-------+"),
+        "vt100 gets ASCII borders:\n{screen}"
+    );
+    assert!(screen.is_ascii(), "{screen}");
+    client.press(b"q");
+    assert_eq!(client.wait_exit(), 0);
+}
+
+#[test]
+fn commands_subsystems_and_forwarding_are_refused() {
+    let dir = scratch("refuse");
+    let server = Server::start(&dir, &[]);
+    let ls = server.ssh(&["127.0.0.1", "ls"]);
+    assert_eq!(ls.status.code(), Some(1), "{ls:?}");
+    let said = text(&ls.stdout) + &text(&ls.stderr);
+    assert_eq!(said.trim().lines().count(), 1, "{said}");
+    assert!(said.contains("runs no commands"), "{said}");
+
+    // sftp asks for its subsystem; scp (sftp mode) too.
+    let mut sftp = Command::new("sftp");
+    sftp.args(["-P", &server.port.to_string()]);
+    sftp.args([
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+    ]);
+    sftp.args(["-o", "BatchMode=yes", "-b", "-", "127.0.0.1"]);
+    sftp.stdin(Stdio::null());
+    let sftp = output_within(sftp);
+    assert!(!sftp.status.success(), "{sftp:?}");
+    assert!(
+        text(&sftp.stderr).contains("subsystem request failed"),
+        "{sftp:?}"
+    );
+
+    // A remote forward is refused outright...
+    let remote = server.ssh(&[
+        "-N",
+        "-o",
+        "ExitOnForwardFailure=yes",
+        "-R",
+        "0:127.0.0.1:9",
+        "127.0.0.1",
+    ]);
+    assert!(!remote.status.success(), "{remote:?}");
+    assert!(
+        text(&remote.stderr).contains("forwarding failed"),
+        "{remote:?}"
+    );
+
+    // ...and a local one when something connects through it.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let local_port = free.local_addr().unwrap().port();
+    drop(free);
+    let mut forward = Command::new("ssh");
+    forward.args(ssh_options(server.port));
+    let spec = format!("{local_port}:127.0.0.1:{}", server.port);
+    forward.args(["-T", "-o", "BatchMode=yes", "-N", "-L", &spec, "127.0.0.1"]);
+    let mut forward = forward
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + WAIT;
+    let mut through = loop {
+        if let Ok(stream) = TcpStream::connect(("127.0.0.1", local_port)) {
+            break stream;
+        }
+        assert!(Instant::now() < deadline, "the forward never listened");
+        thread::sleep(Duration::from_millis(50));
+    };
+    through.set_read_timeout(Some(WAIT)).unwrap();
+    let mut got = Vec::new();
+    // Through a working forward the server's own SSH banner would come back; refused,
+    // ssh closes the connection at once.
+    let started = Instant::now();
+    let _ = through.read_to_end(&mut got);
+    assert!(
+        got.is_empty(),
+        "the forward reached the server: {}",
+        text(&got)
+    );
+    assert!(
+        started.elapsed() < WAIT,
+        "the forwarded connection was left hanging"
+    );
+    let _ = forward.kill();
+    let _ = forward.wait();
+}
+
+fn keygen(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let status = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    path
+}
+
+#[test]
+fn authorized_keys_let_in_their_holders_only() {
+    let dir = scratch("keys");
+    let good = keygen(&dir, "good");
+    let bad = keygen(&dir, "bad");
+    let keys = dir.join("authorized_keys");
+    std::fs::copy(good.with_extension("pub"), &keys).unwrap();
+    let server = Server::start(&dir, &["--authorized-keys", keys.to_str().unwrap()]);
+    let with = |key: &Path| {
+        server.ssh(&[
+            "-i",
+            key.to_str().unwrap(),
+            "-o",
+            "IdentitiesOnly=yes",
+            "127.0.0.1",
+            "true",
+        ])
+    };
+    let refused = with(&bad);
+    assert_eq!(refused.status.code(), Some(255), "{refused:?}");
+    assert!(
+        text(&refused.stderr).contains("Permission denied"),
+        "{refused:?}"
+    );
+    // The right key gets in (and is then told that commands are not run).
+    let admitted = with(&good);
+    assert_eq!(admitted.status.code(), Some(1), "{admitted:?}");
+    assert!(
+        text(&admitted.stdout).contains("runs no commands"),
+        "{admitted:?}"
+    );
+}
+
+#[test]
+fn shared_clients_all_see_the_presenters_pause_and_watchers_steer_nothing() {
+    let dir = scratch("shared");
+    let server = Server::start(&dir, &["--shared"]);
+    let mut presenter = Client::connect(&server, &["-l", "alice"], 100, 30);
+    presenter.wait_for("you present");
+    let mut watcher = Client::connect(&server, &["-l", "bob"], 90, 28);
+    let watching = watcher.wait_for("alice@127.0.0.1 presents");
+    assert!(watching.contains("[Sudoku]"), "{watching}");
+    presenter.wait_for("1 watching");
+    // A watcher's space pauses nothing.
+    watcher.press(b" ");
+    thread::sleep(Duration::from_millis(500));
+    assert!(!presenter.text().contains("PAUSED"), "{}", presenter.text());
+    presenter.press(b" ");
+    presenter.wait_for("PAUSED");
+    watcher.wait_for("PAUSED");
+    presenter.press(b"\t");
+    watcher.wait_for("[TSP]");
+    // The presenter leaves; the watcher presents now.
+    presenter.press(b"q");
+    assert_eq!(presenter.wait_exit(), 0);
+    watcher.wait_for("you present");
+    watcher.press(b"q");
+    assert_eq!(watcher.wait_exit(), 0);
+    server.wait_log("mode=shared");
+}
+
+#[test]
+fn extra_clients_are_told_the_server_is_full() {
+    let dir = scratch("full");
+    let server = Server::start(&dir, &["--max-sessions", "1"]);
+    let mut first = Client::connect(&server, &[], 80, 24);
+    first.wait_for("[Sudoku]");
+    let extra = server.ssh(&["127.0.0.1"]);
+    assert_eq!(extra.status.code(), Some(255), "{extra:?}");
+    let said = text(&extra.stderr);
+    assert!(said.contains("server full"), "{said}");
+    server.wait_log("refused: server full");
+    first.press(b"q");
+    assert_eq!(first.wait_exit(), 0);
+    // Its place is free again.
+    let mut next = Client::connect(&server, &[], 80, 24);
+    next.wait_for("[Sudoku]");
+    next.press(b"q");
+    assert_eq!(next.wait_exit(), 0);
+}
+
+#[test]
+fn garbage_from_one_client_leaves_the_server_and_the_others_running() {
+    let dir = scratch("garbage");
+    let server = Server::start(&dir, &[]);
+    let mut noisy = Client::connect(&server, &[], 80, 24);
+    let mut calm = Client::connect(&server, &[], 80, 24);
+    noisy.wait_for("[Sudoku]");
+    calm.wait_for("[Sudoku]");
+    // A fixed generator: the same bytes every run, with escape sequences cut short and
+    // no 'q', Esc alone or Ctrl-C/D (which would only end the noisy session early).
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let cut = [
+        &b"\x1b["[..],
+        b"\x1b[1;",
+        b"\x1bO",
+        b"\x1b[200~",
+        b"\xe2\x82",
+        b"\xff",
+    ];
+    for round in 0..200 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut packet: Vec<u8> = state.to_le_bytes().to_vec();
+        packet.retain(|b| !matches!(b, b'q' | 3 | 4 | b'R' | b'e'));
+        packet.extend_from_slice(cut[round % cut.len()]);
+        noisy.press(&packet);
+    }
+    calm.press(b" ");
+    calm.wait_for("PAUSED");
+    calm.press(b"q");
+    assert_eq!(calm.wait_exit(), 0);
+    drop(noisy);
+    let log = server.log();
+    assert!(!log.contains("panicked"), "{log}");
+}
+
+#[test]
+fn an_idle_session_is_closed() {
+    let dir = scratch("idle");
+    let server = Server::start(&dir, &["--idle", "1s"]);
+    let mut idle = Client::connect(&server, &[], 80, 24);
+    idle.wait_for("[Sudoku]");
+    assert_eq!(idle.wait_exit(), 0);
+    server.wait_log(": idle");
+}
+
+#[test]
+fn sigterm_says_goodbye_to_every_client_and_exits_0() {
+    let dir = scratch("stop");
+    let mut server = Server::start(&dir, &[]);
+    let mut clients: Vec<Client> = (0..2)
+        .map(|_| Client::connect(&server, &[], 80, 24))
+        .collect();
+    for client in &clients {
+        client.wait_for("[Sudoku]");
+    }
+    server.signal("TERM");
+    for client in &mut clients {
+        client.wait_for("Goodbye");
+        client.wait_exit();
+    }
+    assert_eq!(server.wait_exit(), Some(0));
+    let log = server.log();
+    assert!(
+        log.contains("server stopped") && log.contains("serve: stopped"),
+        "{log}"
+    );
+}
