@@ -53,11 +53,14 @@ fn keys(path: &Path) -> Result<Vec<PublicKey>, InputError> {
     Ok(keys)
 }
 
-/// The one hash a password file holds (its first line that is not empty).
+/// The one hash a password file holds (its first line that is not empty, with any
+/// `user:` before it left out).
 fn hash(path: &Path) -> Result<Hash, InputError> {
     let text = read(path)?;
     let line = text.lines().map(str::trim).find(|l| !l.is_empty());
     let line = line.ok_or_else(|| bad(path, "holds no password hash"))?;
+    // htpasswd writes `user:hash`; no hash has a colon of its own.
+    let line = line.rsplit(':').next().unwrap_or(line);
     if line.starts_with("$argon2") {
         PasswordHash::new(line).map_err(|e| bad(path, format!("not an argon2 hash ({e})")))?;
         Ok(Hash::Argon2(line.to_string()))
@@ -168,10 +171,9 @@ mod tests {
 
     #[test]
     fn bcrypt_and_argon2_hashes_check_passwords() {
-        let bcrypt = file(
-            "bcrypt",
-            &format!("{}\n", bcrypt::hash("sesame", 4).unwrap()),
-        );
+        // As htpasswd -nB writes it: user, colon, hash.
+        let line = format!("class:{}\n", bcrypt::hash("sesame", 4).unwrap());
+        let bcrypt = file("bcrypt", &line);
         let policy = Policy::load(None, Some(&bcrypt), None).unwrap();
         assert!(policy.password_matches("sesame"));
         assert!(!policy.password_matches("sesame "));

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossterm::event::Event;
@@ -78,12 +79,32 @@ pub enum Ended {
     Idle,
 }
 
+/// When someone last did something in a run that several clients watch.
+pub struct Activity(Mutex<Instant>);
+
+impl Activity {
+    pub fn new() -> Activity {
+        Activity(Mutex::new(Instant::now()))
+    }
+
+    pub fn touch(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    fn last(&self) -> Instant {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// A client's keys and resizes, as the event loop reads them; a client that sends nothing
-/// for `idle` is closed.
+/// for `idle` is closed, unless it watches a run someone steers (`follow`).
 pub struct ClientEvents {
     events: Receiver<Event>,
     idle: Duration,
     last: Instant,
+    /// The shared run's activity: a watcher of a talk types nothing, yet is not idle
+    /// while the presenter is not.
+    watched: Option<Arc<Activity>>,
     pub ended: Option<Ended>,
 }
 
@@ -93,14 +114,24 @@ impl ClientEvents {
             events,
             idle,
             last: Instant::now(),
+            watched: None,
             ended: None,
         }
+    }
+
+    /// Counts `activity` as this client's own.
+    pub fn follow(&mut self, activity: Arc<Activity>) {
+        self.watched = Some(activity);
     }
 }
 
 impl Events for ClientEvents {
     fn next(&mut self, timeout: Duration) -> io::Result<Input> {
-        let left = self.idle.saturating_sub(self.last.elapsed());
+        let last = match &self.watched {
+            Some(activity) => self.last.max(activity.last()),
+            None => self.last,
+        };
+        let left = self.idle.saturating_sub(last.elapsed());
         if left.is_zero() {
             self.ended = Some(Ended::Idle);
             return Ok(Input::Closed);
@@ -168,6 +199,18 @@ mod tests {
             Input::Closed
         ) {}
         assert_eq!(events.ended, Some(Ended::Idle));
+        // Watching a run someone steers is not being idle.
+        let (_keys, rx) = std::sync::mpsc::channel();
+        let mut events = ClientEvents::new(rx, Duration::from_millis(30));
+        let activity = Arc::new(Activity::new());
+        events.follow(Arc::clone(&activity));
+        for _ in 0..10 {
+            activity.touch();
+            assert!(matches!(
+                events.next(Duration::from_millis(10)).unwrap(),
+                Input::Nothing
+            ));
+        }
         let (tx, rx) = std::sync::mpsc::channel::<Event>();
         drop(tx);
         let mut events = ClientEvents::new(rx, Duration::from_secs(60));

@@ -28,7 +28,7 @@ pub fn default_path() -> Result<PathBuf, InputError> {
 }
 
 fn unreadable(path: &Path, why: impl std::fmt::Display) -> InputError {
-    InputError::new(&path.display().to_string(), why.to_string())
+    InputError::new(path.display().to_string(), why.to_string())
 }
 
 /// The key in `path`, made there first if there is none; `true` if it was made now.

@@ -19,7 +19,7 @@ use color_eyre::eyre::WrapErr;
 use russh::server::Config;
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::anneal::worker;
+use crate::anneal::worker::{self, Speed};
 use crate::messages::warn;
 use crate::serve_args::ServeArgs;
 use crate::ui::{App, Glyphs, Options, Theme};
@@ -46,6 +46,8 @@ pub struct Server {
     fps: u32,
     glyphs: Glyphs,
     attract: bool,
+    /// The speed runs start at (`--speed`), or each demo's own.
+    speed: Option<Speed>,
     idle: Duration,
     /// Set when the server stops: every view ends and says goodbye.
     stop: Arc<AtomicBool>,
@@ -53,13 +55,18 @@ pub struct Server {
 }
 
 /// A new run of the bare-kiln demos for a terminal of `screen`'s size, with saving off.
-fn demo_app(theme: Theme, screen: ratatui::layout::Rect, attract: bool) -> Result<App> {
+fn demo_app(
+    theme: Theme,
+    screen: ratatui::layout::Rect,
+    attract: bool,
+    speed: Option<Speed>,
+) -> Result<App> {
     let start = crate::demos::bare();
     Ok(App::new(
         start.demos,
         start.tab,
         start.index,
-        None,
+        speed,
         theme,
         screen,
         attract,
@@ -82,7 +89,7 @@ pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     let mode = if args.shared {
         let screen = ratatui::layout::Rect::new(0, 0, 80, 24);
-        let app = demo_app(Theme::colour(false), screen, options.attract)?;
+        let app = demo_app(Theme::colour(false), screen, options.attract, options.speed)?;
         Mode::Shared(Stage::start(
             app,
             args.presenter_key.is_some(),
@@ -115,6 +122,7 @@ pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
         fps: options.fps,
         glyphs: options.glyphs,
         attract: options.attract,
+        speed: options.speed,
         idle: Duration::from_secs_f64(args.idle),
         stop,
         limits: Limits::new(args.max_sessions),

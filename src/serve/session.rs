@@ -91,8 +91,10 @@ pub struct Connection {
     /// Why this client is turned away once logged in (the server is full).
     refusal: Option<String>,
     presenter_key: bool,
-    /// The session channel, and its writing half until the view takes it.
-    channel: Option<(ChannelId, Option<ChannelWriteHalf<Msg>>)>,
+    /// Whether the session channel is open (one per connection).
+    opened: bool,
+    /// The channel's writing half, until the view takes it.
+    writer: Option<ChannelWriteHalf<Msg>>,
     /// From the pty request: TERM and the size.
     pty: Option<(String, u16, u16)>,
     env: Vec<(String, String)>,
@@ -132,7 +134,8 @@ impl Connection {
             record,
             refusal,
             presenter_key: false,
-            channel: None,
+            opened: false,
+            writer: None,
             pty: None,
             env: Vec::new(),
             view: None,
@@ -140,8 +143,10 @@ impl Connection {
     }
 
     fn user(&self, user: &str) {
-        // A user name is the client's to choose; a long one is cut for the log and screen.
-        self.record.state().user = Some(user.chars().take(32).collect());
+        // A user name is the client's to choose, and other clients see it (in a shared
+        // run's status line): no control characters, and not too long.
+        let user = user.chars().filter(|c| !c.is_control()).take(32).collect();
+        self.record.state().user = Some(user);
     }
 
     /// Writes `line` to the channel and ends it with exit status 1.
@@ -203,6 +208,9 @@ impl Connection {
             .name("kiln-session".to_string())
             .spawn(move || {
                 let mut events = ClientEvents::new(keys_rx, server.idle);
+                if let Mode::Shared(stage) = &server.mode {
+                    events.follow(stage.activity());
+                }
                 let screen = Rect::new(0, 0, term_w, term_h);
                 let result = Screen::remote(Frames::new(frames_tx), term_w, term_h)
                     .map_err(color_eyre::Report::from)
@@ -255,7 +263,7 @@ fn view(
 ) -> Result<()> {
     match &server.mode {
         Mode::Own => {
-            let mut app = super::demo_app(theme, area, server.attract)?;
+            let mut app = super::demo_app(theme, area, server.attract, server.speed)?;
             ui::event_loop(&mut app, server.fps, screen, events, &server.stop)
         }
         Mode::Shared(stage) => {
@@ -379,9 +387,11 @@ impl Handler for Connection {
     ) -> Result<(), Self::Error> {
         // One view per connection: a second session channel (ssh's connection sharing) is
         // refused, as dropping `reply` does.
-        if self.channel.is_none() {
+        if !self.opened {
+            self.opened = true;
+            // Keys come through `data`; the reading half is not needed.
             let (_read, write) = channel.split();
-            self.channel = Some((write.id(), Some(write)));
+            self.writer = Some(write);
             reply.accept().await;
         }
         Ok(())
@@ -434,7 +444,7 @@ impl Handler for Connection {
                 session,
             );
         }
-        let Some(write) = self.channel.as_mut().and_then(|(_, w)| w.take()) else {
+        let Some(write) = self.writer.take() else {
             return session.channel_failure(channel);
         };
         session.channel_success(channel)?;
@@ -511,16 +521,8 @@ impl Handler for Connection {
         Ok(())
     }
 
-    async fn channel_eof(
-        &mut self,
-        _channel: ChannelId,
-        _session: &mut Session,
-    ) -> Result<(), Self::Error> {
-        // The client sends nothing more: the view ends (dropping its keys ends its loop).
-        self.view = None;
-        Ok(())
-    }
-
+    /// The view ends when the client closes the channel. (EOF alone only says no more keys
+    /// will come: a client whose input is closed may still watch, until `--idle`.)
     async fn channel_close(
         &mut self,
         _channel: ChannelId,

@@ -11,6 +11,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::channel::Activity;
 use crate::ui::keys::Action;
 use crate::ui::{App, Flow, Theme, Tui};
 
@@ -19,6 +20,8 @@ pub struct Stage {
     show: Mutex<Show>,
     /// Whether presenting needs the presenter key (`--presenter-key`).
     keyed: bool,
+    /// The presenter's last key.
+    activity: Arc<Activity>,
 }
 
 struct Show {
@@ -57,6 +60,7 @@ impl Stage {
                 next_id: 0,
             }),
             keyed,
+            activity: Arc::new(Activity::new()),
         });
         let ticking = Arc::clone(&stage);
         let frame = Duration::from_secs_f64(1.0 / f64::from(fps.max(1)));
@@ -75,6 +79,11 @@ impl Stage {
             })
             .expect("the OS refused to start the shared run's thread");
         stage
+    }
+
+    /// When the presenter last pressed a key.
+    pub fn activity(&self) -> Arc<Activity> {
+        Arc::clone(&self.activity)
     }
 
     fn lock(&self) -> MutexGuard<'_, Show> {
@@ -152,6 +161,7 @@ impl Tui for SharedView {
         }
         let flow = show.app.on_action(action);
         show.generation += 1;
+        self.stage.activity.touch();
         flow
     }
 
