@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
+#[path = "common/screens.rs"]
+mod screens;
+
 const WAIT: Duration = Duration::from_secs(20);
 
 /// A scratch directory per test: host key, state, client keys.
@@ -223,18 +226,7 @@ impl Client {
     }
 
     fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let text = self.text();
-            if done(&text) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "never saw {what}; the screen:\n{text}"
-            );
-            thread::sleep(Duration::from_millis(20));
-        }
+        screens::wait_until(what, || self.text(), done)
     }
 
     fn wait_for(&self, what: &str) -> String {
@@ -464,6 +456,80 @@ fn authorized_keys_let_in_their_holders_only() {
         text(&admitted.stdout).contains("runs no commands"),
         "{admitted:?}"
     );
+}
+
+#[test]
+fn a_password_file_lets_in_whoever_knows_the_password() {
+    let dir = scratch("password");
+    let hash = dir.join("class.hash");
+    std::fs::write(&hash, bcrypt::hash("sesame", 4).unwrap()).unwrap();
+    let server = Server::start(&dir, &["--password-file", hash.to_str().unwrap()]);
+    let with = |password: &str| {
+        let askpass = dir.join(format!("askpass-{password}"));
+        std::fs::write(&askpass, format!("#!/bin/sh\necho {password}\n")).unwrap();
+        let mut cmd = Command::new("ssh");
+        cmd.args(ssh_options(server.port));
+        cmd.args(["-T", "-o", "PreferredAuthentications=password"]);
+        cmd.args(["-o", "NumberOfPasswordPrompts=1", "127.0.0.1", "true"]);
+        cmd.env("SSH_ASKPASS", &askpass)
+            .env("SSH_ASKPASS_REQUIRE", "force");
+        cmd.env("DISPLAY", ":0").stdin(Stdio::null());
+        let status = Command::new("chmod")
+            .arg("755")
+            .arg(&askpass)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        output_within(cmd)
+    };
+    let refused = with("open");
+    assert_eq!(refused.status.code(), Some(255), "{refused:?}");
+    let admitted = with("sesame");
+    assert_eq!(admitted.status.code(), Some(1), "{admitted:?}");
+    assert!(
+        text(&admitted.stdout).contains("runs no commands"),
+        "{admitted:?}"
+    );
+}
+
+#[test]
+fn the_presenter_key_presents_whoever_came_first() {
+    let dir = scratch("presenter");
+    let key = keygen(&dir, "presenter");
+    let public = key.with_extension("pub");
+    let server = Server::start(
+        &dir,
+        &["--shared", "--presenter-key", public.to_str().unwrap()],
+    );
+    let mut early = Client::connect(
+        &server,
+        &["-l", "early", "-o", "PubkeyAuthentication=no"],
+        100,
+        30,
+    );
+    early.wait_for("waiting for the presenter");
+    let args = [
+        "-l",
+        "carol",
+        "-i",
+        key.to_str().unwrap(),
+        "-o",
+        "IdentitiesOnly=yes",
+    ];
+    let mut presenter = Client::connect(&server, &args, 100, 30);
+    presenter.wait_for("you present");
+    early.wait_for("carol@127.0.0.1 presents");
+    // The early client's keys steer nothing.
+    early.press(b" ");
+    thread::sleep(Duration::from_millis(500));
+    assert!(!early.text().contains("PAUSED"), "{}", early.text());
+    presenter.press(b" ");
+    early.wait_for("PAUSED");
+    presenter.press(b"q");
+    assert_eq!(presenter.wait_exit(), 0);
+    early.wait_for("waiting for the presenter");
+    early.press(b"q");
+    assert_eq!(early.wait_exit(), 0);
 }
 
 #[test]

@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
+#[path = "common/screens.rs"]
+mod screens;
+
 struct Tui {
     master: Box<dyn MasterPty + Send>,
     child: Box<dyn Child + Send + Sync>,
@@ -91,18 +94,7 @@ impl Tui {
     }
 
     fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let text = self.text();
-            if done(&text) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "never saw {what}; the screen:\n{text}"
-            );
-            thread::sleep(Duration::from_millis(20));
-        }
+        screens::wait_until(what, || self.text(), done)
     }
 
     fn wait_for(&self, what: &str) -> String {
