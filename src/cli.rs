@@ -61,7 +61,8 @@ impl Cli {
             Some(Command::Race(args)) => args.check(),
             Some(Command::Tsp(args)) => args.anneal.check(),
             Some(Command::Image(args)) => args.anneal.check(),
-            Some(Command::Presets | Command::Plot(_) | Command::Serve(_)) | None => Ok(()),
+            Some(Command::Serve(args)) => args.check(),
+            Some(Command::Presets | Command::Plot(_)) | None => Ok(()),
         }
     }
 

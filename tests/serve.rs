@@ -649,3 +649,29 @@ fn sigterm_says_goodbye_to_every_client_and_exits_0() {
         "{log}"
     );
 }
+
+#[test]
+fn bad_flags_and_files_are_one_line_and_exit_2() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--listen", "foo"], "'foo' is not ADDR:PORT"),
+        (&["--presenter-key", "x.pub"], "add --shared"),
+        (&["--password-file", "Cargo.toml"], "no argon2"),
+        (
+            &["--authorized-keys", "/nonexistent/keys"],
+            "/nonexistent/keys",
+        ),
+        (&["--idle", "ten"], "not a time"),
+    ];
+    for (args, says) in cases {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kiln"));
+        cmd.arg("serve").args(args).stdin(Stdio::null());
+        let output = output_within(cmd);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("kiln: ") && stderr.contains(says),
+            "{args:?}: {stderr}"
+        );
+    }
+}
