@@ -6,7 +6,9 @@ threads and memory, and how many extra clients were refused.
     cargo build --release && python3 scripts/serve_load.py [--sessions 16 --seconds 60 --cycles 200]
 
 Only 127.0.0.0/8 is used: clients bind 127.0.0.N so that the 4-per-address limit lets
-all of them in. It stops by itself (about --seconds plus a minute for the cycles).
+all of them in. One of the clients is stopped (SIGSTOP) for the whole measurement, as a
+client that stalls: the others must keep their pace and the server its memory. It stops
+by itself (about --seconds plus a minute for the cycles).
 """
 import argparse
 import os
@@ -75,6 +77,8 @@ def main():
         for i in range(args.extra):
             out = open(os.path.join(work, f"extra{i}.out"), "wb")
             extra.append((client(port, 4 * 60 + i * 4, out), out))
+        # Client 0 stalls: its ssh reads nothing more, so its window and buffers fill.
+        clients[0].send_signal(signal.SIGSTOP)
         sizes = [os.path.getsize(o.name) for o in outs]
         frames = [open(o.name, "rb").read().count(FRAME) for o in outs]
         cpu0, _, _ = proc(server.pid)
@@ -96,6 +100,7 @@ def main():
             out.close()
             if b"server full" in open(out.name, "rb").read():
                 refused += 1
+        clients[0].send_signal(signal.SIGCONT)
         for p in clients:
             p.stdin.close()
             p.send_signal(signal.SIGTERM)
@@ -121,13 +126,15 @@ def main():
         after = proc(server.pid)
         log = open(os.path.join(work, "server.log")).read()
 
-        fps = sorted(r[0] for r in rates)
-        bps = sorted(r[1] for r in rates)
+        stalled = rates[0]
+        fps = sorted(r[0] for r in rates[1:])
+        bps = sorted(r[1] for r in rates[1:])
         print(f"| measure | value |")
         print(f"| --- | --- |")
-        print(f"| clients at once | {args.sessions} for {elapsed:.0f} s |")
-        print(f"| frames/s per client (min / median / max) | {fps[0]:.1f} / {fps[len(fps)//2]:.1f} / {fps[-1]:.1f} |")
-        print(f"| bytes/s per client (min / median / max) | {bps[0]:.0f} / {bps[len(bps)//2]:.0f} / {bps[-1]:.0f} |")
+        print(f"| clients at once | {args.sessions} for {elapsed:.0f} s, one of them stalled |")
+        print(f"| frames/s per watching client (min / median / max) | {fps[0]:.1f} / {fps[len(fps)//2]:.1f} / {fps[-1]:.1f} |")
+        print(f"| bytes/s per watching client (min / median / max) | {bps[0]:.0f} / {bps[len(bps)//2]:.0f} / {bps[-1]:.0f} |")
+        print(f"| the stalled client: bytes/s it took | {stalled[1]:.0f} |")
         print(f"| server CPU while all watch | {100 * (cpu1 - cpu0) / elapsed:.0f}% of one core |")
         print(f"| extra clients refused ('server full') | {refused} of {args.extra} |")
         print(f"| connect/disconnect cycles | {args.cycles} in {cycles_took:.0f} s |")

@@ -28,6 +28,8 @@ struct Show {
     app: App,
     /// Bumped whenever any screen should change: every client redraws when it does.
     generation: u64,
+    /// Bumped by each of the presenter's keys: every client draws its effect at once.
+    keys: u64,
     /// In the order they came.
     viewers: Vec<Viewer>,
     next_id: u64,
@@ -56,6 +58,7 @@ impl Stage {
             show: Mutex::new(Show {
                 app,
                 generation: 0,
+                keys: 0,
                 viewers: Vec::new(),
                 next_id: 0,
             }),
@@ -102,6 +105,7 @@ impl Stage {
             stage: Arc::clone(self),
             id,
             seen: None,
+            keys_seen: show.keys,
             theme,
         }
     }
@@ -113,6 +117,8 @@ pub struct SharedView {
     id: u64,
     /// The generation last drawn.
     seen: Option<u64>,
+    /// The presenter's keys last seen.
+    keys_seen: u64,
     theme: Theme,
 }
 
@@ -150,6 +156,13 @@ impl Tui for SharedView {
         changed
     }
 
+    fn keyed_elsewhere(&mut self) -> bool {
+        let keys = self.stage.lock().keys;
+        let pressed = keys != self.keys_seen;
+        self.keys_seen = keys;
+        pressed
+    }
+
     fn on_action(&mut self, action: Action) -> Flow {
         let mut show = self.stage.lock();
         if !self.presents(&show) {
@@ -161,6 +174,7 @@ impl Tui for SharedView {
         }
         let flow = show.app.on_action(action);
         show.generation += 1;
+        show.keys += 1;
         self.stage.activity.touch();
         flow
     }

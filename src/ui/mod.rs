@@ -69,6 +69,11 @@ fn watch_signals(stop: Arc<AtomicBool>) -> std::io::Result<()> {
 pub trait Tui {
     /// Takes what the workers reported; `true` if the screen should be redrawn.
     fn poll(&mut self) -> bool;
+    /// Whether someone's key changed the screen since the last call (a presenter's, for
+    /// those who watch), to be drawn as soon as a key of one's own would be.
+    fn keyed_elsewhere(&mut self) -> bool {
+        false
+    }
     fn on_action(&mut self, action: keys::Action) -> Flow;
     /// The panic message of an annealing thread that died, if one did.
     fn crashed(&self) -> Option<String>;
@@ -157,6 +162,10 @@ pub fn event_loop<W: Sink>(
     let mut urgent = true;
     while !stop.load(Ordering::Relaxed) {
         dirty |= ui.poll();
+        if ui.keyed_elsewhere() {
+            dirty = true;
+            urgent = true;
+        }
         if let Some(message) = ui.crashed() {
             return Err(eyre!("the annealing thread panicked: {message}"));
         }
