@@ -1,7 +1,7 @@
 //! `kiln serve` end to end: the real binary serving on 127.0.0.1 (a port the OS picks),
 //! the real OpenSSH client in a pseudo-terminal, its screen read with vt100.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -9,10 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+use portable_pty::CommandBuilder;
 
 #[path = "common/screens.rs"]
 mod screens;
+
+use screens::Pty;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -170,109 +172,24 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// An interactive `ssh -tt` in a pseudo-terminal.
-struct Client {
-    master: Box<dyn MasterPty + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    writer: Box<dyn Write + Send>,
-    screen: Arc<Mutex<vt100::Parser>>,
+fn connect(server: &Server, args: &[&str], cols: u16, rows: u16) -> Pty {
+    connect_as(server, args, cols, rows, "xterm-256color")
 }
 
-impl Client {
-    fn connect(server: &Server, args: &[&str], cols: u16, rows: u16) -> Client {
-        Client::connect_as(server, args, cols, rows, "xterm-256color")
-    }
+/// From a terminal that calls itself `term` (ssh sends it in its pty request).
+fn connect_as(server: &Server, args: &[&str], cols: u16, rows: u16, term: &str) -> Pty {
+    let mut cmd = CommandBuilder::new("ssh");
+    cmd.args(ssh_options(server.port));
+    cmd.args(["-tt"]);
+    cmd.args(args);
+    cmd.arg("127.0.0.1");
+    cmd.env("TERM", term);
+    cmd.env("LANG", "C.UTF-8");
+    Pty::spawn(screens::open(cols, rows), cmd, cols, rows)
+}
 
-    /// From a terminal that calls itself `term` (ssh sends it in its pty request).
-    fn connect_as(server: &Server, args: &[&str], cols: u16, rows: u16, term: &str) -> Client {
-        let size = PtySize {
-            rows,
-            cols,
-            pixel_width: 0,
-            pixel_height: 0,
-        };
-        let pair = native_pty_system().openpty(size).unwrap();
-        let mut cmd = CommandBuilder::new("ssh");
-        cmd.args(ssh_options(server.port));
-        cmd.args(["-tt"]);
-        cmd.args(args);
-        cmd.arg("127.0.0.1");
-        cmd.env("TERM", term);
-        cmd.env("LANG", "C.UTF-8");
-        let child = pair.slave.spawn_command(cmd).unwrap();
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-        let parser = Arc::clone(&screen);
-        thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                parser.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        Client {
-            master: pair.master,
-            child,
-            writer,
-            screen,
-        }
-    }
-
-    fn text(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
-    }
-
-    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        screens::wait_until(what, || self.text(), done)
-    }
-
-    fn wait_for(&self, what: &str) -> String {
-        self.wait_until(&format!("{what:?}"), |text| text.contains(what))
-    }
-
-    fn press(&mut self, keys: &[u8]) {
-        self.writer.write_all(keys).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    fn resize(&self, cols: u16, rows: u16) {
-        self.screen
-            .lock()
-            .unwrap()
-            .screen_mut()
-            .set_size(rows, cols);
-        self.master
-            .resize(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-    }
-
-    fn wait_exit(&mut self) -> u32 {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                thread::sleep(Duration::from_millis(200));
-                return status.exit_code();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "ssh did not exit:\n{}",
-                self.text()
-            );
-            thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn on_alternate_screen(&self) -> bool {
-        self.screen.lock().unwrap().screen().alternate_screen()
-    }
+fn on_alternate_screen(client: &Pty) -> bool {
+    client.screen.lock().unwrap().screen().alternate_screen()
 }
 
 #[test]
@@ -281,7 +198,7 @@ fn a_client_watches_steers_resizes_and_quits() {
     let server = Server::start(&dir, &[]);
     let fingerprint = server.log();
     assert!(fingerprint.contains("SHA256:"), "{fingerprint}");
-    let mut client = Client::connect(&server, &[], 100, 30);
+    let mut client = connect(&server, &[], 100, 30);
     let screen = client.wait_for("[Sudoku]");
     assert!(
         screen.contains("energy") || screen.contains("Energy"),
@@ -293,6 +210,10 @@ fn a_client_watches_steers_resizes_and_quits() {
     );
     client.press(b" ");
     client.wait_for("PAUSED");
+    // Paused, the screen stops changing and almost nothing is sent.
+    thread::sleep(Duration::from_millis(300));
+    let paused = client.output_rate(Duration::from_secs(1));
+    assert!(paused < 200.0, "a paused screen sent {paused} bytes/s");
     client.press(b"?");
     client.wait_for("any key closes this help");
     client.press(b"?");
@@ -309,7 +230,7 @@ fn a_client_watches_steers_resizes_and_quits() {
     client.press(b"q");
     assert_eq!(client.wait_exit(), 0);
     assert!(
-        !client.on_alternate_screen(),
+        !on_alternate_screen(&client),
         "the client's terminal was not restored"
     );
     let log = server.wait_log("mode=own");
@@ -320,7 +241,7 @@ fn a_client_watches_steers_resizes_and_quits() {
 fn the_clients_term_decides_ascii() {
     let dir = scratch("ascii");
     let server = Server::start(&dir, &[]);
-    let mut client = Client::connect_as(&server, &[], 100, 30, "vt100");
+    let mut client = connect_as(&server, &[], 100, 30, "vt100");
     let screen = client.wait_for("[Sudoku]");
     assert!(
         screen.contains("+-------+"),
@@ -501,7 +422,7 @@ fn the_presenter_key_presents_whoever_came_first() {
         &dir,
         &["--shared", "--presenter-key", public.to_str().unwrap()],
     );
-    let mut early = Client::connect(
+    let mut early = connect(
         &server,
         &["-l", "early", "-o", "PubkeyAuthentication=no"],
         100,
@@ -516,7 +437,7 @@ fn the_presenter_key_presents_whoever_came_first() {
         "-o",
         "IdentitiesOnly=yes",
     ];
-    let mut presenter = Client::connect(&server, &args, 100, 30);
+    let mut presenter = connect(&server, &args, 100, 30);
     presenter.wait_for("you present");
     early.wait_for("carol@127.0.0.1 presents");
     // The early client's keys steer nothing.
@@ -536,9 +457,9 @@ fn the_presenter_key_presents_whoever_came_first() {
 fn shared_clients_all_see_the_presenters_pause_and_watchers_steer_nothing() {
     let dir = scratch("shared");
     let server = Server::start(&dir, &["--shared"]);
-    let mut presenter = Client::connect(&server, &["-l", "alice"], 100, 30);
+    let mut presenter = connect(&server, &["-l", "alice"], 100, 30);
     presenter.wait_for("you present");
-    let mut watcher = Client::connect(&server, &["-l", "bob"], 90, 28);
+    let mut watcher = connect(&server, &["-l", "bob"], 90, 28);
     let watching = watcher.wait_for("alice@127.0.0.1 presents");
     assert!(watching.contains("[Sudoku]"), "{watching}");
     presenter.wait_for("1 watching");
@@ -564,7 +485,7 @@ fn shared_clients_all_see_the_presenters_pause_and_watchers_steer_nothing() {
 fn extra_clients_are_told_the_server_is_full() {
     let dir = scratch("full");
     let server = Server::start(&dir, &["--max-sessions", "1"]);
-    let mut first = Client::connect(&server, &[], 80, 24);
+    let mut first = connect(&server, &[], 80, 24);
     first.wait_for("[Sudoku]");
     let extra = server.ssh(&["127.0.0.1"]);
     assert_eq!(extra.status.code(), Some(255), "{extra:?}");
@@ -574,7 +495,7 @@ fn extra_clients_are_told_the_server_is_full() {
     first.press(b"q");
     assert_eq!(first.wait_exit(), 0);
     // Its place is free again.
-    let mut next = Client::connect(&server, &[], 80, 24);
+    let mut next = connect(&server, &[], 80, 24);
     next.wait_for("[Sudoku]");
     next.press(b"q");
     assert_eq!(next.wait_exit(), 0);
@@ -584,8 +505,8 @@ fn extra_clients_are_told_the_server_is_full() {
 fn garbage_from_one_client_leaves_the_server_and_the_others_running() {
     let dir = scratch("garbage");
     let server = Server::start(&dir, &[]);
-    let mut noisy = Client::connect(&server, &[], 80, 24);
-    let mut calm = Client::connect(&server, &[], 80, 24);
+    let mut noisy = connect(&server, &[], 80, 24);
+    let mut calm = connect(&server, &[], 80, 24);
     noisy.wait_for("[Sudoku]");
     calm.wait_for("[Sudoku]");
     // A fixed generator: the same bytes every run, with escape sequences cut short and
@@ -621,7 +542,7 @@ fn garbage_from_one_client_leaves_the_server_and_the_others_running() {
 fn an_idle_session_is_closed() {
     let dir = scratch("idle");
     let server = Server::start(&dir, &["--idle", "1s"]);
-    let mut idle = Client::connect(&server, &[], 80, 24);
+    let mut idle = connect(&server, &[], 80, 24);
     idle.wait_for("[Sudoku]");
     assert_eq!(idle.wait_exit(), 0);
     server.wait_log(": idle");
@@ -631,9 +552,7 @@ fn an_idle_session_is_closed() {
 fn sigterm_says_goodbye_to_every_client_and_exits_0() {
     let dir = scratch("stop");
     let mut server = Server::start(&dir, &[]);
-    let mut clients: Vec<Client> = (0..2)
-        .map(|_| Client::connect(&server, &[], 80, 24))
-        .collect();
+    let mut clients: Vec<Pty> = (0..2).map(|_| connect(&server, &[], 80, 24)).collect();
     for client in &clients {
         client.wait_for("[Sudoku]");
     }
