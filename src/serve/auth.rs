@@ -125,9 +125,14 @@ impl Policy {
         MethodSet::from(methods)
     }
 
+    /// Whether anyone gets in, with no key or password.
+    pub fn is_open(&self) -> bool {
+        matches!(self.gate, Gate::Anyone)
+    }
+
     /// Whether a client gets in without any proof (and then by which method).
     pub fn open_to(&self, method: MethodKind) -> bool {
-        matches!(self.gate, Gate::Anyone) && self.methods().contains(&method)
+        self.is_open() && self.methods().contains(&method)
     }
 
     pub fn judge_key(&self, key: &PublicKey) -> KeyVerdict {

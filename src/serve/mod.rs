@@ -138,11 +138,22 @@ pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
             .wrap_err_with(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
         let made = if made { "made now, " } else { "" };
+        // On every address, clients name one of the machine's own.
+        let host = if address.ip().is_unspecified() {
+            "HOST".to_string()
+        } else {
+            address.ip().to_string()
+        };
         warn_line(format_args!(
-            "listening on {address} (ssh -p {} {})",
-            address.port(),
-            address.ip()
+            "listening on {address} (ssh -p {} {host})",
+            address.port()
         ));
+        if !address.ip().is_loopback() && server.policy.is_open() {
+            warn_line(format_args!(
+                "anyone who reaches {address} gets in; --authorized-keys or --password-file \
+                 limits who does"
+            ));
+        }
         warn_line(format_args!(
             "host key {} ({made}ed25519) {}",
             key_path.display(),

@@ -149,6 +149,15 @@ impl Connection {
         self.record.state().user = Some(user);
     }
 
+    /// Whether `key` gets `user` in, offered or proven (a full server lets anyone in to
+    /// tell them so), and what it makes them.
+    fn judge_key(&self, user: &str, key: &russh::keys::PublicKey) -> (Auth, KeyVerdict) {
+        self.user(user);
+        let verdict = self.server.policy.judge_key(key);
+        let auth = accept_if(self.refusal.is_some() || verdict != KeyVerdict::Refused);
+        (auth, verdict)
+    }
+
     /// Writes `line` to the channel and ends it with exit status 1.
     fn refuse(
         &self,
@@ -332,11 +341,7 @@ impl Handler for Connection {
         user: &str,
         offer: russh::server::PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
-        self.user(user);
-        let verdict = self.server.policy.judge_key(offer.public_key);
-        Ok(accept_if(
-            self.refusal.is_some() || verdict != KeyVerdict::Refused,
-        ))
+        Ok(self.judge_key(user, offer.public_key).0)
     }
 
     async fn auth_publickey(
@@ -344,12 +349,9 @@ impl Handler for Connection {
         user: &str,
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        self.user(user);
-        let verdict = self.server.policy.judge_key(key.public_key);
+        let (auth, verdict) = self.judge_key(user, key.public_key);
         self.presenter_key = verdict == KeyVerdict::Presenter;
-        Ok(accept_if(
-            self.refusal.is_some() || verdict != KeyVerdict::Refused,
-        ))
+        Ok(auth)
     }
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
