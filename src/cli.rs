@@ -12,6 +12,7 @@ use crate::input::InputError;
 use crate::plot::PlotArgs;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
 use crate::race::RaceArgs;
+use crate::serve_args::ServeArgs;
 use crate::ui::Glyphs;
 
 fn parse_speed(s: &str) -> Result<Speed, String> {
@@ -76,6 +77,7 @@ impl Cli {
             Some(Command::Race(args)) => args.check(),
             Some(Command::Tsp(args)) => args.check(),
             Some(Command::Image(args)) => args.anneal.check(),
+            Some(Command::Serve(args)) => args.check(),
             Some(Command::Presets | Command::Plot(_)) | None => Ok(()),
         }
     }
@@ -146,6 +148,8 @@ pub enum Command {
     Race(RaceArgs),
     /// Draw traces (`--trace FILE`) as energy and temperature against steps or seconds.
     Plot(PlotArgs),
+    /// Serve the live view over SSH: `ssh -p 2222 HOST` watches, with nothing to install.
+    Serve(ServeArgs),
 }
 
 impl Command {
@@ -156,7 +160,7 @@ impl Command {
             Command::Tsp(args) => Some(&args.anneal),
             Command::Image(args) => Some(&args.anneal),
             Command::Race(args) => Some(&args.anneal),
-            Command::Presets | Command::Plot(_) => None,
+            Command::Presets | Command::Plot(_) | Command::Serve(_) => None,
         }
     }
 }

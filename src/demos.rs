@@ -140,24 +140,27 @@ impl Startup {
     }
 }
 
+/// The demos of a bare `kiln`: the Sudoku show, tours and images.
+pub fn bare() -> Startup {
+    let demos: Vec<Box<dyn Demo>> = vec![
+        Box::new(sudoku_show()),
+        Box::new(TspDemo {
+            runs: tsp_presets(),
+        }),
+        Box::new(ImageDemo {
+            runs: image_presets(),
+        }),
+    ];
+    Startup {
+        demos,
+        tab: 0,
+        index: 0,
+    }
+}
+
 pub fn for_command(command: Option<&Command>) -> Result<Startup> {
     match command {
-        None => {
-            let demos: Vec<Box<dyn Demo>> = vec![
-                Box::new(sudoku_show()),
-                Box::new(TspDemo {
-                    runs: tsp_presets(),
-                }),
-                Box::new(ImageDemo {
-                    runs: image_presets(),
-                }),
-            ];
-            Ok(Startup {
-                demos,
-                tab: 0,
-                index: 0,
-            })
-        }
+        None => Ok(bare()),
         Some(Command::Sudoku(args)) => {
             // Checks --index against the file with the headless run's own message.
             sudoku::selected_puzzles(args)?;
@@ -186,8 +189,8 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 0,
             ))
         }
-        Some(Command::Presets | Command::Race(_) | Command::Plot(_)) => {
-            unreachable!("presets print, plots draw and races have their own screen")
+        Some(Command::Presets | Command::Race(_) | Command::Plot(_) | Command::Serve(_)) => {
+            unreachable!("presets print, plots draw, races and the server have their own screens")
         }
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;

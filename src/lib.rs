@@ -14,4 +14,6 @@ pub mod plot;
 pub mod problems;
 pub mod progress;
 pub mod race;
+pub mod serve;
+pub mod serve_args;
 pub mod ui;

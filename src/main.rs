@@ -96,6 +96,15 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
     if let Some(Command::Plot(args)) = &cli.command {
         return kiln::plot::run(args);
     }
+    if let Some(Command::Serve(args)) = &cli.command {
+        let options = kiln::ui::Options {
+            fps: cli.fps,
+            glyphs: cli.glyphs(),
+            attract: !cli.once,
+            speed: cli.speed,
+        };
+        return kiln::serve::run(args, &options);
+    }
     let headless = cli.headless || !std::io::stdout().is_terminal();
     cli.check_view(headless)?;
     let traced = cli
@@ -149,6 +158,8 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
         Command::Tsp(args) => kiln::problems::tsp::headless(args, &mut out, &mut log),
         Command::Image(args) => kiln::problems::image::headless(args, &mut out, &mut log),
         Command::Race(args) => kiln::race::headless_race(args, &mut out, &mut log),
-        Command::Presets | Command::Plot(_) => unreachable!("done before anything else"),
+        Command::Presets | Command::Plot(_) | Command::Serve(_) => {
+            unreachable!("done before anything else")
+        }
     }
 }

@@ -10,7 +10,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -72,6 +72,47 @@ impl Speed {
             Speed::Full => SLICE,
         }
     }
+}
+
+/// How many annealing threads may compute at once across the process, when a server runs
+/// many runs side by side (`share_cores`); unset, every worker runs freely.
+static CORES: OnceLock<Cores> = OnceLock::new();
+
+/// A counting semaphore of cores.
+struct Cores {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+/// A core held while a slice of steps runs.
+struct Core(&'static Cores);
+
+impl Cores {
+    fn take(&'static self) -> Core {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        Core(self)
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.freed.notify_one();
+    }
+}
+
+/// From now on at most `cores` workers compute at the same moment, however many runs there
+/// are: a run at a live pace computes for a moment each tick and keeps its pace, while runs
+/// at full speed take turns. Set once (by `kiln serve`); later calls change nothing.
+pub fn share_cores(cores: usize) {
+    let _ = CORES.set(Cores {
+        free: Mutex::new(cores.max(1)),
+        freed: Condvar::new(),
+    });
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -328,7 +369,9 @@ impl<E: Search> Loop<E> {
         let mut left = self.speed.per_tick();
         while left > 0 && self.search.stopped().is_none() {
             let slice = left.min(SLICE);
+            let core = CORES.get().map(Cores::take);
             self.search.step_batch(slice);
+            drop(core);
             left -= slice;
             if left == 0 {
                 break;

@@ -210,6 +210,8 @@ pub const WEIGHT: Reals = reals(0.0, false, MAX_WEIGHT, false, "a weight");
 pub const PROBABILITY: Reals = reals(0.0, false, 1.0, false, "a probability");
 pub const ROUNDS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "rounds");
 pub const JOBS: Wholes<usize> = Wholes::new(1, MAX_JOBS, "threads");
+/// Sessions of `kiln serve`: each holds a thread, a run and its annealing thread.
+pub const SESSIONS: Wholes<usize> = Wholes::new(1, 1024, "sessions at once");
 
 /// `--shard K/N`: part K (1-based) of N, the items K, K+N, K+2N, ... of a batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,6 +266,25 @@ pub fn seeds(text: &str) -> Result<Seeds, String> {
     Ok(Seeds(seeds))
 }
 
+/// A time such as `90`, `90s`, `10m` or `2h`, in seconds within `SECONDS`.
+pub fn duration(text: &str) -> Result<f64, String> {
+    let trimmed = text.trim();
+    let (number, unit) = match trimmed.strip_suffix(['s', 'm', 'h']) {
+        Some(number) if trimmed.ends_with('h') => (number, 3600.0),
+        Some(number) if trimmed.ends_with('m') => (number, 60.0),
+        Some(number) => (number, 1.0),
+        None => (trimmed, 1.0),
+    };
+    let seconds = number
+        .trim()
+        .parse::<f64>()
+        .map(|n| n * unit)
+        .map_err(|_| format!("'{text}' is not a time (e.g. 90, 90s, 10m, 2h)"))?;
+    SECONDS
+        .parse(&seconds.to_string())
+        .map_err(|_| format!("{text} is not in {SECONDS} (a year at most)"))
+}
+
 /// A clap value parser for `range`.
 pub fn real(range: Reals) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
     move |text| range.parse(text)
@@ -298,6 +319,17 @@ pub fn start_temperature(text: &str) -> Result<StartTemperature, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_take_a_unit_and_stay_in_range() {
+        assert_eq!(duration("90"), Ok(90.0));
+        assert_eq!(duration("90s"), Ok(90.0));
+        assert_eq!(duration("10m"), Ok(600.0));
+        assert_eq!(duration(" 2h "), Ok(7200.0));
+        assert!(duration("0").unwrap_err().contains("not in"));
+        assert!(duration("10y").unwrap_err().contains("not a time"));
+        assert!(duration("m").is_err());
+    }
 
     #[test]
     fn reals_name_the_range_and_the_unit() {

@@ -41,6 +41,8 @@ pub struct App {
     advance_at: Option<Instant>,
     /// The whole seconds of the countdown last drawn: the screen changes when they do.
     countdown: Option<u64>,
+    /// Whether the save key writes files (not for the clients of `kiln serve`).
+    saves: bool,
 }
 
 /// How long a finished run's banner stays before the attract loop moves on.
@@ -111,7 +113,20 @@ impl App {
             attract,
             advance_at: None,
             countdown: None,
+            saves: true,
         })
+    }
+
+    /// The same app with the save key turned off: it is run for someone who must not make
+    /// kiln write files (a client of `kiln serve`).
+    pub fn without_saving(mut self) -> Self {
+        self.saves = false;
+        self
+    }
+
+    /// Draws with `theme` from now on (each client of a shared run has its own terminal).
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.theme = theme;
     }
 
     /// Moves the attract loop on: the next puzzle, and after a tab's last the next tab.
@@ -182,6 +197,9 @@ impl App {
             Action::Attract => self.attract = !self.attract,
             Action::Board(key) => {
                 self.session.board_key(key);
+            }
+            Action::Save if !self.saves => {
+                self.notice = Some("saving is off here".to_string());
             }
             // Into the directory kiln was started in.
             Action::Save => {

@@ -10,7 +10,7 @@ mod pace;
 pub mod race;
 mod session;
 mod stats;
-mod terminal;
+pub mod terminal;
 #[cfg(test)]
 mod testing;
 mod theme;
@@ -27,6 +27,7 @@ pub use app::App;
 pub use history::History;
 pub use keys::Flow;
 pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session};
+pub use terminal::{Screen, Sink};
 pub use theme::{Glyphs, Theme};
 
 use crate::anneal::interrupt;
@@ -68,6 +69,11 @@ fn watch_signals(stop: Arc<AtomicBool>) -> std::io::Result<()> {
 pub trait Tui {
     /// Takes what the workers reported; `true` if the screen should be redrawn.
     fn poll(&mut self) -> bool;
+    /// Whether someone's key changed the screen since the last call (a presenter's, for
+    /// those who watch), to be drawn as soon as a key of one's own would be.
+    fn keyed_elsewhere(&mut self) -> bool {
+        false
+    }
     fn on_action(&mut self, action: keys::Action) -> Flow;
     /// The panic message of an annealing thread that died, if one did.
     fn crashed(&self) -> Option<String>;
@@ -95,8 +101,35 @@ pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options
     app.write_output()
 }
 
-/// The event loop: draws at most `fps` frames a second, within a byte budget, and only
-/// when something changed.
+/// What the event loop was given while it waited.
+pub enum Input {
+    Event(Event),
+    /// Nothing came in time.
+    Nothing,
+    /// The terminal went away (a remote client left, or stayed idle too long).
+    Closed,
+}
+
+/// Where the event loop's keys and resizes come from: the local terminal or a remote one.
+pub trait Events {
+    /// Waits at most `timeout` for the next input.
+    fn next(&mut self, timeout: Duration) -> std::io::Result<Input>;
+}
+
+/// The local terminal's events, through crossterm.
+struct LocalEvents;
+
+impl Events for LocalEvents {
+    fn next(&mut self, timeout: Duration) -> std::io::Result<Input> {
+        Ok(if event::poll(timeout)? {
+            Input::Event(event::read()?)
+        } else {
+            Input::Nothing
+        })
+    }
+}
+
+/// Runs `ui` in the local terminal until the user quits or a signal comes.
 pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
     // Without a controlling terminal nothing tells kiln when its terminal goes away (no
     // SIGHUP comes), and crossterm would read end-of-file for ever at full CPU.
@@ -107,7 +140,20 @@ pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
     }
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(Arc::clone(&stop))?;
-    let mut screen = terminal::Screen::enter()?;
+    let mut screen = terminal::Local::enter()?;
+    event_loop(ui, fps, &mut screen, &mut LocalEvents, &stop)
+}
+
+/// The event loop, for a local or a remote terminal: draws at most `fps` frames a second,
+/// within a byte budget, only when something changed and only when the terminal can take
+/// the frame; ends when the user quits, the terminal goes away or `stop` is set.
+pub fn event_loop<W: Sink>(
+    ui: &mut impl Tui,
+    fps: u32,
+    screen: &mut Screen<W>,
+    events: &mut impl Events,
+    stop: &AtomicBool,
+) -> Result<()> {
     let size = screen.terminal.size()?;
     let mut pacer = pace::Pacer::new(fps, size.width, size.height, Instant::now());
     let idle = Duration::from_secs_f64(1.0 / f64::from(fps.max(1)));
@@ -116,11 +162,15 @@ pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
     let mut urgent = true;
     while !stop.load(Ordering::Relaxed) {
         dirty |= ui.poll();
+        if ui.keyed_elsewhere() {
+            dirty = true;
+            urgent = true;
+        }
         if let Some(message) = ui.crashed() {
             return Err(eyre!("the annealing thread panicked: {message}"));
         }
         let wait = pacer.wait(Instant::now(), urgent);
-        if dirty && wait.is_zero() {
+        if dirty && wait.is_zero() && screen.ready() {
             let bytes = screen.draw(|f| ui.render(f.area(), f.buffer_mut()))?;
             pacer.drawn(Instant::now(), bytes);
             dirty = false;
@@ -128,26 +178,25 @@ pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
         }
         // Wait for a key until the next frame is due; nothing is drawn while nothing changes.
         let wait = if dirty { wait.min(idle) } else { idle };
-        if event::poll(wait)? {
-            match event::read()? {
-                Event::Key(key) if key.kind == KeyEventKind::Press => {
-                    if let Some(action) = keys::action(key) {
-                        if ui.on_action(action) == Flow::Quit {
-                            break;
-                        }
-                        dirty = true;
-                        urgent = true;
+        match events.next(wait)? {
+            Input::Event(Event::Key(key)) if key.kind == KeyEventKind::Press => {
+                if let Some(action) = keys::action(key) {
+                    if ui.on_action(action) == Flow::Quit {
+                        break;
                     }
-                }
-                Event::Resize(width, height) => {
-                    screen.terminal.autoresize()?;
-                    ui.resize(ratatui::layout::Rect::new(0, 0, width, height));
-                    pacer.resize(width, height);
                     dirty = true;
                     urgent = true;
                 }
-                _ => {}
             }
+            Input::Event(Event::Resize(width, height)) => {
+                screen.resize(width, height)?;
+                ui.resize(ratatui::layout::Rect::new(0, 0, width, height));
+                pacer.resize(width, height);
+                dirty = true;
+                urgent = true;
+            }
+            Input::Event(_) | Input::Nothing => {}
+            Input::Closed => break,
         }
     }
     Ok(())

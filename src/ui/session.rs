@@ -76,7 +76,7 @@ pub trait BoardView<S>: Send {
 }
 
 /// One live run, seen from the event loop.
-pub trait Session {
+pub trait Session: Send {
     /// e.g. "Sudoku 9x9 · hardest.txt:6".
     fn title(&self) -> &str;
     /// Takes what the worker reported; `true` if anything changed.
@@ -115,7 +115,7 @@ pub struct BoardArea {
 }
 
 /// A problem in the UI: its puzzles and how to start one.
-pub trait Demo {
+pub trait Demo: Send {
     /// Tab name, e.g. "Sudoku".
     fn name(&self) -> &str;
     /// How many puzzles `n`/`p` walk through.

@@ -1,4 +1,6 @@
 //! Entering and leaving the full-screen terminal, and putting it back on every exit path.
+//! The same screen also draws into a remote terminal (an SSH channel), which says its own
+//! size and may not take a frame at once.
 
 use std::io::{self, BufWriter, Stdout, Write};
 use std::panic;
@@ -11,18 +13,40 @@ use crossterm::terminal::{
     disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{cursor, execute, queue};
-use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::anneal::worker::WORKER_THREAD;
 
-/// Output is buffered so a frame leaves in one write, which matters over SSH, and counted
-/// so the event loop can keep to a byte budget.
-pub(super) type Backend = CrosstermBackend<Counted<BufWriter<Stdout>>>;
+/// Where a screen's bytes go: the local terminal, or a remote one that may be slow.
+pub trait Sink: Write {
+    /// Whether a frame drawn now would be taken at once; a slow client's frames are skipped
+    /// rather than queued.
+    fn ready(&self) -> bool {
+        true
+    }
+
+    /// Ends a frame: what was written since the last one leaves in one piece.
+    fn end_frame(&mut self) -> io::Result<()> {
+        self.flush()
+    }
+
+    /// Puts the terminal back as it was before the screen was entered.
+    fn restore(&mut self);
+}
+
+/// Output is buffered so a frame leaves in one write, which matters over SSH.
+impl Sink for BufWriter<Stdout> {
+    fn restore(&mut self) {
+        let _ = self.flush();
+        restore();
+    }
+}
 
 /// A writer that counts the bytes through it (the backend keeps the writer to itself,
 /// so the count is shared).
-pub(super) struct Counted<W> {
+pub struct Counted<W> {
     inner: W,
     written: Arc<AtomicU64>,
 }
@@ -39,14 +63,29 @@ impl<W: Write> Write for Counted<W> {
     }
 }
 
-/// The terminal in raw mode on the alternate screen; dropping it restores the terminal.
-pub(super) struct Screen {
-    pub terminal: Terminal<Backend>,
+/// A full-screen terminal: the local one in raw mode on the alternate screen, or a remote
+/// one; dropping it restores the terminal.
+pub struct Screen<W: Sink> {
+    pub terminal: Terminal<CrosstermBackend<Counted<W>>>,
     written: Arc<AtomicU64>,
+    /// A remote terminal's size is what its client last said, not what a query returns.
+    fixed: bool,
 }
 
-impl Screen {
-    pub(super) fn enter() -> io::Result<Screen> {
+/// The local terminal's screen.
+pub type Local = Screen<BufWriter<Stdout>>;
+
+fn counted<W>(inner: W) -> (Counted<W>, Arc<AtomicU64>) {
+    let written = Arc::new(AtomicU64::new(0));
+    let out = Counted {
+        inner,
+        written: Arc::clone(&written),
+    };
+    (out, written)
+}
+
+impl Local {
+    pub fn enter() -> io::Result<Local> {
         install_panic_hook();
         // With NO_COLOR, crossterm writes colour changes as an empty SGR, which resets bold
         // and reverse video too; the monochrome theme asks for no colour but needs those.
@@ -57,13 +96,35 @@ impl Screen {
             restore();
             return Err(e);
         }
-        let written = Arc::new(AtomicU64::new(0));
-        let out = Counted {
-            inner: out,
-            written: Arc::clone(&written),
-        };
+        let (out, written) = counted(out);
         let terminal = Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| restore())?;
-        Ok(Screen { terminal, written })
+        Ok(Screen {
+            terminal,
+            written,
+            fixed: false,
+        })
+    }
+}
+
+impl<W: Sink> Screen<W> {
+    /// A remote terminal of `width` x `height` that `out` writes to, on its alternate screen.
+    pub fn remote(mut out: W, width: u16, height: u16) -> io::Result<Screen<W>> {
+        crossterm::style::force_color_output(true);
+        queue!(out, EnterAlternateScreen, cursor::Hide)?;
+        let (out, written) = counted(out);
+        let viewport = Viewport::Fixed(Rect::new(0, 0, width, height));
+        let terminal =
+            Terminal::with_options(CrosstermBackend::new(out), TerminalOptions { viewport })?;
+        Ok(Screen {
+            terminal,
+            written,
+            fixed: true,
+        })
+    }
+
+    /// Whether a frame drawn now would go out at once.
+    pub fn ready(&self) -> bool {
+        self.terminal.backend().writer().inner.ready()
     }
 
     /// Draws a frame between synchronized-update escapes, so the terminal shows it whole;
@@ -72,15 +133,25 @@ impl Screen {
         let before = self.written.load(Ordering::Relaxed);
         queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
         self.terminal.draw(render)?;
-        execute!(self.terminal.backend_mut(), EndSynchronizedUpdate)?;
+        let out = self.terminal.backend_mut().writer_mut();
+        queue!(out, EndSynchronizedUpdate)?;
+        out.inner.end_frame()?;
         Ok(self.written.load(Ordering::Relaxed) - before)
+    }
+
+    /// The terminal is now `width` x `height`.
+    pub fn resize(&mut self, width: u16, height: u16) -> io::Result<()> {
+        if self.fixed {
+            self.terminal.resize(Rect::new(0, 0, width, height))
+        } else {
+            self.terminal.autoresize()
+        }
     }
 }
 
-impl Drop for Screen {
+impl<W: Sink> Drop for Screen<W> {
     fn drop(&mut self) {
-        let _ = self.terminal.backend_mut().flush();
-        restore();
+        self.terminal.backend_mut().writer_mut().inner.restore();
     }
 }
 

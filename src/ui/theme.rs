@@ -144,8 +144,13 @@ impl Theme {
     /// terminal without colour; plain ASCII where the terminal or the locale cannot draw
     /// braille and box drawing, unless `glyphs` says otherwise.
     pub fn from_env(glyphs: Glyphs) -> Self {
-        let env = |name: &str| std::env::var(name).ok();
-        let terminal = Terminal::detect(env("TERM"), locale_is_utf8(env));
+        Theme::for_terminal(glyphs, |name| std::env::var(name).ok())
+    }
+
+    /// The theme for a terminal whose variables (`TERM`, the locale, `NO_COLOR`) `env`
+    /// looks up: this process's, or those a remote client sent.
+    pub fn for_terminal(glyphs: Glyphs, env: impl Fn(&str) -> Option<String>) -> Self {
+        let terminal = Terminal::detect(env("TERM"), locale_is_utf8(&env));
         let ascii = match glyphs {
             Glyphs::Ascii => true,
             Glyphs::Unicode => false,

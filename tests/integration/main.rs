@@ -21,6 +21,7 @@ mod presets_mapping;
 mod presets_models;
 mod race_headless;
 mod readme_examples;
+mod serve;
 mod sudoku_headless;
 mod sudoku_model;
 mod sudoku_parse;

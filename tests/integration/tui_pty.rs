@@ -2,30 +2,31 @@
 //! terminal as it found it.
 
 use std::fs;
-use std::io::{Read, Write};
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use portable_pty::{CommandBuilder, MasterPty};
 
+use crate::common::screens::{self, Pty};
+
+/// kiln in a pseudo-terminal, and the terminal's modes before it started.
 struct Tui {
-    master: Box<dyn MasterPty + Send>,
-    child: Box<dyn Child + Send + Sync>,
-    writer: Box<dyn Write + Send>,
-    screen: Arc<Mutex<vt100::Parser>>,
-    bytes: Arc<AtomicUsize>,
+    pty: Pty,
     cooked: String,
 }
 
-fn size(cols: u16, rows: u16) -> PtySize {
-    PtySize {
-        rows,
-        cols,
-        pixel_width: 0,
-        pixel_height: 0,
+impl Deref for Tui {
+    type Target = Pty;
+    fn deref(&self) -> &Pty {
+        &self.pty
+    }
+}
+
+impl DerefMut for Tui {
+    fn deref_mut(&mut self) -> &mut Pty {
+        &mut self.pty
     }
 }
 
@@ -46,7 +47,7 @@ impl Tui {
 
     /// Runs kiln with `dir` as its working directory.
     fn start_in(dir: &Path, args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
-        let pair = native_pty_system().openpty(size(cols, rows)).unwrap();
+        let pair = screens::open(cols, rows);
         let cooked = modes(&*pair.master);
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kiln"));
         cmd.args(args);
@@ -59,71 +60,9 @@ impl Tui {
         for (key, value) in env {
             cmd.env(key, value);
         }
-        let child = pair.slave.spawn_command(cmd).unwrap();
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-        let bytes = Arc::new(AtomicUsize::new(0));
-        let (parser, counter) = (Arc::clone(&screen), Arc::clone(&bytes));
-        thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                counter.fetch_add(n, Ordering::Relaxed);
-                parser.lock().unwrap().process(&buf[..n]);
-            }
-        });
         Tui {
-            master: pair.master,
-            child,
-            writer,
-            screen,
-            bytes,
+            pty: Pty::spawn(pair, cmd, cols, rows),
             cooked,
-        }
-    }
-
-    fn text(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
-    }
-
-    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let text = self.text();
-            if done(&text) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "never saw {what}; the screen:\n{text}"
-            );
-            thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn wait_for(&self, what: &str) -> String {
-        self.wait_until(&format!("{what:?}"), |text| text.contains(what))
-    }
-
-    fn press(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    fn wait_exit(&mut self) -> u32 {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                // Let the reader take the last bytes (the restore sequence).
-                thread::sleep(Duration::from_millis(200));
-                return status.exit_code();
-            }
-            assert!(Instant::now() < deadline, "kiln did not exit");
-            thread::sleep(Duration::from_millis(20));
         }
     }
 
@@ -139,13 +78,6 @@ impl Tui {
             self.cooked,
             "terminal left in raw mode"
         );
-    }
-
-    /// Bytes the program writes per second over `over`.
-    fn output_rate(&self, over: Duration) -> f64 {
-        let before = self.bytes.load(Ordering::Relaxed);
-        thread::sleep(over);
-        (self.bytes.load(Ordering::Relaxed) - before) as f64 / over.as_secs_f64()
     }
 }
 
@@ -261,9 +193,13 @@ fn sigterm_ends_the_app_and_restores_the_terminal() {
 fn closing_the_terminal_ends_the_app() {
     let _cores = crate::common::busy();
     let Tui {
-        master,
-        mut child,
-        writer,
+        pty:
+            Pty {
+                master,
+                mut child,
+                writer,
+                ..
+            },
         ..
     } = Tui::start(&[], 80, 24);
     thread::sleep(Duration::from_millis(500));
@@ -282,8 +218,7 @@ fn a_small_terminal_says_so_and_recovers_on_resize() {
     let _cores = crate::common::busy();
     let mut tui = Tui::start(&[], 40, 12);
     tui.wait_for("terminal too small (need");
-    tui.master.resize(size(80, 24)).unwrap();
-    tui.screen.lock().unwrap().screen_mut().set_size(24, 80);
+    tui.resize(80, 24);
     tui.wait_for("Energy");
     tui.press("\x03");
     assert_eq!(tui.wait_exit(), 0);
@@ -541,7 +476,7 @@ fn without_a_controlling_terminal_the_live_view_exits_instead_of_spinning() {
     let _cores = crate::common::busy();
     // `setsid` puts kiln in a session of its own: its output is still the pty, but the pty
     // is nobody's controlling terminal, so no SIGHUP would ever end it.
-    let pair = native_pty_system().openpty(size(80, 24)).unwrap();
+    let pair = screens::open(80, 24);
     let mut cmd = CommandBuilder::new("setsid");
     cmd.args(["-w", env!("CARGO_BIN_EXE_kiln")]);
     cmd.env("TERM", "xterm-256color");

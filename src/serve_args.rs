@@ -1,0 +1,60 @@
+//! The flags of `kiln serve`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::cli::ranges;
+use crate::input::InputError;
+
+/// `--listen ADDR:PORT`, as an IP address and a port.
+fn listen(text: &str) -> Result<SocketAddr, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not ADDR:PORT (e.g. 127.0.0.1:2222 or [::1]:2222)"))
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address and port to listen on. The default takes clients of this machine only;
+    /// 0.0.0.0:2222 takes anyone who can reach it. Port 0 picks a free one.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:2222", value_parser = listen)]
+    pub listen: SocketAddr,
+    /// One run that every client sees: the first client (or the --presenter-key holder)
+    /// steers it, the others watch.
+    #[arg(long)]
+    pub shared: bool,
+    /// With --shared, the public key (a .pub file) of whoever presents; the others watch.
+    #[arg(long, value_name = "FILE")]
+    pub presenter_key: Option<PathBuf>,
+    /// Let in only the holders of these keys (an authorized_keys file).
+    #[arg(long, value_name = "FILE", conflicts_with = "password_file")]
+    pub authorized_keys: Option<PathBuf>,
+    /// Let in whoever knows the password hashed in FILE (one argon2 or bcrypt hash).
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
+    /// The server's ed25519 key, made there if missing [default: kiln/ssh_host_ed25519_key
+    /// in the state directory].
+    #[arg(long, value_name = "FILE")]
+    pub host_key: Option<PathBuf>,
+    /// Clients at once (each gets its own run); at most 4 come from one address.
+    #[arg(long, default_value_t = 16, value_parser = ranges::whole(ranges::SESSIONS))]
+    pub max_sessions: usize,
+    /// Close a session after this long without a key (e.g. 90s, 10m, 2h).
+    #[arg(long, value_name = "TIME", default_value = "10m", value_parser = ranges::duration)]
+    pub idle: f64,
+}
+
+impl ServeArgs {
+    /// What clap cannot say in one clear line.
+    pub fn check(&self) -> Result<(), InputError> {
+        if self.presenter_key.is_some() && !self.shared {
+            return Err(InputError::new(
+                "--presenter-key",
+                "names who presents a shared run: add --shared",
+            ));
+        }
+        Ok(())
+    }
+}
