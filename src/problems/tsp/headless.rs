@@ -11,9 +11,9 @@ use serde::Serialize;
 use super::TspArgs;
 use super::local_search::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
-use super::setup::{Setup, build};
+use super::setup::build;
 use super::tour_file;
-use crate::anneal::{BATCH, Problem, Rng, RunConfig, Runner, StopReason, interrupt, run_traced};
+use crate::anneal::{BATCH, Problem, Rng, RunConfig, StopReason, interrupt, run_traced};
 use crate::batch;
 use crate::json::{self, Stop};
 use crate::messages::say;
@@ -121,16 +121,11 @@ pub fn headless(
 
 fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
     let started = Instant::now();
-    let Setup {
-        loaded,
-        problem,
-        config,
-        ..
-    } = build(args)?;
+    let mut setup = build(args)?;
     let output = args.output_target()?;
     let mut trace = args.anneal.open_trace(None)?;
-    let t0 = config.t0;
-    let schedule = config.schedule.to_string();
+    let t0 = setup.config.t0;
+    let schedule = setup.config.schedule.to_string();
     // Only the default move set is polished: the seed's swap moves are shown as they are.
     let polish = !args.no_polish && args.moves == MoveSet::TwoOpt;
     let kick_share = if polish {
@@ -139,11 +134,15 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         0.0
     };
     // One line for the whole run: the anneal's steps, then the kicks' evaluations.
-    let mut progress = Progress::start(config.budget.time_limit, config.budget.max_steps);
-    let (config, kick_budget) = split_budget(config, kick_share, started);
+    let budget = setup.config.budget;
+    let mut progress = Progress::start(budget.time_limit, budget.max_steps);
+    let kick_budget;
+    (setup.config, kick_budget) = split_budget(setup.config, kick_share, started);
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
-    let mut polished = problem.clone();
-    let mut runner = Runner::new(problem, config, args.anneal.seed);
+    let mut polished = setup.problem.clone();
+    // The run the live view would make of these flags, with the polish's share taken out.
+    let (loaded, launch) = setup.launch(args.anneal.seed);
+    let mut runner = launch.search;
     run_traced(&mut runner, BATCH, &mut trace, &mut progress);
     let outcome = runner.finish();
     polished.set_order(&outcome.best.tour);
