@@ -332,3 +332,15 @@ fn every_solver_runs_in_the_tui_worker() {
         );
     }
 }
+
+#[test]
+fn a_run_of_several_chains_is_shown_with_the_whole_step_budget() {
+    let puzzle = read_puzzles("puzzles/sudoku/hardest11.txt".as_ref())
+        .unwrap()
+        .swap_remove(0);
+    let a = args("kiln", &["--threads", "2", "--max-steps", "1000"]);
+    let s = solver(&puzzle, &a).unwrap();
+    // Each chain runs its share; the display counts both chains' steps.
+    assert_eq!(s.plan.config.budget.max_steps, Some(500));
+    assert_eq!(s.launch("t".into()).budget.max_steps, Some(1000));
+}

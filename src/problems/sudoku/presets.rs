@@ -18,8 +18,8 @@ use super::prepare::{
     DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads, defaults,
 };
 use crate::anneal::{
-    Checkpoint, Launch, Parallel, Problem, Rng, RunConfig, Runner, Schedule, Search, StallAction,
-    auto_temperature, nth_seed,
+    Budget, Checkpoint, Launch, Parallel, Problem, Rng, RunConfig, Runner, Schedule, Search,
+    StallAction, auto_temperature, nth_seed,
 };
 use crate::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::input::InputError;
@@ -364,7 +364,12 @@ impl Solver {
             title,
             span: self.temperature_span(),
             reheat_to: self.reheat_to,
-            budget: self.plan.config.budget,
+            // The plan is one chain's; the run's steps are all its chains' together.
+            budget: Budget {
+                max_steps: (self.plan.config.budget.max_steps)
+                    .map(|share| share.saturating_mul(self.plan.threads as u64)),
+                ..self.plan.config.budget
+            },
             search: self.search,
         }
     }
