@@ -9,6 +9,7 @@ use crate::anneal_args::AnnealArgs;
 use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
+use crate::output_args::{OutputArgs, Problem};
 
 #[derive(Args, Debug, Clone)]
 pub struct SudokuArgs {
@@ -33,6 +34,8 @@ pub struct SudokuArgs {
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub batch: BatchArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values
     /// [default: kiln].
     #[arg(long, value_name = "NAME", help_heading = "Sudoku model")]
@@ -63,6 +66,7 @@ impl SudokuArgs {
     /// What clap cannot check: flags that the preset asked for would ignore.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
+        self.output.format(Problem::Sudoku)?;
         self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
         if self.focus.is_some() && self.preset().model() != Model::BoxSwap {
             return Err(InputError::flags(format!(
