@@ -11,11 +11,8 @@ use crate::output::{Target, checked_target};
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct OutputArgs {
-    /// Write the result here, in the format the extension names: tsp .tour (TSPLIB, also
-    /// without an extension), .png or .svg (cities and tour); image .pbm (also without an
-    /// extension) or .png; sudoku .txt (one solution line per puzzle, also without an
-    /// extension), .png or .svg (the grid, givens bold). Never over an existing file
-    /// without --force, never over an input.
+    /// Write the result here, in the format the extension names (each problem's help lists
+    /// its own). Never over an existing file without --force, never over an input.
     #[arg(
         long,
         value_name = "FILE",

@@ -13,6 +13,11 @@ use crate::output_args::{OutputArgs, OutputFile, Problem};
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
 #[derive(Args, Debug, Clone)]
+// --output's formats are the problem's own.
+#[command(mut_arg("output", |a| a.help(
+    "Write the best image here: .pbm (or no extension) raw PBM, .png PNG. Never over an \
+     existing file without --force, never over an input."
+)))]
 pub struct ImageArgs {
     /// Input image (PBM P1/P4 or PNG, grey below 50% is black) [default: a random image].
     #[arg(help_heading = "Input")]

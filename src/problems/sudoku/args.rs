@@ -12,6 +12,12 @@ use crate::input::InputError;
 use crate::output_args::{OutputArgs, Problem};
 
 #[derive(Args, Debug, Clone)]
+// --output's formats are the problem's own.
+#[command(mut_arg("output", |a| a.help(
+    "Write the best grids here: .txt (or no extension) one line per puzzle, in input order; \
+     .png or .svg a picture of one puzzle's grid, givens bold (--index N picks it). Never \
+     over an existing file without --force, never over an input."
+)))]
 pub struct SudokuArgs {
     /// Puzzle file: one puzzle per line, or grids of numbers [default: an embedded puzzle].
     #[arg(help_heading = "Input")]

@@ -12,6 +12,12 @@ use crate::input::InputError;
 use crate::output_args::{OutputArgs, OutputFile, Problem};
 
 #[derive(Args, Debug, Clone)]
+// --output's formats are the problem's own.
+#[command(mut_arg("output", |a| a.help(
+    "Write the final tour here: .tour (or no extension) a TSPLIB tour file, .png or .svg a \
+     picture of the cities and the tour (over --tour's, dashed). Never over an existing file \
+     without --force, never over an input."
+)))]
 pub struct TspArgs {
     /// TSPLIB .tsp file [default: --random, or the built-in berlin52].
     #[arg(help_heading = "Input")]
