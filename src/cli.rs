@@ -76,7 +76,7 @@ impl Cli {
             Some(Command::Sudoku(args)) => args.check(),
             Some(Command::Race(args)) => args.check(),
             Some(Command::Tsp(args)) => args.check(),
-            Some(Command::Image(args)) => args.anneal.check(),
+            Some(Command::Image(args)) => args.check(),
             Some(Command::Serve(args)) => args.check(),
             Some(Command::Presets | Command::Plot(_)) | None => Ok(()),
         }

@@ -4,6 +4,7 @@ use color_eyre::Result;
 
 use crate::anneal::worker::Speed;
 use crate::cli::{self, Command};
+use crate::input::InputError;
 use crate::problems::image::ImageArgs;
 use crate::problems::sudoku;
 use crate::problems::tsp::TspArgs;
@@ -163,7 +164,16 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
         None => Ok(bare()),
         Some(Command::Sudoku(args)) => {
             // Checks --index against the file with the headless run's own message.
-            sudoku::selected_puzzles(args)?;
+            let selected = sudoku::selected_puzzles(args)?;
+            // A live run writes --output at its end, of the one puzzle it shows.
+            if args.output.output.is_some() && selected.len() != 1 {
+                return Err(InputError::new(
+                    "--output",
+                    "the live view writes the puzzle it shows: choose one with --index (or add --headless)",
+                )
+                .into());
+            }
+            sudoku::output_file(args, selected.len())?;
             let all = sudoku::SudokuArgs {
                 index: None,
                 ..args.clone()
@@ -181,7 +191,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
         Some(Command::Image(args)) => {
             crate::problems::image::build(args)?;
             // A live run writes --output only at its end: refuse a bad one before it starts.
-            args.output_target()?;
+            args.output_file()?;
             Ok(Startup::one(
                 ImageDemo {
                     runs: vec![args.clone()],
@@ -195,7 +205,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;
             // A live run writes --output only at its end: refuse a bad one before it starts.
-            args.output_target()?;
+            args.output_file()?;
             Ok(Startup::one(
                 TspDemo {
                     runs: vec![args.clone()],

@@ -10,6 +10,7 @@ pub mod input;
 pub mod json;
 pub mod messages;
 pub mod output;
+pub mod output_args;
 pub mod plot;
 pub mod problems;
 pub mod progress;

@@ -20,6 +20,20 @@ pub(super) struct Pen {
     pub dash: Option<u32>,
 }
 
+/// What a board picture is drawn on: pixels here (PNG), shapes in `Svg`, so that one
+/// drawing routine per board makes both files.
+pub(super) trait Surface {
+    /// Fills `width` x `height` pixels with (x, y) at the top left.
+    fn fill(&mut self, x: i64, y: i64, width: i64, height: i64, colour: Rgb<u8>);
+    /// A filled disc centred on (x, y).
+    fn disc(&mut self, centre: (f64, f64), radius: f64, colour: Rgb<u8>);
+    /// A straight line `pen.width` pixels wide.
+    fn line(&mut self, from: (f64, f64), to: (f64, f64), pen: Pen);
+    /// Character `c` of the 5x7 font with its top left at (x, y), each dot `scale` pixels
+    /// square; a character the font lacks draws nothing.
+    fn glyph(&mut self, c: char, at: (i64, i64), scale: u32, colour: Rgb<u8>);
+}
+
 pub(super) struct Canvas {
     image: RgbImage,
 }
@@ -31,8 +45,18 @@ impl Canvas {
         }
     }
 
+    pub(super) fn into_png(self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        self.image
+            .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)
+            .expect("encoding an RGB picture in memory cannot fail");
+        bytes
+    }
+}
+
+impl Surface for Canvas {
     /// Fills `width` x `height` pixels with (x, y) at the top left.
-    pub(super) fn fill(&mut self, x: i64, y: i64, width: i64, height: i64, colour: Rgb<u8>) {
+    fn fill(&mut self, x: i64, y: i64, width: i64, height: i64, colour: Rgb<u8>) {
         let (w, h) = (self.image.width() as i64, self.image.height() as i64);
         for py in y.max(0)..(y + height).min(h) {
             for px in x.max(0)..(x + width).min(w) {
@@ -42,7 +66,7 @@ impl Canvas {
     }
 
     /// A filled disc centred on (x, y).
-    pub(super) fn disc(&mut self, (x, y): (f64, f64), radius: f64, colour: Rgb<u8>) {
+    fn disc(&mut self, (x, y): (f64, f64), radius: f64, colour: Rgb<u8>) {
         let r = radius.ceil() as i64;
         let (cx, cy) = (x.round() as i64, y.round() as i64);
         for dy in -r..=r {
@@ -55,7 +79,7 @@ impl Canvas {
     }
 
     /// A straight line (Bresenham's), a square of `pen.width` pixels stamped at each step.
-    pub(super) fn line(&mut self, from: (f64, f64), to: (f64, f64), pen: Pen) {
+    fn line(&mut self, from: (f64, f64), to: (f64, f64), pen: Pen) {
         let (mut x, mut y) = (from.0.round() as i64, from.1.round() as i64);
         let (x1, y1) = (to.0.round() as i64, to.1.round() as i64);
         let (dx, dy) = ((x1 - x).abs(), -(y1 - y).abs());
@@ -84,19 +108,11 @@ impl Canvas {
 
     /// Character `c` of the 5x7 font with its top left at (x, y), each dot `scale` pixels
     /// square; a character the font lacks draws nothing.
-    pub(super) fn glyph(&mut self, c: char, (x, y): (i64, i64), scale: u32, colour: Rgb<u8>) {
+    fn glyph(&mut self, c: char, (x, y): (i64, i64), scale: u32, colour: Rgb<u8>) {
         let s = scale as i64;
         for (col, row) in font::dots(c).into_iter().flatten() {
             self.fill(x + col as i64 * s, y + row as i64 * s, s, s, colour);
         }
-    }
-
-    pub(super) fn into_png(self) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        self.image
-            .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)
-            .expect("encoding an RGB picture in memory cannot fail");
-        bytes
     }
 }
 

@@ -1,10 +1,9 @@
 //! A binary image as a picture (one square per pixel), and the best image as the file
 //! `--output` writes in a headless run.
 
-use std::path::Path;
-
 use super::Export;
-use super::canvas::{BLACK, Canvas};
+use super::canvas::{BLACK, Canvas, Surface};
+use crate::output_args::Format;
 use crate::problems::image::{Bitmap, ImageArgs, Mode, file, pbm};
 
 /// Small images are scaled up by a whole factor until their short side is this long...
@@ -56,9 +55,9 @@ pub fn export(shown: &Bitmap, best: &Bitmap, name: &str) -> Export {
         .file("pbm", pbm::write_raw(best))
 }
 
-/// What `--output path` writes: PNG for `.png`, else raw PBM.
-pub fn output(best: &Bitmap, path: &Path) -> color_eyre::Result<Vec<u8>> {
-    Ok(file::encode(path, best)?)
+/// What `--output` writes in `format`, the live view's at its end as the headless run's.
+pub fn output(best: &Bitmap, format: Format) -> color_eyre::Result<Vec<u8>> {
+    Ok(file::encode_as(format, best)?)
 }
 
 #[cfg(test)]
@@ -134,10 +133,10 @@ mod tests {
     #[test]
     fn the_output_format_follows_the_extension() {
         let best = diagonal();
-        let pbm_bytes = output(&best, Path::new("best.pbm")).unwrap();
+        let pbm_bytes = output(&best, Format::Pbm).unwrap();
         assert_eq!(pbm_bytes, pbm::write_raw(&best));
         assert!(pbm_bytes.starts_with(b"P4\n4 5\n"));
-        let png = output(&best, Path::new("best.PNG")).unwrap();
+        let png = output(&best, Format::Png).unwrap();
         let back = crate::problems::image::file::parse(&png, "best.PNG").unwrap();
         assert_eq!(back, best);
     }

@@ -5,6 +5,7 @@ mod canvas;
 mod font;
 pub mod image;
 pub mod sudoku;
+mod svg;
 pub mod tsp;
 
 use std::fs;
@@ -111,17 +112,19 @@ pub fn saved_message(paths: &[PathBuf]) -> String {
     message
 }
 
+/// What a headless run would write to `--output` for a state (in the format chosen).
+pub type Encode<S> = Box<dyn Fn(&S) -> color_eyre::Result<Vec<u8>> + Send + Sync>;
+
 /// Where a live run writes its best state when it ends (`--output FILE`), and how.
 pub struct Output<S> {
     pub target: Target,
-    /// What a headless run would write to the target for this state.
-    pub encode: fn(&S, &Path) -> color_eyre::Result<Vec<u8>>,
+    pub encode: Encode<S>,
 }
 
 impl<S> Output<S> {
     /// Writes `best` to the target, as the headless run would.
     pub fn write(&self, best: &S) -> color_eyre::Result<()> {
-        let bytes = (self.encode)(best, &self.target.path)?;
+        let bytes = (self.encode)(best)?;
         Ok(self.target.write(&bytes)?)
     }
 }
@@ -232,7 +235,7 @@ mod tests {
         let dir = scratch("output");
         let output = Output {
             target: Target::new(&dir.join("best.txt"), false),
-            encode: |s: &String, _| Ok(s.clone().into_bytes()),
+            encode: Box::new(|s: &String| Ok(s.clone().into_bytes())),
         };
         output.target.check(&[]).unwrap();
         output.write(&"best".to_string()).unwrap();

@@ -6,8 +6,10 @@ use image::Rgb;
 use serde::Serialize;
 
 use super::Export;
-use super::canvas::{BLACK, Canvas};
+use super::canvas::{BLACK, Canvas, Surface};
 use super::font;
+use super::svg::Svg;
+use crate::output_args::Format;
 use crate::problems::sudoku::{CellKind, SudokuSnapshot, first_clash, line_cost, line_of, symbol};
 
 const PROPAGATED: Rgb<u8> = Rgb([0, 120, 120]);
@@ -68,10 +70,23 @@ pub fn export(shown: &SudokuSnapshot, best: &SudokuSnapshot, source: &str) -> Ex
 /// The grid as drawn live: box lines thick, givens bold black, propagated cells teal,
 /// annealed ones blue, clashing cells on pink.
 fn picture(s: &SudokuSnapshot) -> Vec<u8> {
+    let size = Layout::new(s.geometry.side).size();
+    let mut canvas = Canvas::new(size, size);
+    draw(&mut canvas, s);
+    canvas.into_png()
+}
+
+/// The same picture as SVG.
+fn svg(s: &SudokuSnapshot) -> Vec<u8> {
+    let size = Layout::new(s.geometry.side).size();
+    let mut svg = Svg::new(size, size);
+    draw(&mut svg, s);
+    svg.into_bytes()
+}
+
+fn draw(canvas: &mut impl Surface, s: &SudokuSnapshot) {
     let (n, side) = (s.geometry.n, s.geometry.side);
     let layout = Layout::new(side);
-    let size = layout.size();
-    let mut canvas = Canvas::new(size, size);
     let conflicts = s.conflicts();
     for (cell, (&value, &kind)) in s.values.iter().zip(s.kinds.iter()).enumerate() {
         let (row, col) = (cell / side, cell % side);
@@ -103,7 +118,17 @@ fn picture(s: &SudokuSnapshot) -> Vec<u8> {
         canvas.fill(at, start, width, end - start, colour);
         canvas.fill(start, at, end - start, width, colour);
     }
-    canvas.into_png()
+}
+
+/// What `--output` writes in `format` for one puzzle's best grid, the live view's at its
+/// end as the headless run's: the picture the save key makes, or the grid's line.
+pub fn output(best: &SudokuSnapshot, format: Format) -> Vec<u8> {
+    match format {
+        Format::Png => picture(best),
+        Format::Svg => svg(best),
+        // The only other format `Problem::Sudoku` names.
+        _ => format!("{}\n", line_of(&best.values)).into_bytes(),
+    }
 }
 
 /// The fields of a headless run's JSON line that the grid itself tells.

@@ -3,7 +3,9 @@
 use image::Rgb;
 
 use super::Export;
-use super::canvas::{BLACK, Canvas, Pen};
+use super::canvas::{BLACK, Canvas, Pen, Surface};
+use super::svg::Svg;
+use crate::output_args::Format;
 use crate::problems::tsp::{Point, TspSnapshot, tour_file};
 
 /// Pixels along the longer side of the cities' bounding box.
@@ -71,27 +73,47 @@ pub fn export(shown: &TspSnapshot, best: &TspSnapshot, reference: Option<&[u32]>
 }
 
 /// The tour shown, over the reference tour (dashed grey) when that is shown, with the
-/// cities as dots on top.
+/// cities as dots on top, as PNG.
 fn picture(shown: &TspSnapshot, reference: Option<&[u32]>) -> Vec<u8> {
-    let cities = &shown.instance.cities;
-    let frame = Frame::fit(cities);
+    let frame = Frame::fit(&shown.instance.cities);
     let mut canvas = Canvas::new(frame.width, frame.height);
-    let mut draw = |tour: &[u32], pen: Pen| {
+    draw(&mut canvas, &frame, shown, reference);
+    canvas.into_png()
+}
+
+/// The same picture as SVG.
+fn svg(shown: &TspSnapshot, reference: Option<&[u32]>) -> Vec<u8> {
+    let frame = Frame::fit(&shown.instance.cities);
+    let mut svg = Svg::new(frame.width, frame.height);
+    draw(&mut svg, &frame, shown, reference);
+    svg.into_bytes()
+}
+
+fn draw(surface: &mut impl Surface, frame: &Frame, shown: &TspSnapshot, reference: Option<&[u32]>) {
+    let cities = &shown.instance.cities;
+    let reference = reference.map(|tour| (tour, REFERENCE));
+    for (tour, pen) in reference.into_iter().chain([(&shown.tour[..], TOUR)]) {
         for (i, &a) in tour.iter().enumerate() {
             let b = tour[(i + 1) % tour.len()];
             let (p, q) = (cities[a as usize], cities[b as usize]);
-            canvas.line(frame.pixel(p), frame.pixel(q), pen);
+            surface.line(frame.pixel(p), frame.pixel(q), pen);
         }
-    };
-    if let Some(reference) = reference {
-        draw(reference, REFERENCE);
     }
-    draw(&shown.tour, TOUR);
     let radius = if cities.len() <= 500 { 3.0 } else { 2.0 };
     for &city in cities.iter() {
-        canvas.disc(frame.pixel(city), radius, BLACK);
+        surface.disc(frame.pixel(city), radius, BLACK);
     }
-    canvas.into_png()
+}
+
+/// What `--output` writes in `format` for the best tour, the live view's at its end as
+/// the headless run's: the tour file, or the picture the save key makes.
+pub fn output(best: &TspSnapshot, reference: Option<&[u32]>, format: Format) -> Vec<u8> {
+    match format {
+        Format::Png => picture(best, reference),
+        Format::Svg => svg(best, reference),
+        // The only other format `Problem::Tsp` names.
+        _ => tour(best),
+    }
 }
 
 /// The TSPLIB tour file `--output` writes in a headless run.

@@ -83,6 +83,7 @@ impl RaceArgs {
             no_propagate: self.no_propagate,
             anneal: self.anneal.clone(),
             batch: Default::default(),
+            output: Default::default(),
             preset,
             focus: None,
             threads: None,

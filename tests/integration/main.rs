@@ -17,6 +17,7 @@ mod limits_headless;
 mod live_demos;
 mod live_truth;
 mod output_files;
+mod output_formats;
 mod presets_mapping;
 mod presets_models;
 mod race_headless;

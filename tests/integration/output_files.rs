@@ -30,16 +30,17 @@ fn stderr(out: &Output) -> String {
 fn an_input_is_never_replaced_by_the_output() {
     let _cores = crate::common::busy();
     let dir = scratch("input");
-    let instance = dir.join("berlin52.tsp");
+    // A reference tour: an input whose extension `--output` could write.
+    let instance = dir.join("berlin52.opt.tour");
     fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/tsp/berlin52.tsp"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/tsp/berlin52.opt.tour"),
         &instance,
     )
     .unwrap();
     let before = fs::read(&instance).unwrap();
     let path = instance.to_str().unwrap();
     for extra in [&[][..], &["--force"][..]] {
-        let mut args = vec!["tsp", path, "--output", path];
+        let mut args = vec!["tsp", "--tour", path, "--output", path];
         args.extend_from_slice(extra);
         let out = kiln(&args);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));

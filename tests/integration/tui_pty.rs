@@ -472,6 +472,35 @@ fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
 }
 
 #[test]
+fn the_live_view_writes_pictures_by_extension_on_quit() {
+    let _cores = crate::common::busy();
+    let dir = scratch("output-pictures");
+    let mut tui = Tui::start_in(&dir, &["tsp", "--output", "tour.png"], 80, 24, &[]);
+    tui.wait_for("berlin52");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    assert_eq!(image::open(dir.join("tour.png")).unwrap().width(), 801);
+
+    let mut tui = Tui::start_in(&dir, &["sudoku", "--output", "grid.svg"], 80, 24, &[]);
+    tui.wait_for("9x9");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    let svg = fs::read_to_string(dir.join("grid.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("<path"), "{svg}");
+
+    // Several puzzles: the live view writes only the one chosen.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/sudoku/easy20.txt");
+    let mut refused = Tui::start_in(&dir, &["sudoku", file, "--output", "all.txt"], 80, 24, &[]);
+    assert_ne!(refused.wait_exit(), 0);
+    assert!(
+        refused.text().contains("choose one with --index"),
+        "{}",
+        refused.text()
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn without_a_controlling_terminal_the_live_view_exits_instead_of_spinning() {
     let _cores = crate::common::busy();
     // `setsid` puts kiln in a session of its own: its output is still the pty, but the pty

@@ -9,10 +9,15 @@ use crate::anneal_args::AnnealArgs;
 use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
-use crate::output::{Target, checked_target};
+use crate::output_args::{OutputArgs, OutputFile, Problem};
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
 #[derive(Args, Debug, Clone)]
+// --output's formats are the problem's own.
+#[command(mut_arg("output", |a| a.help(
+    "Write the best image here: .pbm (or no extension) raw PBM, .png PNG. Never over an \
+     existing file without --force, never over an input."
+)))]
 pub struct ImageArgs {
     /// Input image (PBM P1/P4 or PNG, grey below 50% is black) [default: a random image].
     #[arg(help_heading = "Input")]
@@ -77,18 +82,8 @@ pub struct ImageArgs {
     /// proposals each].
     #[arg(long, value_name = "K", value_parser = whole(ranges::ROUNDS), requires = "denoise", help_heading = "Image model")]
     pub rounds: Option<u64>,
-    /// Write the best image here (.png as PNG, otherwise raw PBM; never over an existing
-    /// file without --force, never over an input).
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "seeds",
-        help_heading = "Output"
-    )]
-    pub output: Option<PathBuf>,
-    /// Let --output replace an existing file.
-    #[arg(long, requires = "output", help_heading = "Output")]
-    pub force: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
     #[command(flatten)]
     pub anneal: AnnealArgs,
     #[command(flatten)]
@@ -96,8 +91,16 @@ pub struct ImageArgs {
 }
 
 impl ImageArgs {
-    /// Where `--output` goes, checked against the run's own inputs before it starts.
-    pub fn output_target(&self) -> Result<Option<Target>, InputError> {
+    /// What clap cannot check: the annealing flags, and a format `--output` names.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.anneal.check()?;
+        self.output.format(Problem::Image)?;
+        Ok(())
+    }
+
+    /// Where `--output` goes and in which format, checked against the run's own inputs
+    /// before it starts.
+    pub fn output_file(&self) -> Result<Option<OutputFile>, InputError> {
         let kernel = self
             .kernel
             .as_deref()
@@ -107,6 +110,6 @@ impl ImageArgs {
             .into_iter()
             .flatten()
             .collect();
-        checked_target(self.output.as_deref(), self.force, &inputs)
+        self.output.file(Problem::Image, &inputs)
     }
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 use super::bitmap::Bitmap;
 use super::{pbm, png};
 use crate::input::{self, InputError};
+use crate::output_args::{Format, Problem};
 
 const PNG_MAGIC: &[u8] = b"\x89PNG";
 
@@ -31,7 +32,7 @@ pub fn parse(bytes: &[u8], source: &str) -> Result<Bitmap, InputError> {
     }
 }
 
-/// Writes `.png` as PNG and anything else (normally `.pbm`) as raw PBM.
+/// Writes `.png` as PNG and `.pbm` (or no extension) as raw PBM; `--output`'s table says.
 pub fn save(path: &Path, image: &Bitmap) -> Result<(), InputError> {
     let bytes = encode(path, image)?;
     std::fs::write(path, bytes)
@@ -40,13 +41,15 @@ pub fn save(path: &Path, image: &Bitmap) -> Result<(), InputError> {
 
 /// The bytes `save` writes to `path`.
 pub fn encode(path: &Path, image: &Bitmap) -> Result<Vec<u8>, InputError> {
-    let is_png = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-    if is_png {
-        png::write(image)
-            .map_err(|e| InputError::new(path.display().to_string(), format!("cannot encode: {e}")))
-    } else {
-        Ok(pbm::write_raw(image))
+    let format = Problem::Image.format_of(path)?;
+    encode_as(format, image)
+        .map_err(|e| InputError::new(path.display().to_string(), format!("cannot encode: {e}")))
+}
+
+/// The image in `format`: PNG, or raw PBM (the only other format an image is written in).
+pub fn encode_as(format: Format, image: &Bitmap) -> Result<Vec<u8>, ::image::ImageError> {
+    match format {
+        Format::Png => png::write(image),
+        _ => Ok(pbm::write_raw(image)),
     }
 }

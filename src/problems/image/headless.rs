@@ -7,12 +7,12 @@ use color_eyre::eyre::WrapErr;
 
 use super::ImageArgs;
 use super::bitmap::Bitmap;
-use super::file;
 use super::report::{ModeReport, Ran, Report};
 use super::rounds::Rounds;
 use super::setup::{Mode, build};
 use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
 use crate::batch;
+use crate::export;
 use crate::messages::{count, say};
 use crate::progress::Progress;
 
@@ -28,7 +28,7 @@ pub fn headless(
 fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
     let started = Instant::now();
     let setup = build(args)?;
-    let output = args.output_target()?;
+    let output = args.output_file()?;
     let mut config = setup.run_config(args)?;
     // The time limit counts from the start of the run: reading and building are spent.
     config.budget.time_limit = config
@@ -60,7 +60,10 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
     };
     // The result is printed whatever becomes of the file.
     let written = match output {
-        Some(target) => Some(target.write(&file::encode(&target.path, &outcome.best)?)),
+        Some(file) => Some(
+            file.target
+                .write(&export::image::output(&outcome.best, file.format)?),
+        ),
         None => None,
     };
     let ran = Ran {

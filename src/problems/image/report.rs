@@ -135,7 +135,7 @@ impl Report {
             multiscale_seconds: None,
             neighbourhood: None,
             noise: None,
-            output: args.output.as_ref().map(|p| p.display().to_string()),
+            output: args.output.output.as_ref().map(|p| p.display().to_string()),
             output_error: None,
             pixel_error: setup.clean.and_then(|c| outcome.best.pixel_error(c)),
             problem: "image",

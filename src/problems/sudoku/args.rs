@@ -9,8 +9,15 @@ use crate::anneal_args::AnnealArgs;
 use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
+use crate::output_args::{OutputArgs, Problem};
 
 #[derive(Args, Debug, Clone)]
+// --output's formats are the problem's own.
+#[command(mut_arg("output", |a| a.help(
+    "Write the best grids here: .txt (or no extension) one line per puzzle, in input order; \
+     .png or .svg a picture of one puzzle's grid, givens bold (--index N picks it). Never \
+     over an existing file without --force, never over an input."
+)))]
 pub struct SudokuArgs {
     /// Puzzle file: one puzzle per line, or grids of numbers [default: an embedded puzzle].
     #[arg(help_heading = "Input")]
@@ -33,6 +40,8 @@ pub struct SudokuArgs {
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub batch: BatchArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values
     /// [default: kiln].
     #[arg(long, value_name = "NAME", help_heading = "Sudoku model")]
@@ -63,6 +72,7 @@ impl SudokuArgs {
     /// What clap cannot check: flags that the preset asked for would ignore.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
+        self.output.format(Problem::Sudoku)?;
         self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
         if self.focus.is_some() && self.preset().model() != Model::BoxSwap {
             return Err(InputError::flags(format!(

@@ -2,20 +2,23 @@
 //! stderr, and a failing exit when a puzzle has no solution or was not solved.
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Duration;
 
 use color_eyre::eyre::{WrapErr, bail};
 use serde::Serialize;
 
-use super::SudokuArgs;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
+use super::{SudokuArgs, SudokuSnapshot};
 use crate::anneal::{Search, Trace, run_traced};
 use crate::batch;
+use crate::export;
 use crate::input::InputError;
 use crate::json::{self, Stop};
 use crate::messages::{count, say};
+use crate::output_args::{Format, OutputFile, Problem};
 use crate::progress::Progress;
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
@@ -62,6 +65,10 @@ pub struct Report {
     /// 1 = winner (races only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rank: Option<usize>,
+    /// The best grid with where each value came from, for a picture (`--output x.png`);
+    /// absent when nothing was annealed.
+    #[serde(skip)]
+    pub best: Option<SudokuSnapshot>,
 }
 
 /// The puzzles the arguments select: the file's (or the embedded one), maybe only one.
@@ -134,6 +141,7 @@ impl Report {
             preset: solver.preset.name(),
             generations: None,
             rank: None,
+            best: None,
         }
     }
 
@@ -165,6 +173,7 @@ impl Report {
                 puzzle.source
             );
         }
+        self.best = Some(best);
         Ok(())
     }
 }
@@ -244,6 +253,7 @@ pub(super) fn run(
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
     let puzzles = selected_puzzles(args)?;
+    let output = output_file(args, puzzles.len())?;
     let seeds = args.batch.seeds(&args.anneal);
     let runs = args.batch.select(every_run(&puzzles, &seeds));
     let jobs = args.batch.jobs(chains_per_puzzle(args, &puzzles));
@@ -258,20 +268,57 @@ pub(super) fn run(
         Ok(report)
     };
     let mut tally = Tally::default();
+    let mut written = Vec::new();
     let print = |report: Report| {
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
         out.flush()?;
         tally.add(&report);
+        if let Some(file) = &output {
+            written.extend(output_bytes(file.format, &report)?);
+        }
         Ok(())
     };
     batch::run_in_order(&runs, jobs, solve_run, print)?;
+    // The lines printed are kept whatever becomes of the file; its failure is exit code 3.
+    if let Some(file) = &output {
+        file.target.write(&written)?;
+    }
     let what = match args.preset {
         Some(preset) => format!("sudoku --preset {preset}"),
         None => "sudoku".to_string(),
     };
     tally.say(log, &what, runs.len());
     unsolved_is_failure(runs.len(), tally.solved, tally.impossible)
+}
+
+/// `--output`, checked before any puzzle is solved: a picture is of one puzzle's grid.
+pub fn output_file(args: &SudokuArgs, puzzles: usize) -> Result<Option<OutputFile>, InputError> {
+    let inputs: Vec<&Path> = args.file.as_deref().into_iter().collect();
+    let file = args.output.file(Problem::Sudoku, &inputs)?;
+    match &file {
+        Some(file) if file.format != Format::Txt && puzzles > 1 => Err(InputError::new(
+            "--output",
+            format!(
+                "a picture shows one grid and the input has {puzzles} puzzles: choose one \
+                 with --index, or write .txt"
+            ),
+        )),
+        _ => Ok(file),
+    }
+}
+
+/// What one puzzle's report adds to the `--output` file: its line of the `.txt`, or the
+/// picture of its best grid (the only report: a picture is of one puzzle).
+fn output_bytes(format: Format, report: &Report) -> color_eyre::Result<Vec<u8>> {
+    match (&report.best, format) {
+        (_, Format::Txt) => Ok(format!("{}\n", report.solution).into_bytes()),
+        (Some(best), _) => Ok(export::sudoku::output(best, format)),
+        (None, _) => bail!(
+            "{}: no grid to draw: the puzzle has no solution",
+            report.source
+        ),
+    }
 }
 
 /// The exit status every Sudoku command shares: an error (exit code 1) when a puzzle has no

@@ -28,7 +28,9 @@ pub use deduce::{Deduced, deduce};
 pub use exact::{Solutions, count_solutions, node_limit};
 pub use ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE, line_cost};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
-pub use headless::{Report, puzzle_trace, selected_puzzles, solve, unsolved_is_failure};
+pub use headless::{
+    Report, output_file, puzzle_trace, selected_puzzles, solve, unsolved_is_failure,
+};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
 pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults};
 pub use presets::{Model, PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver};

@@ -9,9 +9,15 @@ use crate::anneal_args::AnnealArgs;
 use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::input::InputError;
-use crate::output::{Target, checked_target};
+use crate::output_args::{OutputArgs, OutputFile, Problem};
 
 #[derive(Args, Debug, Clone)]
+// --output's formats are the problem's own.
+#[command(mut_arg("output", |a| a.help(
+    "Write the final tour here: .tour (or no extension) a TSPLIB tour file, .png or .svg a \
+     picture of the cities and the tour (over --tour's, dashed). Never over an existing file \
+     without --force, never over an input."
+)))]
 pub struct TspArgs {
     /// TSPLIB .tsp file [default: --random, or the built-in berlin52].
     #[arg(help_heading = "Input")]
@@ -44,18 +50,8 @@ pub struct TspArgs {
     /// A reference tour file (e.g. NAME.opt.tour), drawn beside ours and measured.
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub tour: Option<PathBuf>,
-    /// Write the final tour here as a TSPLIB tour file (never over an existing file
-    /// without --force, never over an input).
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "seeds",
-        help_heading = "Output"
-    )]
-    pub output: Option<PathBuf>,
-    /// Let --output replace an existing file.
-    #[arg(long, requires = "output", help_heading = "Output")]
-    pub force: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Skip the local search on the best annealed tour (--moves two-opt): the greedy
     /// 2-opt/Or-opt descent and the kicks.
     #[arg(long, help_heading = "TSP model")]
@@ -77,6 +73,7 @@ impl TspArgs {
     /// What clap cannot check: the local search flags apply only where there is one.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
+        self.output.format(Problem::Tsp)?;
         let polish = [
             ("--no-polish", self.no_polish),
             ("--kick-share", self.kick_share.is_some()),
@@ -89,13 +86,14 @@ impl TspArgs {
         }
     }
 
-    /// Where `--output` goes, checked against the run's own inputs before it starts.
-    pub fn output_target(&self) -> Result<Option<Target>, InputError> {
+    /// Where `--output` goes and in which format, checked against the run's own inputs
+    /// before it starts.
+    pub fn output_file(&self) -> Result<Option<OutputFile>, InputError> {
         let inputs: Vec<&Path> = [&self.file, &self.tour]
             .into_iter()
             .flatten()
             .map(PathBuf::as_path)
             .collect();
-        checked_target(self.output.as_deref(), self.force, &inputs)
+        self.output.file(Problem::Tsp, &inputs)
     }
 }

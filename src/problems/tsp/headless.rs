@@ -2,6 +2,7 @@
 //! the budget (`--kick-share`), print one JSON line (and a tour file).
 
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 use color_eyre::eyre::WrapErr;
@@ -9,12 +10,13 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use super::TspArgs;
+use super::TspSnapshot;
 use super::local_search::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
 use super::setup::build;
-use super::tour_file;
 use crate::anneal::{BATCH, Problem, Rng, RunConfig, StopReason, interrupt, run_traced};
 use crate::batch;
+use crate::export;
 use crate::json::{self, Stop};
 use crate::messages::say;
 use crate::progress::Progress;
@@ -122,7 +124,7 @@ pub fn headless(
 fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
     let started = Instant::now();
     let mut setup = build(args)?;
-    let output = args.output_target()?;
+    let output = args.output_file()?;
     let mut trace = args.anneal.open_trace(None)?;
     let t0 = setup.config.t0;
     let schedule = setup.config.schedule.to_string();
@@ -176,9 +178,14 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     let anneal_seconds = outcome.elapsed.as_secs_f64();
 
     // The result is printed whatever becomes of the file.
-    let written = output.as_ref().map(|target| {
-        let text = tour_file::format(&loaded.instance.name, length, polished.order());
-        target.write(text.as_bytes())
+    let written = output.as_ref().map(|file| {
+        let best = TspSnapshot {
+            instance: Arc::clone(&loaded.instance),
+            tour: polished.order().to_vec(),
+        };
+        let reference = loaded.reference.as_deref();
+        file.target
+            .write(&export::tsp::output(&best, reference, file.format))
     });
     let output_error = match &written {
         Some(Err(failed)) => Some(failed.to_string()),

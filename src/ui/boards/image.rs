@@ -10,7 +10,7 @@ use crate::anneal::worker::Speed;
 use crate::anneal::{Launch, RunConfig, Runner, Search};
 use crate::anneal_args::AnnealArgs;
 use crate::export::{self, Export, Output};
-use crate::output::Target;
+use crate::output_args::OutputFile;
 use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, Setup, build};
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
@@ -212,7 +212,7 @@ struct Prepared {
     /// The run's name in saved files (`e`).
     name: String,
     /// Where `--output` goes, checked.
-    output: Option<Target>,
+    output: Option<OutputFile>,
 }
 
 impl Prepared {
@@ -261,7 +261,7 @@ impl ImageDemo {
         Ok(Prepared {
             reheat_to: args.anneal.reheat_temperature(&config),
             name: export::image::run_name(&args, &setup.mode),
-            output: args.output_target()?,
+            output: args.output_file()?,
             setup,
             config,
             seed: args.anneal.seed,
@@ -286,9 +286,9 @@ impl Demo for ImageDemo {
     ) -> color_eyre::Result<Box<dyn Session>> {
         let prepared = self.prepare(index, area)?;
         let view = prepared.view();
-        let output = prepared.output.clone().map(|target| Output {
-            target,
-            encode: export::image::output,
+        let output = prepared.output.clone().map(|file| Output {
+            target: file.target,
+            encode: Box::new(move |best: &Bitmap| export::image::output(best, file.format)),
         });
         Ok(Box::new(
             Live::start(prepared.into_launch(), view, speed).with_output(output),

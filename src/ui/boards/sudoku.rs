@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use crate::anneal::worker::Speed;
-use crate::export::{self, Export};
+use crate::export::{self, Export, Output};
 use color_eyre::eyre::{bail, eyre};
 
-use crate::problems::sudoku::{CellKind, Puzzle, SudokuArgs, SudokuSnapshot, solver, symbol};
+use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuArgs, SudokuSnapshot, solver, symbol};
 use crate::ui::session::{BoardArea, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
@@ -367,7 +367,20 @@ impl Demo for SudokuDemo {
         if let Some(preset) = self.args.preset {
             title = format!("{preset} · {title}");
         }
-        Ok(Box::new(Live::start(solver.launch(title), view, speed)))
+        // --output is of the one puzzle selected (the demo may also list the file's others).
+        let selected = index == self.args.index.map_or(0, |i| i - 1);
+        let output = match sudoku::output_file(&self.args, 1)? {
+            Some(file) if selected => Some(Output {
+                target: file.target,
+                encode: Box::new(move |best: &SudokuSnapshot| {
+                    Ok(export::sudoku::output(best, file.format))
+                }),
+            }),
+            _ => None,
+        };
+        Ok(Box::new(
+            Live::start(solver.launch(title), view, speed).with_output(output),
+        ))
     }
 
     /// The show's puzzles cool over 600k steps: 20 s at this pace.

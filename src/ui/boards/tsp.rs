@@ -352,9 +352,19 @@ impl Demo for TspDemo {
             best: false,
             reference: true,
         };
-        let output = args.output_target()?.map(|target| Output {
-            target,
-            encode: |best, _| Ok(export::tsp::tour(best)),
+        let output = args.output_file()?.map(|file| {
+            let loaded = Arc::clone(&view.loaded);
+            let encode: export::Encode<TspSnapshot> = Box::new(move |best| {
+                Ok(export::tsp::output(
+                    best,
+                    loaded.reference.as_deref(),
+                    file.format,
+                ))
+            });
+            Output {
+                target: file.target,
+                encode,
+            }
         });
         Ok(Box::new(
             Live::start(launch, view, speed).with_output(output),
