@@ -296,9 +296,16 @@ impl App {
         Line::from(spans)
     }
 
+    /// Which keys this view has, for the footer and the help.
+    fn view(&self) -> View {
+        View::Single {
+            tabs: self.demos.len() > 1,
+            saves: self.saves,
+        }
+    }
+
     fn hints(&self) -> Line<'_> {
-        let tabs = self.demos.len() > 1;
-        Line::from(hint_spans(footer(View::Single { tabs }), &self.theme))
+        Line::from(hint_spans(footer(self.view()), &self.theme))
     }
 
     /// Two lines about a finished run: how it ended, and what it took.
@@ -466,9 +473,7 @@ impl Widget for &App {
         }
         if self.help {
             Help {
-                view: View::Single {
-                    tabs: self.demos.len() > 1,
-                },
+                view: self.view(),
                 board_keys: self.session.board_keys(),
                 theme: &self.theme,
             }
@@ -633,7 +638,10 @@ mod tests {
         for closer in [Action::Quit, Action::Help, Action::Step] {
             app.on_action(Action::Help);
             let text = screen(&app, 80, 24).join("\n");
-            for key in keys_for(View::Single { tabs: false }) {
+            for key in keys_for(View::Single {
+                tabs: false,
+                saves: true,
+            }) {
                 assert!(text.contains(key.what), "help misses {:?}", key.what);
             }
             assert!(!text.contains("next demo"), "no tabs, no Tab key: {text}");
@@ -681,6 +689,18 @@ mod tests {
     fn the_footer_fits_80_columns_and_ends_in_help() {
         let lines = screen(&app(RunState::Running), 80, 24);
         assert!(lines[23].trim_end().ends_with("? help"), "{}", lines[23]);
+    }
+
+    #[test]
+    fn where_saving_is_off_neither_the_footer_nor_the_help_offers_it() {
+        let saving = screen(&app(RunState::Running), 80, 24);
+        assert!(saving[23].contains("e save"), "{}", saving[23]);
+        let mut app = app(RunState::Running).without_saving();
+        assert!(!screen(&app, 80, 24)[23].contains("e save"));
+        app.on_action(Action::Help);
+        let help = screen(&app, 80, 24).join("\n");
+        assert!(help.contains("pause"), "{help}");
+        assert!(!help.contains("save the board"), "{help}");
     }
 
     #[test]

@@ -86,7 +86,12 @@ pub fn hint_spans<'a>(
 /// between) or a race.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
-    Single { tabs: bool },
+    /// The single-board view: `tabs` when it has more than one demo, `saves` when the save
+    /// key writes files (not for the clients of `kiln serve`).
+    Single {
+        tabs: bool,
+        saves: bool,
+    },
     Race,
 }
 
@@ -98,6 +103,8 @@ enum Works {
     Single,
     /// The single-board view with more than one demo.
     Tabs,
+    /// The single-board view where saving is on.
+    Saving,
 }
 
 impl Works {
@@ -105,7 +112,8 @@ impl Works {
         match (self, view) {
             (Works::Everywhere, _) => true,
             (Works::Single, View::Single { .. }) => true,
-            (Works::Tabs, View::Single { tabs }) => tabs,
+            (Works::Tabs, View::Single { tabs, .. }) => tabs,
+            (Works::Saving, View::Single { saves, .. }) => saves,
             (_, View::Race) => false,
         }
     }
@@ -186,7 +194,7 @@ pub const KEYS: &[Key] = &[
         "e",
         Some("save"),
         "save the board (PNG) and the best state as new files here",
-        Works::Single,
+        Works::Saving,
     ),
     key(
         "?",
@@ -279,8 +287,14 @@ mod footer_tests {
     #[test]
     fn the_footer_ends_in_help_and_fits_80_columns() {
         for view in [
-            View::Single { tabs: true },
-            View::Single { tabs: false },
+            View::Single {
+                tabs: true,
+                saves: true,
+            },
+            View::Single {
+                tabs: false,
+                saves: false,
+            },
             View::Race,
         ] {
             let spans = hint_spans(footer(view), &Theme::monochrome(true));
