@@ -175,20 +175,26 @@ fn restarts_keep_the_black_count() {
     assert_eq!(p.snapshot().black_pixels(), before);
 }
 
+/// A denoising problem of sides below `side` drawn from `seed`, with every neighbourhood,
+/// lambda and beta in turn; the generator it was drawn with, and its width and height.
+fn random_denoise(seed: u64, side: usize) -> (Denoise, Rng, usize, usize) {
+    let mut rng = Rng::seed_from_u64(seed);
+    let (w, h) = (rng.random_range(1..side), rng.random_range(1..side));
+    let noisy = Bitmap::random(w, h, rng.random_range(0.0..1.0), &mut rng);
+    let n = if seed.is_multiple_of(2) {
+        Neighbourhood::Four
+    } else {
+        Neighbourhood::Eight
+    };
+    let lambda = [0.0, 0.5, 1.0, 2.0][seed as usize % 4];
+    let beta = [0.25, 0.5, 0.75, 1.0, 1.5][seed as usize % 5];
+    (Denoise::new(&noisy, lambda, beta, n), rng, w, h)
+}
+
 #[test]
 fn denoise_delta_matches_full_energy() {
     for seed in 0..40u64 {
-        let mut rng = Rng::seed_from_u64(seed);
-        let (w, h) = (rng.random_range(1..12), rng.random_range(1..12));
-        let noisy = Bitmap::random(w, h, rng.random_range(0.0..1.0), &mut rng);
-        let n = if seed % 2 == 0 {
-            Neighbourhood::Four
-        } else {
-            Neighbourhood::Eight
-        };
-        let lambda = [0.0, 0.5, 1.0, 2.0][seed as usize % 4];
-        let beta = [0.25, 0.5, 0.75, 1.0, 1.5][seed as usize % 5];
-        let mut d = Denoise::new(&noisy, lambda, beta, n);
+        let (mut d, mut rng, _, _) = random_denoise(seed, 12);
         delta::walk(&mut d, &mut rng, 200, &format!("seed {seed}"), |_, _| {});
     }
 }
@@ -213,17 +219,7 @@ fn region_delta_matches_full_energy() {
     let mut moved = [0usize; 2];
     let mut touched_edge = 0;
     for seed in 0..60u64 {
-        let mut rng = Rng::seed_from_u64(seed);
-        let (w, h) = (rng.random_range(1..14), rng.random_range(1..14));
-        let noisy = Bitmap::random(w, h, rng.random_range(0.0..1.0), &mut rng);
-        let n = if seed % 2 == 0 {
-            Neighbourhood::Four
-        } else {
-            Neighbourhood::Eight
-        };
-        let lambda = [0.0, 0.5, 1.0, 2.0][seed as usize % 4];
-        let beta = [0.25, 0.5, 0.75, 1.0, 1.5][seed as usize % 5];
-        let mut d = Denoise::new(&noisy, lambda, beta, n);
+        let (mut d, mut rng, w, h) = random_denoise(seed, 14);
         if seed % 3 != 0 {
             d.icm();
         }
