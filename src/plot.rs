@@ -2,8 +2,10 @@
 //! Energy (solid) and best energy (dashed) on top, temperature below on a log scale (the
 //! schedules are exponential in it), one colour per trace, named by its file.
 //!
-//! Steps and energy stay linear: a budgeted schedule is laid out over its steps, and a
-//! Sudoku's energy reaches 0, which no log scale shows.
+//! Steps stay linear (a budgeted schedule is laid out over its steps). Energy goes on a log
+//! scale when every value is positive and they span a factor of [`LOG_SPAN`] or more (a
+//! random first tour against the final one: a linear axis flattens the end of the run);
+//! otherwise linear, as for a Sudoku, whose energy reaches 0.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -11,6 +13,8 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use color_eyre::eyre::{WrapErr, eyre};
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::anneal::{Sample, trace};
@@ -20,6 +24,8 @@ use crate::input::InputError;
 const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 const SIZE: (u32, u32) = (1000, 800);
+/// Energies spanning this factor or more are drawn on a log scale.
+const LOG_SPAN: f64 = 4.0;
 /// Colours that stay apart when printed (Tableau 10); traces beyond them cycle.
 const COLOURS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
@@ -158,19 +164,49 @@ fn energy_panel<DB: DrawingBackend>(
         .iter()
         .flat_map(|s| &s.samples)
         .flat_map(|s| [s.energy, s.best_energy]);
-    let ys = padded(energies);
-    let mut chart = ChartBuilder::on(area)
-        .caption("Energy (dashed: best so far)", (FAMILY, 22))
+    let (lo, hi) = bounds(energies);
+    let mut builder = ChartBuilder::on(area);
+    let chart = builder
         .margin(12)
         .x_label_area_size(45)
-        .y_label_area_size(80)
-        .build_cartesian_2d(xs, ys)?;
+        .y_label_area_size(80);
+    if energy_on_log_scale(lo, hi) {
+        let ys = (lo / 1.05..hi * 1.05).log_scale();
+        let mut chart = chart
+            .caption("Energy, log scale (dashed: best so far)", (FAMILY, 22))
+            .build_cartesian_2d(xs, ys)?;
+        energy_lines(&mut chart, series, x)
+    } else {
+        let margin = ((hi - lo) * 0.05).max(0.5);
+        let mut chart = chart
+            .caption("Energy (dashed: best so far)", (FAMILY, 22))
+            .build_cartesian_2d(xs, lo - margin..hi + margin)?;
+        energy_lines(&mut chart, series, x)
+    }
+}
+
+/// Positive energies spanning [`LOG_SPAN`] or more read better on a log scale.
+fn energy_on_log_scale(lo: f64, hi: f64) -> bool {
+    lo > 0.0 && hi >= lo * LOG_SPAN
+}
+
+/// The mesh, each trace's energy (solid) and best energy (dashed), and the legend.
+fn energy_lines<'a, DB, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>,
+    series: &[Series],
+    x: XAxis,
+) -> Drawn<DB>
+where
+    DB: DrawingBackend + 'a,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
     chart
         .configure_mesh()
         .x_desc(x.label())
         .y_desc("energy")
         .x_label_formatter(&|v| short(*v))
         .y_label_formatter(&|v| short(*v))
+        .y_max_light_lines(1)
         .label_style((FAMILY, 15))
         .draw()?;
     for (i, s) in series.iter().enumerate() {
@@ -190,7 +226,7 @@ fn energy_panel<DB: DrawingBackend>(
             colour.stroke_width(1),
         ))?;
     }
-    draw_legend(&mut chart)
+    draw_legend(chart)
 }
 
 fn temperature_panel<DB: DrawingBackend>(
@@ -260,13 +296,11 @@ fn padded_max(values: impl Iterator<Item = f64>) -> f64 {
     if max > 0.0 { max * 1.02 } else { 1.0 }
 }
 
-/// The range of `values` with a margin, never empty.
-fn padded(values: impl Iterator<Item = f64>) -> Range<f64> {
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+/// The smallest and the largest of `values`.
+fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
-    });
-    let margin = ((hi - lo) * 0.05).max(0.5);
-    lo - margin..hi + margin
+    })
 }
 
 /// A tick label short enough to read: 250k, 1.5M, 0.25.
@@ -302,6 +336,23 @@ mod tests {
         assert_eq!(short(1_500_000.0), "1.5M");
         assert_eq!(short(3e9), "3G");
         assert_eq!(short(0.125), "0.125");
+    }
+
+    #[test]
+    fn energy_goes_on_a_log_scale_only_when_positive_and_spread() {
+        assert!(
+            energy_on_log_scale(8_000.0, 60_000.0),
+            "a random first tour"
+        );
+        assert!(
+            !energy_on_log_scale(7_542.0, 9_000.0),
+            "a greedy first tour"
+        );
+        assert!(!energy_on_log_scale(0.0, 40.0), "a Sudoku reaches 0");
+        assert!(
+            !energy_on_log_scale(-1416.0, 1457.0),
+            "pattern energies go negative"
+        );
     }
 
     #[test]
