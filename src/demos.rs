@@ -9,6 +9,7 @@ use crate::problems::image::ImageArgs;
 use crate::problems::sudoku;
 use crate::problems::tsp::TspArgs;
 use crate::race::RaceArgs;
+use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
 use crate::ui::boards::sudoku::SudokuThumbnail;
@@ -75,6 +76,7 @@ pub fn sudoku_show() -> SudokuDemo {
         puzzles: SUDOKU_SHOW.iter().map(|&(i, _)| all[i].clone()).collect(),
         seeds: SUDOKU_SHOW.iter().map(|&(_, seed)| seed).collect(),
         args,
+        trace: TraceSlot::default(),
     }
 }
 
@@ -147,9 +149,11 @@ pub fn bare() -> Startup {
         Box::new(sudoku_show()),
         Box::new(TspDemo {
             runs: tsp_presets(),
+            trace: TraceSlot::default(),
         }),
         Box::new(ImageDemo {
             runs: image_presets(),
+            trace: TraceSlot::default(),
         }),
     ];
     Startup {
@@ -184,6 +188,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 puzzles,
                 args: args.clone(),
                 seeds: Vec::new(),
+                trace: TraceSlot::open(&args.anneal)?,
             };
             Ok(Startup::one(demo, index))
         }
@@ -195,6 +200,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             Ok(Startup::one(
                 ImageDemo {
                     runs: vec![args.clone()],
+                    trace: TraceSlot::open(&args.anneal)?,
                 },
                 0,
             ))
@@ -209,6 +215,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             Ok(Startup::one(
                 TspDemo {
                     runs: vec![args.clone()],
+                    trace: TraceSlot::open(&args.anneal)?,
                 },
                 0,
             ))

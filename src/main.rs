@@ -107,18 +107,6 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
     }
     let headless = cli.headless || !std::io::stdout().is_terminal();
     cli.check_view(headless)?;
-    let traced = cli
-        .command
-        .as_ref()
-        .and_then(Command::anneal_args)
-        .is_some_and(|a| a.trace.is_some());
-    if !headless && traced {
-        return Err(InputError::new(
-            "--trace",
-            "only headless runs write a trace: add --headless",
-        )
-        .into());
-    }
     if !headless {
         let options = kiln::ui::Options {
             fps: cli.fps,

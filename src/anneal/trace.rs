@@ -183,6 +183,79 @@ pub fn run_traced<S: Search, W: Write>(
     }
 }
 
+/// A search that offers every sample taken of it to a trace: how a live run is traced, on
+/// its annealing thread (which samples at every publication, a few dozen times a second,
+/// and at every key). Dropping it (the run's end) writes a last sample if steps were made
+/// since the one before, and finishes the file.
+pub struct Traced<S: Search> {
+    search: S,
+    trace: Option<Trace>,
+    /// The step of the last sample offered.
+    last_step: Option<u64>,
+}
+
+impl<S: Search> Traced<S> {
+    pub fn new(search: S, trace: Trace) -> Self {
+        Traced {
+            search,
+            trace: Some(trace),
+            last_step: None,
+        }
+    }
+}
+
+impl<S: Search> Search for Traced<S> {
+    type Snapshot = S::Snapshot;
+
+    fn step_batch(&mut self, n: u64) -> u64 {
+        self.search.step_batch(n)
+    }
+    fn sample(&mut self) -> Sample {
+        let sample = self.search.sample();
+        if let Some(trace) = &mut self.trace {
+            trace.record(&sample);
+            self.last_step = Some(sample.iteration);
+        }
+        sample
+    }
+    fn stopped(&self) -> Option<super::StopReason> {
+        self.search.stopped()
+    }
+    fn snapshot(&self) -> S::Snapshot {
+        self.search.snapshot()
+    }
+    fn best_snapshot(&mut self) -> S::Snapshot {
+        self.search.best_snapshot()
+    }
+    fn reheat(&mut self, temperature: f64) {
+        self.search.reheat(temperature)
+    }
+    fn restart(&mut self) {
+        self.search.restart()
+    }
+    fn generations(&self) -> Option<u64> {
+        self.search.generations()
+    }
+}
+
+impl<S: Search> Drop for Traced<S> {
+    fn drop(&mut self) {
+        let Some(mut trace) = self.trace.take() else {
+            return;
+        };
+        if !trace.is_on() {
+            return;
+        }
+        let sample = self.search.sample();
+        if self.last_step != Some(sample.iteration) {
+            trace.record(&sample);
+        }
+        if let Err(e) = trace.finish() {
+            crate::messages::warn(format_args!("writing the --trace file: {e}"));
+        }
+    }
+}
+
 /// Reads a trace back; `source` names it in errors, which give the line.
 pub fn parse(text: &str, source: &str) -> Result<Vec<Sample>, InputError> {
     let mut lines = text.lines().enumerate();
