@@ -53,17 +53,31 @@ impl Trace {
             .write(true)
             .create_new(true)
             .open(path)
-            .map_err(|e| {
-                let why = match e.kind() {
-                    io::ErrorKind::AlreadyExists => {
-                        "already exists (a trace is never overwritten)".to_string()
-                    }
-                    _ => format!("cannot create: {e}"),
-                };
-                InputError::new("--trace", format!("{}: {why}", path.display()))
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => exists(path),
+                _ => InputError::new("--trace", format!("{}: cannot create: {e}", path.display())),
             })?;
         Ok(Trace::new(BufWriter::new(file)))
     }
+
+    /// Refuses `path` if a file is there, as `create` would: so that runs that create
+    /// their traces side by side (a race's panes) refuse before any of them starts.
+    pub fn check_new(path: &Path) -> Result<(), InputError> {
+        match path.exists() {
+            true => Err(exists(path)),
+            false => Ok(()),
+        }
+    }
+}
+
+fn exists(path: &Path) -> InputError {
+    InputError::new(
+        "--trace",
+        format!(
+            "{}: already exists (a trace is never overwritten)",
+            path.display()
+        ),
+    )
 }
 
 impl<W: Write> Trace<W> {

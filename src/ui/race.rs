@@ -1,5 +1,6 @@
-//! Race mode: 2-4 solvers on the same puzzle, one pane each (board thumbnail, energy
-//! sparkline, counters), and the order in which they finish.
+//! Race mode: 2-4 runs of one problem, one pane each (the problem's board, counters and
+//! an energy sparkline), and the standings on top: for Sudoku the order in which the
+//! racers solve the puzzle, for the others the best energy each has reached so far.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -9,21 +10,31 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use super::format;
 use super::help::Help;
 use super::keys::{Action, View, close_help, footer, hint_spans};
-use super::session::{RunState, Session};
+use super::session::{BoardArea, RunState, Session};
 use super::stats::sparkline;
 use super::theme::Theme;
 use super::{Flow, Tui};
 use crate::anneal::worker::{Command, Speed};
 
-/// One contestant: a name ("kiln", "ga", ...) and its live run.
+/// One contestant: a name ("kiln", "two-opt", ...) and its live run.
 pub struct Racer {
     pub name: String,
     pub session: Box<dyn Session>,
 }
 
+/// How racers are placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standings {
+    /// Those that reached the target (a solved Sudoku), by the time they took.
+    FirstSolved,
+    /// All of them by the best energy reached so far, then by time.
+    BestEnergy,
+}
+
 pub struct Race {
     title: String,
     racers: Vec<Racer>,
+    standings: Standings,
     /// Racers that reached the target, in the order they did.
     order: Vec<usize>,
     speed: Speed,
@@ -33,12 +44,57 @@ pub struct Race {
 
 /// Columns a pane keeps beside the board for its counters.
 const PANE_STATS_WIDTH: u16 = 15;
+/// Rows below which panes are not stacked two high.
+const MIN_PANE_HEIGHT: u16 = 10;
+
+/// Where `n` panes go in `area`: a 2x2 grid (the third and fourth pane below the first
+/// two) for more than two when the area is tall enough, side by side otherwise.
+fn pane_areas(n: usize, area: Rect) -> Vec<Rect> {
+    let grid = n > 2 && area.height >= 2 * MIN_PANE_HEIGHT;
+    let (rows, columns) = if grid { (2, 2) } else { (1, n.max(1)) };
+    let row_areas = Layout::vertical(vec![Constraint::Fill(1); rows]).split(area);
+    (0..n)
+        .map(|i| {
+            let cells =
+                Layout::horizontal(vec![Constraint::Fill(1); columns]).split(row_areas[i / columns]);
+            cells[i % columns]
+        })
+        .collect()
+}
+
+/// The screen's rows for the standings, the panes and the key hints.
+fn screen_rows(area: Rect) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
+/// The cells each board of a race of `n` has on `screen` (so an image can be sized to its
+/// pane as it is to the single view).
+pub fn board_area(screen: Rect, n: usize) -> BoardArea {
+    let [_, panes, _] = screen_rows(screen);
+    let pane = pane_areas(n, panes)[0];
+    BoardArea {
+        width: pane.width.saturating_sub(3 + PANE_STATS_WIDTH),
+        height: pane.height.saturating_sub(2),
+    }
+}
 
 impl Race {
-    pub fn new(title: String, racers: Vec<Racer>, speed: Speed, theme: Theme) -> Self {
+    pub fn new(
+        title: String,
+        racers: Vec<Racer>,
+        standings: Standings,
+        speed: Speed,
+        theme: Theme,
+    ) -> Self {
         Race {
             title,
             racers,
+            standings,
             order: Vec::new(),
             speed,
             help: false,
@@ -52,20 +108,50 @@ impl Race {
         }
     }
 
-    /// 1-based finishing place of racer `i`, if it has finished.
-    fn place(&self, i: usize) -> Option<usize> {
-        self.order.iter().position(|&j| j == i).map(|p| p + 1)
+    /// The best energy racer `i` has reached (none before its first sample).
+    fn best(&self, i: usize) -> f64 {
+        let history = self.racers[i].session.history();
+        history.latest().map_or(f64::INFINITY, |s| s.best_energy)
     }
 
-    fn pane_title(&self, i: usize) -> Line<'_> {
+    /// Who is placed, first place first: the finishers, or everyone by best energy.
+    fn placed(&self) -> Vec<usize> {
+        match self.standings {
+            Standings::FirstSolved => self.order.clone(),
+            Standings::BestEnergy => {
+                let mut all: Vec<usize> = (0..self.racers.len()).collect();
+                all.sort_by(|&a, &b| {
+                    self.best(a).total_cmp(&self.best(b)).then_with(|| {
+                        let elapsed = |i: usize| self.racers[i].session.elapsed();
+                        elapsed(a).cmp(&elapsed(b))
+                    })
+                });
+                all
+            }
+        }
+    }
+
+    fn pane_title(&self, i: usize, placed: &[usize]) -> Line<'_> {
         let racer = &self.racers[i];
         let theme = &self.theme;
-        let (word, style) = match (racer.session.state(), self.place(i)) {
-            (_, Some(place)) => (format!("#{place} SOLVED"), theme.good),
-            (RunState::Running, _) => ("running".to_string(), theme.dim),
-            (RunState::Paused, _) => ("paused".to_string(), theme.warn),
-            (RunState::Finished(_), _) => ("gave up".to_string(), theme.warn),
-            (RunState::Crashed(_), _) => ("crashed".to_string(), theme.warn),
+        let place = placed.iter().position(|&j| j == i).map(|p| p + 1);
+        let solved = racer.session.solved();
+        let (word, style) = match (racer.session.state(), self.standings, place) {
+            (_, Standings::FirstSolved, Some(place)) => (format!("#{place} SOLVED"), theme.good),
+            (RunState::Crashed(_), _, _) => ("crashed".to_string(), theme.warn),
+            (state, Standings::BestEnergy, Some(place)) => {
+                let word = match state {
+                    _ if solved => racer.session.target_word(),
+                    RunState::Running => "running",
+                    RunState::Paused => "paused",
+                    _ => "done",
+                };
+                let style = if place == 1 { theme.good } else { theme.dim };
+                (format!("#{place} {word}"), style)
+            }
+            (RunState::Running, _, _) => ("running".to_string(), theme.dim),
+            (RunState::Paused, _, _) => ("paused".to_string(), theme.warn),
+            (RunState::Finished(_), _, _) => ("gave up".to_string(), theme.warn),
         };
         Line::from(vec![
             Span::styled(format!(" {} ", racer.name), theme.title),
@@ -73,26 +159,24 @@ impl Race {
         ])
     }
 
-    fn render_pane(&self, i: usize, area: Rect, buf: &mut Buffer) {
+    fn render_pane(&self, i: usize, placed: &[usize], area: Rect, buf: &mut Buffer) {
         let theme = &self.theme;
         let block = Block::bordered()
             .border_set(theme.border_set())
             .border_style(theme.border)
-            .title(self.pane_title(i));
+            .title(self.pane_title(i, placed));
         let inner = block.inner(area);
         block.render(area, buf);
         let session = &self.racers[i].session;
         let (board_w, board_h) = session.min_board_size();
         let fits = board_w + 1 + PANE_STATS_WIDTH <= inner.width && board_h <= inner.height;
         let stats = if fits {
-            let [board, gap, stats] = Layout::horizontal([
-                Constraint::Length(board_w),
-                Constraint::Length(1),
+            let [board, _gap, stats] = Layout::horizontal([
                 Constraint::Fill(1),
+                Constraint::Length(1),
+                Constraint::Length(PANE_STATS_WIDTH),
             ])
             .areas(inner);
-            let _ = gap;
-            let [board] = Layout::vertical([Constraint::Length(board_h)]).areas(board);
             session.render_board(board, buf, theme);
             stats
         } else {
@@ -101,33 +185,26 @@ impl Race {
         let Some(now) = session.history().latest().copied() else {
             return;
         };
+        let counter = |label: &'static str, value: String| {
+            Line::from(vec![Span::styled(label, theme.dim), Span::raw(value)])
+        };
         let lines = vec![
             Line::from(vec![
-                Span::styled("E ", theme.energy),
+                Span::styled("E     ", theme.energy),
                 Span::raw(format::energy(now.energy)),
-                Span::styled(" best ", theme.dim),
-                Span::raw(format::energy(now.best_energy)),
             ]),
-            Line::from(vec![
-                Span::styled("iter  ", theme.dim),
-                Span::raw(format::si(now.iteration as f64)),
-            ]),
-            Line::from(vec![
-                Span::styled("it/s  ", theme.dim),
-                Span::raw(if *session.state() == RunState::Running {
+            counter("best  ", format::energy(now.best_energy)),
+            counter("iter  ", format::si(now.iteration as f64)),
+            counter(
+                "it/s  ",
+                if *session.state() == RunState::Running {
                     format::si(session.history().rate())
                 } else {
                     "-".to_string()
-                }),
-            ]),
-            Line::from(vec![
-                Span::styled("rest. ", theme.dim),
-                Span::raw(format::count(now.restarts)),
-            ]),
-            Line::from(vec![
-                Span::styled("time  ", theme.dim),
-                Span::raw(format::elapsed(session.elapsed())),
-            ]),
+                },
+            ),
+            counter("rest. ", format::count(now.restarts)),
+            counter("time  ", format::elapsed(session.elapsed())),
         ];
         let text_rows = lines.len() as u16;
         let [text, spark] =
@@ -138,23 +215,32 @@ impl Race {
         sparkline(&energies, scale, theme.energy, theme, spark, buf);
     }
 
-    fn finish_line(&self) -> Line<'_> {
+    fn standings_line(&self, placed: &[usize]) -> Line<'_> {
         let theme = &self.theme;
+        let label = match self.standings {
+            Standings::FirstSolved => "finished: ",
+            Standings::BestEnergy => "best: ",
+        };
         let mut spans = vec![
             Span::styled(" kiln race ", theme.title),
             Span::raw(format!("· {} · ", self.title)),
-            Span::styled("finished: ", theme.dim),
+            Span::styled(label, theme.dim),
         ];
-        if self.order.is_empty() {
+        if placed.is_empty() {
             spans.push(Span::raw("nobody yet"));
         }
-        for (place, &i) in self.order.iter().enumerate() {
-            let seconds = format::elapsed(self.racers[i].session.elapsed());
-            spans.push(Span::styled(
-                format!("{}. {} ", place + 1, self.racers[i].name),
-                theme.good,
-            ));
-            spans.push(Span::styled(format!("({seconds})  "), theme.dim));
+        for (place, &i) in placed.iter().enumerate() {
+            let racer = &self.racers[i];
+            let detail = match self.standings {
+                Standings::FirstSolved => format!("({})  ", format::elapsed(racer.session.elapsed())),
+                Standings::BestEnergy if self.best(i).is_finite() => {
+                    format!("{}  ", format::energy(self.best(i)))
+                }
+                Standings::BestEnergy => "-  ".to_string(),
+            };
+            let style = if place == 0 { theme.good } else { theme.title };
+            spans.push(Span::styled(format!("{}. {} ", place + 1, racer.name), style));
+            spans.push(Span::styled(detail, theme.dim));
         }
         Line::from(spans)
     }
@@ -223,21 +309,11 @@ impl Tui for Race {
 
     fn render(&self, area: Rect, buf: &mut Buffer) {
         let theme = &self.theme;
-        let [title, panes, hints] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Fill(1),
-            Constraint::Length(1),
-        ])
-        .areas(area);
-        Paragraph::new(self.finish_line()).render(title, buf);
-        let rows = if self.racers.len() > 2 { 2 } else { 1 };
-        let row_areas = Layout::vertical(vec![Constraint::Fill(1); rows]).split(panes);
-        for (r, row) in row_areas.iter().enumerate() {
-            let in_row: Vec<usize> = (0..self.racers.len()).filter(|i| i / 2 == r).collect();
-            let cells = Layout::horizontal(vec![Constraint::Fill(1); 2]).split(*row);
-            for (slot, i) in in_row.into_iter().enumerate() {
-                self.render_pane(i, cells[slot], buf);
-            }
+        let [title, panes, hints] = screen_rows(area);
+        let placed = self.placed();
+        Paragraph::new(self.standings_line(&placed)).render(title, buf);
+        for (i, pane) in pane_areas(self.racers.len(), panes).into_iter().enumerate() {
+            self.render_pane(i, &placed, pane, buf);
         }
         Paragraph::new(Line::from(hint_spans(footer(View::Race), theme))).render(hints, buf);
         if self.help {
