@@ -279,11 +279,11 @@ fn race_screen(
     title: impl FnOnce(&str) -> String,
     panes: &[(String, &Command)],
     options: &Options,
+    screen: Rect,
 ) -> Result<Race> {
     let first = panes[0].1;
     let speed = race_speed(first, options);
-    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
-    let area = board_area(Rect::new(0, 0, width, height), panes.len());
+    let area = board_area(screen, panes.len());
     let racers = panes
         .iter()
         .map(|(name, command)| {
@@ -306,16 +306,22 @@ fn race_screen(
     ))
 }
 
-/// The race screen of `kiln race PROBLEM ARGS...`: one pane per raced value, titled by
-/// what the first pane runs and the raced flags.
-pub fn race_plan(plan: &Plan, options: &Options) -> Result<Race> {
+/// The terminal's size, for the boards that are sized to it.
+pub fn terminal_area() -> Rect {
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    Rect::new(0, 0, width, height)
+}
+
+/// The race screen of `kiln race PROBLEM ARGS...` on `screen`: one pane per raced value,
+/// titled by what the first pane runs and the raced flags.
+pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
     let panes: Vec<(String, &Command)> = plan
         .panes
         .iter()
         .map(|p| (p.name.clone(), p.command()))
         .collect();
     let flags = plan.flags_typed();
-    race_screen(|first| format!("{first} · {flags}"), &panes, options)
+    race_screen(|first| format!("{first} · {flags}"), &panes, options, screen)
 }
 
 /// The race screen of `kiln race FILE --presets a,b,..`: one pane per preset on the first
@@ -331,5 +337,5 @@ pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
         .map(|(preset, command)| (preset.name().to_string(), command))
         .collect();
     let source = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
-    race_screen(|_| source.to_string(), &panes, options)
+    race_screen(|_| source.to_string(), &panes, options, terminal_area())
 }

@@ -133,7 +133,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
             speed: cli.speed,
         };
         if let Some(plan) = &race {
-            let mut race = kiln::demos::race_plan(plan, &options)?;
+            let mut race = kiln::demos::race_plan(plan, &options, kiln::demos::terminal_area())?;
             return kiln::ui::drive(&mut race, options.fps);
         }
         if let Some(Command::Race(args)) = &cli.command {

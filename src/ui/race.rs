@@ -215,17 +215,17 @@ impl Race {
         sparkline(&energies, scale, theme.energy, theme, spark, buf);
     }
 
-    fn standings_line(&self, placed: &[usize]) -> Line<'_> {
+    /// " kiln race · TITLE · best: 1. a 7542  2. b 7910": the title left out when the
+    /// standings would not fit `width` with it.
+    fn standings_line(&self, placed: &[usize], width: u16) -> Line<'_> {
         let theme = &self.theme;
         let label = match self.standings {
             Standings::FirstSolved => "finished: ",
             Standings::BestEnergy => "best: ",
         };
-        let mut spans = vec![
-            Span::styled(" kiln race ", theme.title),
-            Span::raw(format!("· {} · ", self.title)),
-            Span::styled(label, theme.dim),
-        ];
+        let mut spans = vec![Span::styled(" kiln race ", theme.title)];
+        let title = Span::raw(format!("· {} · ", self.title));
+        spans.push(Span::styled(label, theme.dim));
         if placed.is_empty() {
             spans.push(Span::raw("nobody yet"));
         }
@@ -242,7 +242,13 @@ impl Race {
             spans.push(Span::styled(format!("{}. {} ", place + 1, racer.name), style));
             spans.push(Span::styled(detail, theme.dim));
         }
-        Line::from(spans)
+        let mut line = Line::from(spans);
+        if line.width() + title.width() <= usize::from(width) {
+            line.spans.insert(1, title);
+        } else {
+            line.spans.insert(1, Span::raw("· "));
+        }
+        line
     }
 }
 
@@ -311,7 +317,7 @@ impl Tui for Race {
         let theme = &self.theme;
         let [title, panes, hints] = screen_rows(area);
         let placed = self.placed();
-        Paragraph::new(self.standings_line(&placed)).render(title, buf);
+        Paragraph::new(self.standings_line(&placed, title.width)).render(title, buf);
         for (i, pane) in pane_areas(self.racers.len(), panes).into_iter().enumerate() {
             self.render_pane(i, &placed, pane, buf);
         }
@@ -344,7 +350,13 @@ mod tests {
                 SudokuThumbnail::new(3),
             )),
         }];
-        let mut race = Race::new("x".into(), racers, Speed::Full, Theme::colour(false));
+        let mut race = Race::new(
+            "x".into(),
+            racers,
+            Standings::FirstSolved,
+            Speed::Full,
+            Theme::colour(false),
+        );
         race.poll();
         let text = screen(&race, 80, 24).join("\n");
         assert!(!text.contains("SOLVED"), "{text}");
@@ -370,6 +382,7 @@ mod tests {
         let mut race = Race::new(
             "hardest11.txt:1".into(),
             racers,
+            Standings::FirstSolved,
             Speed::Full,
             Theme::colour(false),
         );
@@ -393,14 +406,10 @@ mod tests {
             "{}",
             lines[1]
         );
-        // Both thumbnails, side by side, under their titles.
-        assert_eq!(
-            lines[2].matches(" 3  4 5 6  7 8 9").count(),
-            2,
-            "{}",
-            lines[2]
-        );
-        assert!(lines[2].contains("E 4 best 4"));
+        // Both thumbnails, side by side, under their titles, and the counters beside them.
+        let text = lines.join("\n");
+        assert_eq!(text.matches(" 3  4 5 6  7 8 9").count(), 2, "{text}");
+        assert_eq!(text.matches("best  4").count(), 2, "{text}");
         assert!(lines[23].starts_with(" space pause"));
     }
 
@@ -413,12 +422,8 @@ mod tests {
             "{}",
             lines[1]
         );
-        assert_eq!(
-            lines[2].matches(" 3  4 5 6  7 8 9").count(),
-            2,
-            "{}",
-            lines[2]
-        );
+        let text = lines.join("\n");
+        assert_eq!(text.matches(" 3  4 5 6  7 8 9").count(), 2, "{text}");
         assert!(
             lines[46].starts_with("╰") && lines[46].ends_with("╯"),
             "{}",
