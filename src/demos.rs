@@ -283,7 +283,8 @@ fn race_screen(
 ) -> Result<Race> {
     let first = panes[0].1;
     let speed = race_speed(first, options);
-    let area = board_area(screen, panes.len());
+    // Only an image is sized to its board (as large as it is at least).
+    let area = board_area(screen, panes.len(), crate::ui::boards::image::MIN_SIZE);
     let racers = panes
         .iter()
         .map(|(name, command)| {

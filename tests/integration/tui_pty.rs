@@ -189,12 +189,12 @@ fn a_tsp_race_shows_both_tours_and_the_standings_and_q_quits() {
         24,
     );
     let text = tui.wait_until("both panes with counters", |t| {
-        t.matches("best  ").count() == 2 && t.contains("best: 1. ")
+        t.matches("best  ").count() == 2 && t.contains("--moves · 1. ")
     });
     println!("{text}");
     let lines: Vec<&str> = text.lines().collect();
     assert!(
-        lines[0].starts_with(" kiln race · berlin52 (52 cities) · --moves · best: 1. "),
+        lines[0].starts_with(" kiln race · berlin52 (52 cities) · --moves · 1. "),
         "{text}"
     );
     assert!(lines[0].contains("2. "), "{text}");

@@ -171,7 +171,7 @@ pub struct ImageDemo {
 }
 
 /// The smallest board, in cells.
-const MIN_SIZE: (u16, u16) = (24, 12);
+pub(crate) const MIN_SIZE: (u16, u16) = (24, 12);
 
 /// The pace the image tab starts at: about 35 proposals per pixel a second on an 80x24
 /// terminal, slow enough to see a pattern come out of the noise, and few enough changes a
