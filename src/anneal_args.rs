@@ -283,7 +283,7 @@ impl AnnealArgs {
 }
 
 /// `path` with `-part` before its extension.
-fn with_part(path: &Path, part: &str) -> PathBuf {
+pub(crate) fn with_part(path: &Path, part: &str) -> PathBuf {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
     let name = match path.extension() {
         Some(ext) => format!("{stem}-{part}.{}", ext.to_string_lossy()),

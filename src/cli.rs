@@ -22,6 +22,8 @@ fn parse_speed(s: &str) -> Result<Speed, String> {
     ranges::SPEED.parse(s).map(Speed::Limited)
 }
 
+const DEFAULT_FPS: u32 = 20;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "kiln",
@@ -41,7 +43,7 @@ pub struct Cli {
     #[arg(long, global = true, help_heading = "Output")]
     pub headless: bool,
     /// Frames per second of the live view.
-    #[arg(long, global = true, default_value_t = 20, value_parser = ranges::whole(ranges::FPS), help_heading = "Live view")]
+    #[arg(long, global = true, default_value_t = DEFAULT_FPS, value_parser = ranges::whole(ranges::FPS), help_heading = "Live view")]
     pub fps: u32,
     /// Steps per second the live view starts at (e.g. 1000), or `full` [default: the
     /// demo's pace].
@@ -121,6 +123,31 @@ impl Cli {
         match first_given(&flags) {
             Some(flag) => refuse(flag, why),
             None => Ok(()),
+        }
+    }
+
+    /// The problem and arguments of `kiln race PROBLEM ARGS...`.
+    pub fn race_problem(&self) -> Option<(&'static str, &[String])> {
+        match &self.command {
+            Some(Command::Race(RaceArgs {
+                problem: Some(problem),
+                ..
+            })) => Some(problem.words()),
+            _ => None,
+        }
+    }
+
+    /// Takes the global flags `pane` was given (a race's arguments are parsed as each
+    /// pane's command line, so `kiln race tsp --moves a,b --headless` says it there).
+    pub fn absorb_globals(&mut self, pane: &Cli) {
+        self.headless |= pane.headless;
+        self.quiet |= pane.quiet;
+        self.once |= pane.once;
+        self.ascii |= pane.ascii;
+        self.unicode |= pane.unicode;
+        self.speed = self.speed.or(pane.speed);
+        if pane.fps != DEFAULT_FPS {
+            self.fps = pane.fps;
         }
     }
 

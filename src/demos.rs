@@ -1,6 +1,7 @@
 //! Which demos (tabs) the TUI opens with, from the command line.
 
 use color_eyre::Result;
+use ratatui::layout::Rect;
 
 use crate::anneal::worker::Speed;
 use crate::cli::{self, Command};
@@ -8,13 +9,14 @@ use crate::input::InputError;
 use crate::problems::image::ImageArgs;
 use crate::problems::sudoku;
 use crate::problems::tsp::TspArgs;
-use crate::race::RaceArgs;
+use crate::race::{Plan, RaceArgs};
+use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
 use crate::ui::boards::sudoku::SudokuThumbnail;
 use crate::ui::boards::tsp::TspDemo;
-use crate::ui::race::{Race, Racer};
-use crate::ui::{Demo, Live, Options, Theme};
+use crate::ui::race::{Race, Racer, Standings, board_area};
+use crate::ui::{BoardArea, Demo, Live, Options, Session, Theme};
 
 /// The Sudoku show of a bare `kiln`: the embedded default (AI Escargot), then the
 /// "hardest" puzzles, each with the seed it is shown with.
@@ -75,6 +77,7 @@ pub fn sudoku_show() -> SudokuDemo {
         puzzles: SUDOKU_SHOW.iter().map(|&(i, _)| all[i].clone()).collect(),
         seeds: SUDOKU_SHOW.iter().map(|&(_, seed)| seed).collect(),
         args,
+        trace: TraceSlot::default(),
     }
 }
 
@@ -147,9 +150,11 @@ pub fn bare() -> Startup {
         Box::new(sudoku_show()),
         Box::new(TspDemo {
             runs: tsp_presets(),
+            trace: TraceSlot::default(),
         }),
         Box::new(ImageDemo {
             runs: image_presets(),
+            trace: TraceSlot::default(),
         }),
     ];
     Startup {
@@ -184,6 +189,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 puzzles,
                 args: args.clone(),
                 seeds: Vec::new(),
+                trace: TraceSlot::open(&args.anneal)?,
             };
             Ok(Startup::one(demo, index))
         }
@@ -195,6 +201,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             Ok(Startup::one(
                 ImageDemo {
                     runs: vec![args.clone()],
+                    trace: TraceSlot::open(&args.anneal)?,
                 },
                 0,
             ))
@@ -209,6 +216,7 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
             Ok(Startup::one(
                 TspDemo {
                     runs: vec![args.clone()],
+                    trace: TraceSlot::open(&args.anneal)?,
                 },
                 0,
             ))
@@ -216,32 +224,119 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
     }
 }
 
-/// The race screen for `kiln race`: one pane per preset on the first selected puzzle, all
-/// at full speed unless `--speed` says otherwise.
+/// The session of one race pane running `command` at `speed`, its board in `area`: the
+/// problem's own board (a Sudoku's thumbnail, to fit four), traced if `--trace` says so.
+fn pane_session(command: &Command, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
+    match command {
+        Command::Sudoku(args) => {
+            let puzzles = sudoku::selected_puzzles(args)?;
+            let puzzle = puzzles
+                .first()
+                .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
+            let solver = sudoku::solver(puzzle, args)?;
+            let title = solver.label.clone();
+            let launch = solver
+                .launch(title)
+                .traced(args.anneal.open_trace(None)?);
+            let view = SudokuThumbnail::new(puzzle.n);
+            Ok(Box::new(Live::start(launch, view, speed)))
+        }
+        Command::Tsp(args) => TspDemo {
+            runs: vec![args.clone()],
+            trace: TraceSlot::open(&args.anneal)?,
+        }
+        .start(0, speed, area),
+        Command::Image(args) => ImageDemo {
+            runs: vec![args.clone()],
+            trace: TraceSlot::open(&args.anneal)?,
+        }
+        .start(0, speed, area),
+        _ => unreachable!("a race is of a problem"),
+    }
+}
+
+/// The pace a race of `command`'s problem starts at, unless `--speed` says: Sudoku at full
+/// speed (a race to solve), the others at their single view's pace, so the boards can be
+/// watched.
+fn race_speed(command: &Command, options: &Options) -> Speed {
+    let demo: Box<dyn Demo> = match command {
+        Command::Tsp(_) => Box::new(TspDemo {
+            runs: Vec::new(),
+            trace: TraceSlot::default(),
+        }),
+        Command::Image(_) => Box::new(ImageDemo {
+            runs: Vec::new(),
+            trace: TraceSlot::default(),
+        }),
+        _ => return options.speed.unwrap_or(Speed::Full),
+    };
+    options.speed.unwrap_or(demo.default_speed())
+}
+
+/// The race screen of `panes` (name, command), titled by `title` from the first pane's
+/// own title.
+fn race_screen(
+    title: impl FnOnce(&str) -> String,
+    panes: &[(String, &Command)],
+    options: &Options,
+    screen: Rect,
+) -> Result<Race> {
+    let first = panes[0].1;
+    let speed = race_speed(first, options);
+    // Only an image is sized to its board (as large as it is at least).
+    let area = board_area(screen, panes.len(), crate::ui::boards::image::MIN_SIZE);
+    let racers = panes
+        .iter()
+        .map(|(name, command)| {
+            Ok(Racer {
+                name: name.clone(),
+                session: pane_session(command, speed, area)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let standings = match first {
+        Command::Sudoku(_) => Standings::FirstSolved,
+        _ => Standings::BestEnergy,
+    };
+    Ok(Race::new(
+        title(racers[0].session.title()),
+        racers,
+        standings,
+        speed,
+        Theme::from_env(options.glyphs),
+    ))
+}
+
+/// The terminal's size, for the boards that are sized to it.
+pub fn terminal_area() -> Rect {
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    Rect::new(0, 0, width, height)
+}
+
+/// The race screen of `kiln race PROBLEM ARGS...` on `screen`: one pane per raced value,
+/// titled by what the first pane runs and the raced flags.
+pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
+    let panes: Vec<(String, &Command)> = plan
+        .panes
+        .iter()
+        .map(|p| (p.name.clone(), p.command()))
+        .collect();
+    let flags = plan.flags_typed();
+    race_screen(|first| format!("{first} · {flags}"), &panes, options, screen)
+}
+
+/// The race screen of `kiln race FILE --presets a,b,..`: one pane per preset on the first
+/// selected puzzle, each with its own trace (`t-kiln.csv`).
 pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
     let puzzles = args.puzzles()?;
     let puzzle = puzzles
         .first()
         .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
-    let speed = options.speed.unwrap_or(Speed::Full);
-    let racers = args
-        .solvers(puzzle)?
-        .into_iter()
-        .map(|solver| {
-            let name = solver.preset.name().to_string();
-            let title = solver.label.clone();
-            let launch = solver.launch(title);
-            Racer {
-                name,
-                session: Box::new(Live::start(launch, SudokuThumbnail::new(puzzle.n), speed)),
-            }
-        })
+    let commands = args.racer_args()?;
+    let panes: Vec<(String, &Command)> = commands
+        .iter()
+        .map(|(preset, command)| (preset.name().to_string(), command))
         .collect();
     let source = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
-    Ok(Race::new(
-        source.to_string(),
-        racers,
-        speed,
-        Theme::from_env(options.glyphs),
-    ))
+    race_screen(|_| source.to_string(), &panes, options, terminal_area())
 }

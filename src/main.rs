@@ -7,6 +7,7 @@ use clap::error::ErrorKind;
 use kiln::cli::{Cli, Command};
 use kiln::input::InputError;
 use kiln::messages::warn;
+use kiln::race::{self, Plan, Refusal};
 
 /// Exit codes (docs/limits.md): 0 done or solved, 1 not solved (or failed after the input
 /// was accepted), 2 bad input or flags.
@@ -15,7 +16,7 @@ const BAD_INPUT: u8 = 2;
 const OUTPUT_FAILED: u8 = 3;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return command_line_error(&e),
     };
@@ -24,7 +25,19 @@ fn main() -> ExitCode {
         warn(format_args!("{e}"));
         return ExitCode::from(BAD_INPUT);
     }
-    let result = run(cli);
+    let race = match cli.race_problem().map(|(problem, words)| race::plan(problem, words)) {
+        None => None,
+        Some(Ok(plan)) => Some(plan),
+        Some(Err(Refusal::Parse(e))) => return command_line_error(&e),
+        Some(Err(Refusal::Race(e))) => {
+            warn(format_args!("{e}"));
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    if let Some(plan) = &race {
+        cli.absorb_globals(&plan.panes[0].cli);
+    }
+    let result = run(cli, race);
     // A run cut short by a signal has printed what it had; the exit code says why it ended.
     if let Some(signal) = kiln::anneal::interrupt::requested() {
         return ExitCode::from(kiln::anneal::interrupt::exit_code(signal));
@@ -89,7 +102,7 @@ fn reader_gone(e: &color_eyre::Report) -> bool {
     })
 }
 
-fn run(cli: Cli) -> color_eyre::Result<()> {
+fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     if let Some(Command::Presets) = &cli.command {
         return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
     }
@@ -107,17 +120,9 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
     }
     let headless = cli.headless || !std::io::stdout().is_terminal();
     cli.check_view(headless)?;
-    let traced = cli
-        .command
-        .as_ref()
-        .and_then(Command::anneal_args)
-        .is_some_and(|a| a.trace.is_some());
-    if !headless && traced {
-        return Err(InputError::new(
-            "--trace",
-            "only headless runs write a trace: add --headless",
-        )
-        .into());
+    let mut race = race;
+    if let Some(plan) = &mut race {
+        plan.check(headless)?;
     }
     if !headless {
         let options = kiln::ui::Options {
@@ -127,6 +132,10 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
             attract: cli.command.is_none() && !cli.once,
             speed: cli.speed,
         };
+        if let Some(plan) = &race {
+            let mut race = kiln::demos::race_plan(plan, &options, kiln::demos::terminal_area())?;
+            return kiln::ui::drive(&mut race, options.fps);
+        }
         if let Some(Command::Race(args)) = &cli.command {
             let mut race = kiln::demos::race(args, &options)?;
             return kiln::ui::drive(&mut race, options.fps);
@@ -144,6 +153,9 @@ fn run(cli: Cli) -> color_eyre::Result<()> {
     };
     if !cli.quiet && std::io::stderr().is_terminal() {
         kiln::progress::enable();
+    }
+    if let Some(plan) = &race {
+        return race::headless_plan(plan, &mut out, &mut log);
     }
     let default_sudoku;
     let command = match &cli.command {

@@ -1,6 +1,7 @@
 //! What each problem's setup hands to whoever runs it, live or headless: one value.
 
-use super::{Budget, RunConfig};
+use super::{Budget, RunConfig, Search, Trace};
+use super::trace::Traced;
 
 /// A search ready to run, and what a display needs to know of it.
 pub struct Launch<S> {
@@ -24,6 +25,19 @@ impl<S> Launch<S> {
             span: config.temperature_span(reheat_to),
             reheat_to,
             budget: config.budget,
+        }
+    }
+}
+
+impl<S: Search> Launch<S> {
+    /// The same run with its samples written to `trace`, on the thread that runs it.
+    pub fn traced(self, trace: Trace) -> Launch<Traced<S>> {
+        Launch {
+            title: self.title,
+            search: Traced::new(self.search, trace),
+            span: self.span,
+            reheat_to: self.reheat_to,
+            budget: self.budget,
         }
     }
 }

@@ -23,7 +23,7 @@ pub use runner::{
 pub use schedule::{Clock, Schedule};
 pub use search::Search;
 pub use tally::Tally;
-pub use trace::{Trace, run_traced};
+pub use trace::{Trace, Traced, run_traced};
 
 #[cfg(test)]
 pub(crate) mod toy;

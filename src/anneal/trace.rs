@@ -53,17 +53,31 @@ impl Trace {
             .write(true)
             .create_new(true)
             .open(path)
-            .map_err(|e| {
-                let why = match e.kind() {
-                    io::ErrorKind::AlreadyExists => {
-                        "already exists (a trace is never overwritten)".to_string()
-                    }
-                    _ => format!("cannot create: {e}"),
-                };
-                InputError::new("--trace", format!("{}: {why}", path.display()))
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => exists(path),
+                _ => InputError::new("--trace", format!("{}: cannot create: {e}", path.display())),
             })?;
         Ok(Trace::new(BufWriter::new(file)))
     }
+
+    /// Refuses `path` if a file is there, as `create` would: so that runs that create
+    /// their traces side by side (a race's panes) refuse before any of them starts.
+    pub fn check_new(path: &Path) -> Result<(), InputError> {
+        match path.exists() {
+            true => Err(exists(path)),
+            false => Ok(()),
+        }
+    }
+}
+
+fn exists(path: &Path) -> InputError {
+    InputError::new(
+        "--trace",
+        format!(
+            "{}: already exists (a trace is never overwritten)",
+            path.display()
+        ),
+    )
 }
 
 impl<W: Write> Trace<W> {
@@ -179,6 +193,79 @@ pub fn run_traced<S: Search, W: Write>(
             let sample = search.sample();
             trace.record(&sample);
             progress.show(&sample);
+        }
+    }
+}
+
+/// A search that offers every sample taken of it to a trace: how a live run is traced, on
+/// its annealing thread (which samples at every publication, a few dozen times a second,
+/// and at every key). Dropping it (the run's end) writes a last sample if steps were made
+/// since the one before, and finishes the file.
+pub struct Traced<S: Search> {
+    search: S,
+    trace: Option<Trace>,
+    /// The step of the last sample offered.
+    last_step: Option<u64>,
+}
+
+impl<S: Search> Traced<S> {
+    pub fn new(search: S, trace: Trace) -> Self {
+        Traced {
+            search,
+            trace: Some(trace),
+            last_step: None,
+        }
+    }
+}
+
+impl<S: Search> Search for Traced<S> {
+    type Snapshot = S::Snapshot;
+
+    fn step_batch(&mut self, n: u64) -> u64 {
+        self.search.step_batch(n)
+    }
+    fn sample(&mut self) -> Sample {
+        let sample = self.search.sample();
+        if let Some(trace) = &mut self.trace {
+            trace.record(&sample);
+            self.last_step = Some(sample.iteration);
+        }
+        sample
+    }
+    fn stopped(&self) -> Option<super::StopReason> {
+        self.search.stopped()
+    }
+    fn snapshot(&self) -> S::Snapshot {
+        self.search.snapshot()
+    }
+    fn best_snapshot(&mut self) -> S::Snapshot {
+        self.search.best_snapshot()
+    }
+    fn reheat(&mut self, temperature: f64) {
+        self.search.reheat(temperature)
+    }
+    fn restart(&mut self) {
+        self.search.restart()
+    }
+    fn generations(&self) -> Option<u64> {
+        self.search.generations()
+    }
+}
+
+impl<S: Search> Drop for Traced<S> {
+    fn drop(&mut self) {
+        let Some(mut trace) = self.trace.take() else {
+            return;
+        };
+        if !trace.is_on() {
+            return;
+        }
+        let sample = self.search.sample();
+        if self.last_step != Some(sample.iteration) {
+            trace.record(&sample);
+        }
+        if let Err(e) = trace.finish() {
+            crate::messages::warn(format_args!("writing the --trace file: {e}"));
         }
     }
 }

@@ -1,17 +1,26 @@
-//! Race mode: several presets on the same puzzle in parallel threads, same seed and time
-//! limit, ranked by solved first, then seconds (unsolved ones by energy, then seconds).
+//! Race mode: 2-4 runs of one problem side by side, same seed and budget, ranked by the
+//! energy they reach (a Sudoku: solved first, by seconds). `kiln race PROBLEM ARGS...`
+//! races the values of any flag (`panes`); `kiln race FILE --presets a,b`, the older form,
+//! races Sudoku presets over every puzzle of a file (this module).
+
+mod headless;
+pub mod panes;
+
+pub use headless::headless_plan;
+pub use panes::{Pane, Plan, Refusal, plan};
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::thread;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
 use crate::anneal::{Trace, interrupt};
 use crate::anneal_args::AnnealArgs;
+use crate::cli::Command;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
 use crate::json::{self, Stop};
@@ -26,9 +35,13 @@ use crate::progress::BatchProgress;
 pub const MAX_RACERS: usize = 4;
 
 #[derive(Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct RaceArgs {
+    #[command(subcommand)]
+    pub problem: Option<RaceProblem>,
     /// Puzzle file; every puzzle in it is raced in turn unless --index picks one.
-    pub file: PathBuf,
+    #[arg(required = true)]
+    pub file: Option<PathBuf>,
     /// Race only puzzle N of the file (1-based).
     #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX))]
     pub index: Option<usize>,
@@ -47,6 +60,36 @@ pub struct RaceArgs {
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub ga: GaArgs,
+}
+
+/// `kiln race PROBLEM ARGS...`: the problem whose flags are raced.
+#[derive(Subcommand, Debug, Clone)]
+pub enum RaceProblem {
+    /// Race any flag of `kiln sudoku`: `kiln race sudoku FILE --index 1 --preset kiln,ga`.
+    Sudoku(Words),
+    /// Race any flag of `kiln tsp`: `kiln race tsp --moves swap,two-opt`.
+    Tsp(Words),
+    /// Race any flag of `kiln image`: `kiln race image --kernel n8,8-16`.
+    Image(Words),
+}
+
+/// The problem's own arguments, as `kiln PROBLEM` takes them; a flag given A,B,.. races
+/// its values (2 to 4 panes in all).
+#[derive(Args, Debug, Clone)]
+pub struct Words {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    pub words: Vec<String>,
+}
+
+impl RaceProblem {
+    /// The problem's command name and its arguments.
+    pub fn words(&self) -> (&'static str, &[String]) {
+        match self {
+            RaceProblem::Sudoku(w) => ("sudoku", &w.words),
+            RaceProblem::Tsp(w) => ("tsp", &w.words),
+            RaceProblem::Image(w) => ("image", &w.words),
+        }
+    }
 }
 
 impl RaceArgs {
@@ -78,7 +121,7 @@ impl RaceArgs {
     /// The flags of racer `preset`: the race's own, with its preset.
     fn racer(&self, preset: Option<Preset>) -> SudokuArgs {
         SudokuArgs {
-            file: Some(self.file.clone()),
+            file: self.file.clone(),
             index: self.index,
             no_propagate: self.no_propagate,
             anneal: self.anneal.clone(),
@@ -89,6 +132,23 @@ impl RaceArgs {
             threads: None,
             ga: self.ga.clone(),
         }
+    }
+
+    /// Each racer's preset and command, its trace named by the preset (`t-kiln.csv`) and
+    /// refused if that file exists, before any racer starts (what the race screen runs).
+    pub fn racer_args(&self) -> Result<Vec<(Preset, Command)>, InputError> {
+        self.racers()?
+            .into_iter()
+            .map(|preset| {
+                let mut racer = self.racer(Some(preset));
+                if let Some(path) = &racer.anneal.trace {
+                    let path = crate::anneal_args::with_part(path, preset.name());
+                    Trace::check_new(&path)?;
+                    racer.anneal.trace = Some(path);
+                }
+                Ok((preset, Command::Sudoku(racer)))
+            })
+            .collect()
     }
 
     /// The puzzles to race.

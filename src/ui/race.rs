@@ -1,5 +1,6 @@
-//! Race mode: 2-4 solvers on the same puzzle, one pane each (board thumbnail, energy
-//! sparkline, counters), and the order in which they finish.
+//! Race mode: 2-4 runs of one problem, one pane each (the problem's board, counters and
+//! an energy sparkline), and the standings on top: for Sudoku the order in which the
+//! racers solve the puzzle, for the others the best energy each has reached so far.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -9,21 +10,31 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use super::format;
 use super::help::Help;
 use super::keys::{Action, View, close_help, footer, hint_spans};
-use super::session::{RunState, Session};
+use super::session::{BoardArea, RunState, Session};
 use super::stats::sparkline;
 use super::theme::Theme;
 use super::{Flow, Tui};
 use crate::anneal::worker::{Command, Speed};
 
-/// One contestant: a name ("kiln", "ga", ...) and its live run.
+/// One contestant: a name ("kiln", "two-opt", ...) and its live run.
 pub struct Racer {
     pub name: String,
     pub session: Box<dyn Session>,
 }
 
+/// How racers are placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standings {
+    /// Those that reached the target (a solved Sudoku), by the time they took.
+    FirstSolved,
+    /// All of them by the best energy reached so far, then by time.
+    BestEnergy,
+}
+
 pub struct Race {
     title: String,
     racers: Vec<Racer>,
+    standings: Standings,
     /// Racers that reached the target, in the order they did.
     order: Vec<usize>,
     speed: Speed,
@@ -33,12 +44,100 @@ pub struct Race {
 
 /// Columns a pane keeps beside the board for its counters.
 const PANE_STATS_WIDTH: u16 = 15;
+/// The sparkline's height at most: a line of bars, not a wall.
+const SPARKLINE_ROWS: u16 = 6;
+/// Rows below which panes are not stacked two high.
+const MIN_PANE_HEIGHT: u16 = 10;
+
+/// Where `n` panes go in `area`: a 2x2 grid (the third and fourth pane below the first
+/// two) for more than two when the area is tall enough, side by side otherwise.
+fn pane_areas(n: usize, area: Rect) -> Vec<Rect> {
+    let grid = n > 2 && area.height >= 2 * MIN_PANE_HEIGHT;
+    let (rows, columns) = if grid { (2, 2) } else { (1, n.max(1)) };
+    let row_areas = Layout::vertical(vec![Constraint::Fill(1); rows]).split(area);
+    (0..n)
+        .map(|i| {
+            let cells =
+                Layout::horizontal(vec![Constraint::Fill(1); columns]).split(row_areas[i / columns]);
+            cells[i % columns]
+        })
+        .collect()
+}
+
+/// Where a pane's board and counters go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PaneLayout {
+    /// The board on the left, a column of counters and the sparkline on the right.
+    Beside { board: Rect, stats: Rect },
+    /// The board on top, two lines of counters and a sparkline row below.
+    Below { board: Rect, stats: Rect },
+    /// No room for the board: the counters alone.
+    Alone(Rect),
+}
+
+/// Rows under a board in `PaneLayout::Below`.
+const BELOW_ROWS: u16 = 3;
+
+impl PaneLayout {
+    /// The layout of a pane's `inner` area for a board of at least `min` (width, height):
+    /// beside if it fits there, else below, else none.
+    fn of(inner: Rect, (width, height): (u16, u16)) -> PaneLayout {
+        if width + 1 + PANE_STATS_WIDTH <= inner.width && height <= inner.height {
+            let [board, _gap, stats] = Layout::horizontal([
+                Constraint::Fill(1),
+                Constraint::Length(1),
+                Constraint::Length(PANE_STATS_WIDTH),
+            ])
+            .areas(inner);
+            PaneLayout::Beside { board, stats }
+        } else if width <= inner.width && height + BELOW_ROWS <= inner.height {
+            let [board, stats] =
+                Layout::vertical([Constraint::Fill(1), Constraint::Length(BELOW_ROWS)])
+                    .areas(inner);
+            PaneLayout::Below { board, stats }
+        } else {
+            PaneLayout::Alone(inner)
+        }
+    }
+}
+
+/// The screen's rows for the standings, the panes and the key hints.
+fn screen_rows(area: Rect) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
+/// The cells each board of at least `min` (width, height) has in a race of `n` on
+/// `screen` (so an image can be sized to its pane as it is to the single view).
+pub fn board_area(screen: Rect, n: usize, min: (u16, u16)) -> BoardArea {
+    let [_, panes, _] = screen_rows(screen);
+    let inner = Block::bordered().inner(pane_areas(n, panes)[0]);
+    let board = match PaneLayout::of(inner, min) {
+        PaneLayout::Beside { board, .. } | PaneLayout::Below { board, .. } => board,
+        PaneLayout::Alone(inner) => inner,
+    };
+    BoardArea {
+        width: board.width,
+        height: board.height,
+    }
+}
 
 impl Race {
-    pub fn new(title: String, racers: Vec<Racer>, speed: Speed, theme: Theme) -> Self {
+    pub fn new(
+        title: String,
+        racers: Vec<Racer>,
+        standings: Standings,
+        speed: Speed,
+        theme: Theme,
+    ) -> Self {
         Race {
             title,
             racers,
+            standings,
             order: Vec::new(),
             speed,
             help: false,
@@ -52,20 +151,50 @@ impl Race {
         }
     }
 
-    /// 1-based finishing place of racer `i`, if it has finished.
-    fn place(&self, i: usize) -> Option<usize> {
-        self.order.iter().position(|&j| j == i).map(|p| p + 1)
+    /// The best energy racer `i` has reached (none before its first sample).
+    fn best(&self, i: usize) -> f64 {
+        let history = self.racers[i].session.history();
+        history.latest().map_or(f64::INFINITY, |s| s.best_energy)
     }
 
-    fn pane_title(&self, i: usize) -> Line<'_> {
+    /// Who is placed, first place first: the finishers, or everyone by best energy.
+    fn placed(&self) -> Vec<usize> {
+        match self.standings {
+            Standings::FirstSolved => self.order.clone(),
+            Standings::BestEnergy => {
+                let mut all: Vec<usize> = (0..self.racers.len()).collect();
+                all.sort_by(|&a, &b| {
+                    self.best(a).total_cmp(&self.best(b)).then_with(|| {
+                        let elapsed = |i: usize| self.racers[i].session.elapsed();
+                        elapsed(a).cmp(&elapsed(b))
+                    })
+                });
+                all
+            }
+        }
+    }
+
+    fn pane_title(&self, i: usize, placed: &[usize]) -> Line<'_> {
         let racer = &self.racers[i];
         let theme = &self.theme;
-        let (word, style) = match (racer.session.state(), self.place(i)) {
-            (_, Some(place)) => (format!("#{place} SOLVED"), theme.good),
-            (RunState::Running, _) => ("running".to_string(), theme.dim),
-            (RunState::Paused, _) => ("paused".to_string(), theme.warn),
-            (RunState::Finished(_), _) => ("gave up".to_string(), theme.warn),
-            (RunState::Crashed(_), _) => ("crashed".to_string(), theme.warn),
+        let place = placed.iter().position(|&j| j == i).map(|p| p + 1);
+        let solved = racer.session.solved();
+        let (word, style) = match (racer.session.state(), self.standings, place) {
+            (_, Standings::FirstSolved, Some(place)) => (format!("#{place} SOLVED"), theme.good),
+            (RunState::Crashed(_), _, _) => ("crashed".to_string(), theme.warn),
+            (state, Standings::BestEnergy, Some(place)) => {
+                let word = match state {
+                    _ if solved => racer.session.target_word(),
+                    RunState::Running => "running",
+                    RunState::Paused => "paused",
+                    _ => "done",
+                };
+                let style = if place == 1 { theme.good } else { theme.dim };
+                (format!("#{place} {word}"), style)
+            }
+            (RunState::Running, _, _) => ("running".to_string(), theme.dim),
+            (RunState::Paused, _, _) => ("paused".to_string(), theme.warn),
+            (RunState::Finished(_), _, _) => ("gave up".to_string(), theme.warn),
         };
         Line::from(vec![
             Span::styled(format!(" {} ", racer.name), theme.title),
@@ -73,90 +202,109 @@ impl Race {
         ])
     }
 
-    fn render_pane(&self, i: usize, area: Rect, buf: &mut Buffer) {
+    fn render_pane(&self, i: usize, placed: &[usize], area: Rect, buf: &mut Buffer) {
         let theme = &self.theme;
         let block = Block::bordered()
             .border_set(theme.border_set())
             .border_style(theme.border)
-            .title(self.pane_title(i));
+            .title(self.pane_title(i, placed));
         let inner = block.inner(area);
         block.render(area, buf);
         let session = &self.racers[i].session;
-        let (board_w, board_h) = session.min_board_size();
-        let fits = board_w + 1 + PANE_STATS_WIDTH <= inner.width && board_h <= inner.height;
-        let stats = if fits {
-            let [board, gap, stats] = Layout::horizontal([
-                Constraint::Length(board_w),
-                Constraint::Length(1),
-                Constraint::Fill(1),
-            ])
-            .areas(inner);
-            let _ = gap;
-            let [board] = Layout::vertical([Constraint::Length(board_h)]).areas(board);
+        let layout = PaneLayout::of(inner, session.min_board_size());
+        if let PaneLayout::Beside { board, .. } | PaneLayout::Below { board, .. } = layout {
             session.render_board(board, buf, theme);
-            stats
-        } else {
-            inner
-        };
+        }
         let Some(now) = session.history().latest().copied() else {
             return;
         };
-        let lines = vec![
-            Line::from(vec![
-                Span::styled("E ", theme.energy),
-                Span::raw(format::energy(now.energy)),
-                Span::styled(" best ", theme.dim),
-                Span::raw(format::energy(now.best_energy)),
-            ]),
-            Line::from(vec![
-                Span::styled("iter  ", theme.dim),
-                Span::raw(format::si(now.iteration as f64)),
-            ]),
-            Line::from(vec![
-                Span::styled("it/s  ", theme.dim),
-                Span::raw(if *session.state() == RunState::Running {
-                    format::si(session.history().rate())
-                } else {
-                    "-".to_string()
-                }),
-            ]),
-            Line::from(vec![
-                Span::styled("rest. ", theme.dim),
-                Span::raw(format::count(now.restarts)),
-            ]),
-            Line::from(vec![
-                Span::styled("time  ", theme.dim),
-                Span::raw(format::elapsed(session.elapsed())),
-            ]),
+        let counter = |label: &'static str, value: String| {
+            vec![Span::styled(label, theme.dim), Span::raw(value)]
+        };
+        let energy = vec![
+            Span::styled("E     ", theme.energy),
+            Span::raw(format::energy(now.energy)),
         ];
+        let best = counter("best  ", format::energy(now.best_energy));
+        let iterations = counter("iter  ", format::si(now.iteration as f64));
+        let rate = counter(
+            "it/s  ",
+            if *session.state() == RunState::Running {
+                format::si(session.history().rate())
+            } else {
+                "-".to_string()
+            },
+        );
+        let restarts = counter("rest. ", format::count(now.restarts));
+        let time = counter("time  ", format::elapsed(session.elapsed()));
+        let (lines, stats) = match layout {
+            PaneLayout::Beside { stats, .. } | PaneLayout::Alone(stats) => {
+                let lines = [energy, best, iterations, rate, restarts, time];
+                (lines.into_iter().map(Line::from).collect::<Vec<_>>(), stats)
+            }
+            // Two lines of counters under the board, the labels shortened to fit.
+            PaneLayout::Below { stats, .. } => {
+                let join = |parts: [Vec<Span<'static>>; 3]| {
+                    let mut spans = Vec::new();
+                    for (n, part) in parts.into_iter().enumerate() {
+                        if n > 0 {
+                            spans.push(Span::raw("  "));
+                        }
+                        spans.extend(part.into_iter().map(|s| {
+                            Span::styled(s.content.trim_end().to_string() + " ", s.style)
+                        }));
+                    }
+                    Line::from(spans)
+                };
+                let lines = vec![join([energy, best, restarts]), join([iterations, rate, time])];
+                (lines, stats)
+            }
+        };
         let text_rows = lines.len() as u16;
-        let [text, spark] =
-            Layout::vertical([Constraint::Length(text_rows), Constraint::Fill(1)]).areas(stats);
+        let spark_rows = stats.height.saturating_sub(text_rows).min(SPARKLINE_ROWS);
+        let [text, spark] = Layout::vertical([
+            Constraint::Length(text_rows),
+            Constraint::Length(spark_rows),
+        ])
+        .areas(stats);
         Paragraph::new(lines).render(text, buf);
         let energies = session.history().tail(spark.width as usize, |s| s.energy);
         let scale = session.history().energy_range();
         sparkline(&energies, scale, theme.energy, theme, spark, buf);
     }
 
-    fn finish_line(&self) -> Line<'_> {
+    /// " kiln race · TITLE · 1. a 7542  2. b 7910" (best energies so far), or for a Sudoku
+    /// " kiln race · TITLE · finished: 1. a (0.06 s)": the title left out when the standings
+    /// would not fit `width` with it.
+    fn standings_line(&self, placed: &[usize], width: u16) -> Line<'_> {
         let theme = &self.theme;
-        let mut spans = vec![
-            Span::styled(" kiln race ", theme.title),
-            Span::raw(format!("· {} · ", self.title)),
-            Span::styled("finished: ", theme.dim),
-        ];
-        if self.order.is_empty() {
+        let mut spans = vec![Span::styled(" kiln race ", theme.title)];
+        let title = Span::raw(format!("· {} · ", self.title));
+        if self.standings == Standings::FirstSolved {
+            spans.push(Span::styled("finished: ", theme.dim));
+        }
+        if placed.is_empty() {
             spans.push(Span::raw("nobody yet"));
         }
-        for (place, &i) in self.order.iter().enumerate() {
-            let seconds = format::elapsed(self.racers[i].session.elapsed());
-            spans.push(Span::styled(
-                format!("{}. {} ", place + 1, self.racers[i].name),
-                theme.good,
-            ));
-            spans.push(Span::styled(format!("({seconds})  "), theme.dim));
+        for (place, &i) in placed.iter().enumerate() {
+            let racer = &self.racers[i];
+            let detail = match self.standings {
+                Standings::FirstSolved => format!("({})", format::elapsed(racer.session.elapsed())),
+                Standings::BestEnergy if self.best(i).is_finite() => format::energy(self.best(i)),
+                Standings::BestEnergy => "-".to_string(),
+            };
+            let style = if place == 0 { theme.good } else { theme.title };
+            let gap = if place == 0 { "" } else { "  " };
+            spans.push(Span::styled(format!("{gap}{}. {} ", place + 1, racer.name), style));
+            spans.push(Span::styled(detail, theme.dim));
         }
-        Line::from(spans)
+        let mut line = Line::from(spans);
+        if line.width() + title.width() <= usize::from(width) {
+            line.spans.insert(1, title);
+        } else {
+            line.spans.insert(1, Span::raw("· "));
+        }
+        line
     }
 }
 
@@ -223,21 +371,11 @@ impl Tui for Race {
 
     fn render(&self, area: Rect, buf: &mut Buffer) {
         let theme = &self.theme;
-        let [title, panes, hints] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Fill(1),
-            Constraint::Length(1),
-        ])
-        .areas(area);
-        Paragraph::new(self.finish_line()).render(title, buf);
-        let rows = if self.racers.len() > 2 { 2 } else { 1 };
-        let row_areas = Layout::vertical(vec![Constraint::Fill(1); rows]).split(panes);
-        for (r, row) in row_areas.iter().enumerate() {
-            let in_row: Vec<usize> = (0..self.racers.len()).filter(|i| i / 2 == r).collect();
-            let cells = Layout::horizontal(vec![Constraint::Fill(1); 2]).split(*row);
-            for (slot, i) in in_row.into_iter().enumerate() {
-                self.render_pane(i, cells[slot], buf);
-            }
+        let [title, panes, hints] = screen_rows(area);
+        let placed = self.placed();
+        Paragraph::new(self.standings_line(&placed, title.width)).render(title, buf);
+        for (i, pane) in pane_areas(self.racers.len(), panes).into_iter().enumerate() {
+            self.render_pane(i, &placed, pane, buf);
         }
         Paragraph::new(Line::from(hint_spans(footer(View::Race), theme))).render(hints, buf);
         if self.help {
@@ -268,7 +406,13 @@ mod tests {
                 SudokuThumbnail::new(3),
             )),
         }];
-        let mut race = Race::new("x".into(), racers, Speed::Full, Theme::colour(false));
+        let mut race = Race::new(
+            "x".into(),
+            racers,
+            Standings::FirstSolved,
+            Speed::Full,
+            Theme::colour(false),
+        );
         race.poll();
         let text = screen(&race, 80, 24).join("\n");
         assert!(!text.contains("SOLVED"), "{text}");
@@ -294,6 +438,7 @@ mod tests {
         let mut race = Race::new(
             "hardest11.txt:1".into(),
             racers,
+            Standings::FirstSolved,
             Speed::Full,
             Theme::colour(false),
         );
@@ -317,14 +462,10 @@ mod tests {
             "{}",
             lines[1]
         );
-        // Both thumbnails, side by side, under their titles.
-        assert_eq!(
-            lines[2].matches(" 3  4 5 6  7 8 9").count(),
-            2,
-            "{}",
-            lines[2]
-        );
-        assert!(lines[2].contains("E 4 best 4"));
+        // Both thumbnails, side by side, under their titles, and the counters beside them.
+        let text = lines.join("\n");
+        assert_eq!(text.matches(" 3  4 5 6  7 8 9").count(), 2, "{text}");
+        assert_eq!(text.matches("best  4").count(), 2, "{text}");
         assert!(lines[23].starts_with(" space pause"));
     }
 
@@ -337,12 +478,8 @@ mod tests {
             "{}",
             lines[1]
         );
-        assert_eq!(
-            lines[2].matches(" 3  4 5 6  7 8 9").count(),
-            2,
-            "{}",
-            lines[2]
-        );
+        let text = lines.join("\n");
+        assert_eq!(text.matches(" 3  4 5 6  7 8 9").count(), 2, "{text}");
         assert!(
             lines[46].starts_with("╰") && lines[46].ends_with("╯"),
             "{}",
@@ -392,5 +529,163 @@ mod tests {
         for (w, h) in [(1, 1), (10, 5), (40, 12), (0, 0)] {
             screen(&race(4, &[1]), w, h);
         }
+    }
+}
+
+/// Real races of each problem, run to their end and drawn into a `TestBackend`: what a
+/// person sees at 80x24 with two panes and at 160x48 with four.
+#[cfg(test)]
+mod screens {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::ui::testing::screen;
+    use crate::ui::{Glyphs, Options};
+
+    /// `kiln race LINE` on a `width` x `height` screen, every pane run to its end.
+    fn finished(line: &str, width: u16, height: u16) -> Race {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        let mut plan = crate::race::plan(&words[0], &words[1..]).expect("a race");
+        plan.check(false).unwrap();
+        let options = Options {
+            fps: 20,
+            glyphs: Glyphs::Unicode,
+            attract: false,
+            speed: Some(Speed::Full),
+        };
+        let screen = Rect::new(0, 0, width, height);
+        let mut race = crate::demos::race_plan(&plan, &options, screen).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let done = |race: &Race| {
+            race.racers
+                .iter()
+                .all(|r| matches!(r.session.state(), RunState::Finished(_)))
+        };
+        while !done(&race) {
+            assert!(Instant::now() < deadline, "{line}: a pane never finished");
+            race.poll();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        race
+    }
+
+    /// The text of `area` on `lines`, row by row.
+    fn cells(lines: &[String], area: Rect) -> Vec<String> {
+        lines[area.y as usize..area.bottom() as usize]
+            .iter()
+            .map(|l| {
+                l.chars()
+                    .skip(area.x as usize)
+                    .take(area.width as usize)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Marks of a braille board (a tour, an image): dots, not blank cells.
+    fn braille(row: &str) -> usize {
+        row.chars().filter(|c| ('\u{2801}'..='\u{28ff}').contains(c)).count()
+    }
+
+    /// Marks of a Sudoku grid: its rows of nine digits or more (no counter has as many).
+    fn grid_rows(row: &str) -> usize {
+        usize::from(row.chars().filter(char::is_ascii_digit).count() >= 9)
+    }
+
+    /// What every race screen shows: the standings on top naming every pane in its place,
+    /// then each pane whole, titled by its raced values, with its board (at least `inked`
+    /// marks counted by `marks`) and its counters, and the keys at the bottom.
+    fn check(race: &Race, (width, height): (u16, u16), marks: fn(&str) -> usize, inked: usize) {
+        let lines = screen(race, width, height);
+        let text = lines.join("\n");
+        assert!(lines[0].starts_with(" kiln race · "), "{text}");
+        for (place, i) in (1..).zip(race.placed()) {
+            let name = &race.racers[i].name;
+            assert!(lines[0].contains(&format!("{place}. {name} ")), "{name}:\n{text}");
+        }
+        let [_, panes, _] = screen_rows(Rect::new(0, 0, width, height));
+        let areas = pane_areas(race.racers.len(), panes);
+        if areas.len() == 4 {
+            // Two by two.
+            assert_eq!((areas[2].y, areas[3].x), (areas[0].bottom(), areas[1].x));
+        }
+        for (racer, area) in race.racers.iter().zip(&areas) {
+            let name = &racer.name;
+            let pane = cells(&lines, *area);
+            assert!(pane[0].starts_with(&format!("╭ {name} ")), "{name}:\n{text}");
+            assert!(pane[0].ends_with('╮'), "{name} cut off:\n{text}");
+            let bottom = pane.last().unwrap();
+            assert!(bottom.starts_with('╰') && bottom.ends_with('╯'), "{text}");
+            let drawn: usize = pane.iter().map(|row| marks(row)).sum();
+            assert!(drawn >= inked, "{name}: {drawn} marks on the board:\n{text}");
+            let inside = pane.join("\n");
+            for label in ["E ", "best ", "iter ", "it/s ", "rest. ", "time "] {
+                assert!(inside.contains(label), "{name}: no {label}:\n{text}");
+            }
+        }
+        let keys = &lines[height as usize - 1];
+        assert!(keys.starts_with(" space pause"), "{text}");
+    }
+
+    #[test]
+    fn tsp_races_at_80x24_and_160x48() {
+        let race = finished(
+            "tsp puzzles/tsp/berlin52.tsp --moves swap,two-opt --max-steps 100000",
+            80,
+            24,
+        );
+        check(&race, (80, 24), braille, 40);
+        let lines = screen(&race, 80, 24);
+        assert!(
+            lines[0].starts_with(" kiln race · berlin52 (52 cities) · --moves · 1. two-opt 7542  2. swap "),
+            "{}",
+            lines[0]
+        );
+        let race = finished(
+            "tsp --random 100 --moves swap,two-opt --layout uniform,clustered --max-steps 100000",
+            160,
+            48,
+        );
+        let names: Vec<&str> = race.racers.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["swap/uniform", "swap/clustered", "two-opt/uniform", "two-opt/clustered"]
+        );
+        check(&race, (160, 48), braille, 200);
+    }
+
+    #[test]
+    fn image_races_at_80x24_and_160x48() {
+        let race = finished(
+            "image --kernel n8,8-16 --density 0.3 --max-steps 200000",
+            80,
+            24,
+        );
+        check(&race, (80, 24), braille, 100);
+        let race = finished(
+            "image --kernel n8,8-16,stripes,maze --max-steps 200000",
+            160,
+            48,
+        );
+        check(&race, (160, 48), braille, 300);
+    }
+
+    #[test]
+    fn sudoku_races_at_80x24_and_160x48() {
+        let race = finished(
+            "sudoku puzzles/sudoku/easy20.txt --index 1 --preset kiln,lundy --max-steps 30000",
+            80,
+            24,
+        );
+        let text = screen(&race, 80, 24).join("\n");
+        assert!(text.contains("finished: 1. "), "{text}");
+        check(&race, (80, 24), grid_rows, 9);
+        let race = finished(
+            "sudoku puzzles/sudoku/easy20.txt --index 1 --preset kiln,lundy,ga,geometric-restart \
+             --max-steps 30000",
+            160,
+            48,
+        );
+        check(&race, (160, 48), grid_rows, 9);
     }
 }

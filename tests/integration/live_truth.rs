@@ -173,6 +173,7 @@ fn solved_is_only_ever_shown_over_a_valid_board() {
                 puzzles: puzzles.clone(),
                 args,
                 seeds: Vec::new(),
+                trace: Default::default(),
             };
             let mut app = App::new(
                 vec![Box::new(demo)],

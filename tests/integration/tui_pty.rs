@@ -175,6 +175,74 @@ fn a_race_shows_one_pane_per_preset_and_who_finished() {
 }
 
 #[test]
+fn a_tsp_race_shows_both_tours_and_the_standings_and_q_quits() {
+    let _cores = crate::common::busy();
+    let mut tui = Tui::start(
+        &[
+            "race",
+            "tsp",
+            "puzzles/tsp/berlin52.tsp",
+            "--moves",
+            "swap,two-opt",
+        ],
+        80,
+        24,
+    );
+    let text = tui.wait_until("both panes with counters", |t| {
+        t.matches("best  ").count() == 2 && t.contains("--moves · 1. ")
+    });
+    println!("{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with(" kiln race · berlin52 (52 cities) · --moves · 1. "),
+        "{text}"
+    );
+    assert!(lines[0].contains("2. "), "{text}");
+    // Side by side under their titles, each with its tour drawn in braille.
+    assert!(lines[1].starts_with("╭ swap #"), "{text}");
+    assert!(lines[1].contains("╮╭ two-opt #"), "{text}");
+    let braille = |line: &str, from: usize, to: usize| {
+        line.chars()
+            .skip(from)
+            .take(to - from)
+            .any(|c| ('\u{2801}'..='\u{28ff}').contains(&c))
+    };
+    assert!(lines.iter().any(|l| braille(l, 1, 24)), "no tour on the left:\n{text}");
+    assert!(lines.iter().any(|l| braille(l, 41, 64)), "no tour on the right:\n{text}");
+    assert!(lines[23].starts_with(" space pause"), "{text}");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+}
+
+#[test]
+fn a_live_run_with_trace_writes_its_history_from_the_first_sample_to_the_last() {
+    let _cores = crate::common::busy();
+    let dir = scratch("trace");
+    let args = ["tsp", "--random", "200", "--speed", "100000", "--trace", "live.csv"];
+    let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
+    tui.wait_for("iteration");
+    thread::sleep(Duration::from_millis(1500));
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    tui.assert_restored();
+    let text = fs::read_to_string(dir.join("live.csv")).unwrap();
+    let rows = kiln::anneal::trace::parse(&text, "live.csv").unwrap();
+    assert!(text.starts_with(kiln::anneal::trace::HEADER), "{text}");
+    assert_eq!(rows[0].iteration, 0, "{text}");
+    let last = rows.last().unwrap();
+    // About 100k steps a second for 1.5 s and more: the last row is the run at `q`.
+    assert!(rows.len() > 10, "{text}");
+    assert!(last.iteration > 100_000, "{text}");
+    assert!(rows.windows(2).all(|w| w[0].iteration < w[1].iteration), "{text}");
+    // A second run refuses the file before the screen changes.
+    let mut again = Tui::start_in(&dir, &args, 80, 24, &[]);
+    assert_eq!(again.wait_exit(), 2);
+    assert_eq!(fs::read_to_string(dir.join("live.csv")).unwrap(), text);
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn sigterm_ends_the_app_and_restores_the_terminal() {
     let _cores = crate::common::busy();
     let mut tui = Tui::start(&[], 80, 24);

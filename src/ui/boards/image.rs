@@ -12,6 +12,7 @@ use crate::anneal_args::AnnealArgs;
 use crate::export::{self, Export, Output};
 use crate::output_args::OutputFile;
 use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, Setup, build};
+use crate::ui::boards::TraceSlot;
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
@@ -166,10 +167,11 @@ impl BoardView<Bitmap> for ImageView {
 /// The image tab: one set of arguments per entry of `n`/`p`.
 pub struct ImageDemo {
     pub runs: Vec<ImageArgs>,
+    pub trace: TraceSlot,
 }
 
 /// The smallest board, in cells.
-const MIN_SIZE: (u16, u16) = (24, 12);
+pub(crate) const MIN_SIZE: (u16, u16) = (24, 12);
 
 /// The pace the image tab starts at: about 35 proposals per pixel a second on an 80x24
 /// terminal, slow enough to see a pattern come out of the noise, and few enough changes a
@@ -291,7 +293,8 @@ impl Demo for ImageDemo {
             encode: Box::new(move |best: &Bitmap| export::image::output(best, file.format)),
         });
         Ok(Box::new(
-            Live::start(prepared.into_launch(), view, speed).with_output(output),
+            Live::start(prepared.into_launch().traced(self.trace.take()), view, speed)
+                .with_output(output),
         ))
     }
 
@@ -371,6 +374,7 @@ mod tests {
     fn presets() -> ImageDemo {
         ImageDemo {
             runs: crate::demos::image_presets(),
+            trace: TraceSlot::default(),
         }
     }
 

@@ -11,6 +11,7 @@ use crate::export::{self, Export, Output};
 use color_eyre::eyre::{bail, eyre};
 
 use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuArgs, SudokuSnapshot, solver, symbol};
+use crate::ui::boards::TraceSlot;
 use crate::ui::session::{BoardArea, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
@@ -326,6 +327,7 @@ pub struct SudokuDemo {
     pub args: SudokuArgs,
     /// The seed of puzzle `i`, where a curated show chose one; the others use `args`'.
     pub seeds: Vec<u64>,
+    pub trace: TraceSlot,
 }
 
 impl Demo for SudokuDemo {
@@ -379,7 +381,8 @@ impl Demo for SudokuDemo {
             _ => None,
         };
         Ok(Box::new(
-            Live::start(solver.launch(title), view, speed).with_output(output),
+            Live::start(solver.launch(title).traced(self.trace.take()), view, speed)
+                .with_output(output),
         ))
     }
 

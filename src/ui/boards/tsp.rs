@@ -15,7 +15,7 @@ use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
 use crate::problems::tsp::{Cost, Loaded, Point, TspArgs, TspSnapshot, build};
-use crate::ui::boards::step_budget;
+use crate::ui::boards::{TraceSlot, step_budget};
 use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
 use crate::ui::theme::Theme;
 
@@ -322,6 +322,7 @@ impl BoardView<TspSnapshot> for TspView {
 /// The TSP tab: one set of arguments per entry of `n`/`p`.
 pub struct TspDemo {
     pub runs: Vec<TspArgs>,
+    pub trace: TraceSlot,
 }
 
 /// Steps per second the headless default time budget stands for (see `step_budget`).
@@ -367,7 +368,7 @@ impl Demo for TspDemo {
             }
         });
         Ok(Box::new(
-            Live::start(launch, view, speed).with_output(output),
+            Live::start(launch.traced(self.trace.take()), view, speed).with_output(output),
         ))
     }
 
