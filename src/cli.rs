@@ -101,11 +101,8 @@ impl Cli {
             return Ok(());
         }
         let (flags, why) = match &self.command {
-            Some(Command::Tsp(args)) if args.no_polish || args.kick_share.is_some() => (
-                vec![
-                    ("--no-polish", args.no_polish),
-                    ("--kick-share", args.kick_share.is_some()),
-                ],
+            Some(Command::Tsp(args)) if first_given(&args.local_search_flags()).is_some() => (
+                args.local_search_flags().to_vec(),
                 "only headless runs end with a local search: add --headless",
             ),
             Some(Command::Sudoku(SudokuArgs { batch, .. }))

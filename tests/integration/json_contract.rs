@@ -395,7 +395,7 @@ fn a_step_budget_makes_every_problem_reproducible() {
 fn a_tsp_run_that_reaches_the_optimum_says_so() {
     let _cores = crate::common::busy();
     // The default 1 s budget: the kicks find berlin52's optimum long before it ends.
-    let output = kiln(&["tsp", "puzzles/tsp/berlin52.tsp", "--headless"]);
+    let output = kiln(&["tsp", "puzzles/tsp/berlin52.tsp", "--ils", "--headless"]);
     let line = &lines(&output)[0];
     assert_eq!(line["length"], line["optimum"], "{line}");
     assert_eq!(line["stop"], "optimum", "{line}");

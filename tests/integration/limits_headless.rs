@@ -456,7 +456,7 @@ fn input_files_are_read_up_to_a_limit() {
 
 #[test]
 fn finding_13_flags_the_run_would_ignore_are_refused() {
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 14] = [
         // The schedule in effect is the problem's default unless --schedule is given.
         (
             &["sudoku", "--alpha", "0.9"],
@@ -487,8 +487,16 @@ fn finding_13_flags_the_run_would_ignore_are_refused() {
             "kiln: --kick-share cannot be used with --no-polish",
         ),
         (
-            &["tsp", "--moves", "swap", "--kick-share", "0.5"],
-            "kiln: --kick-share applies only to --moves two-opt",
+            &["tsp", "--moves", "swap", "--ils", "--kick-share", "0.5"],
+            "kiln: --ils applies only to --moves two-opt",
+        ),
+        (
+            &["tsp", "--kick-share", "0.5"],
+            "kiln: --kick-share needs --ils",
+        ),
+        (
+            &["tsp", "--ils", "--no-polish"],
+            "kiln: --ils cannot be used with --no-polish",
         ),
         (
             &["sudoku", "--preset", "ga", "--t0", "0.3"],
@@ -528,7 +536,7 @@ fn finding_13_flags_the_run_would_ignore_are_refused() {
         &["sudoku", "--preset", "yarpiz", "--alpha", "0.98"],
         &["sudoku", "--preset", "cell-linear", "--t-min", "0.01"],
         &["image", "--t0", "auto", "--auto-acceptance", "0.5"],
-        &["tsp", "--random", "50", "--kick-share", "0.5"],
+        &["tsp", "--random", "50", "--ils", "--kick-share", "0.5"],
     ];
     for args in used {
         let output = kiln(&[args, &["--time-limit", "0.2", "--headless"]].concat());

@@ -63,9 +63,11 @@ fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
     assert_eq!(report["seed"], 3);
     assert_eq!(report["optimum"], 7542);
     assert_eq!(report["reference_length"], 7542);
-    // Most of the budget goes to the kicks after a short anneal; they stop at the optimum.
+    // The default: annealing for the budget, then a greedy descent, no kicks.
+    assert_eq!(report["search"], "anneal+descent");
     assert!(report["iterations"].as_u64().unwrap() > 1_000);
-    assert!(report["kick_evaluations"].as_u64().unwrap() > 0);
+    assert_eq!(report["kicks"], 0);
+    assert_eq!(report["kick_evaluations"], 0);
     assert!(report["seconds"].as_f64().unwrap() < 2.0);
 
     let instance = tsplib::parse(&std::fs::read_to_string(&file).unwrap(), "b").unwrap();
@@ -133,7 +135,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
 }
 
 #[test]
-fn the_step_budget_is_split_between_annealing_and_kicks() {
+fn the_step_budget_is_split_between_annealing_and_kicks_only_under_ils() {
     let _cores = crate::common::busy();
     let file = format!("{PUZZLES}/ch150.tsp");
     let args = ["--max-steps", "400000", "--kick-share", "0.75"];
@@ -142,11 +144,13 @@ fn the_step_budget_is_split_between_annealing_and_kicks() {
         &file,
         args[0],
         args[1],
+        "--ils",
         args[2],
         args[3],
         "--optimum",
         "1",
     ]));
+    assert_eq!(report["search"], "anneal+ils");
     // The runner stops on a batch boundary (2^14 steps), the kicks after a whole descent.
     let annealed = report["iterations"].as_u64().unwrap();
     assert!(
@@ -158,17 +162,36 @@ fn the_step_budget_is_split_between_annealing_and_kicks() {
     assert!(report["kicks"].as_u64().unwrap() > 0);
     assert!(report["length"].as_u64().unwrap() <= report["annealed_length"].as_u64().unwrap());
 
-    let report = json(&kiln(&[&file, args[0], args[1], "--no-polish"]));
-    assert_eq!(report["kicks"], 0);
-    assert_eq!(report["kick_evaluations"], 0);
-    let annealed = report["iterations"].as_u64().unwrap();
-    assert!(
-        (400_000..400_000 + (1 << 14)).contains(&annealed),
-        "{annealed}"
-    );
-    assert_eq!(report["length"], report["annealed_length"]);
+    // Annealing alone, and the default's annealing then descent, take every step.
+    for (flags, search) in [(&["--no-polish"][..], "anneal"), (&[], "anneal+descent")] {
+        let report = json(&kiln(&[&[&file, args[0], args[1]], flags].concat()));
+        assert_eq!(report["search"], search);
+        assert_eq!(report["kicks"], 0);
+        assert_eq!(report["kick_evaluations"], 0);
+        let annealed = report["iterations"].as_u64().unwrap();
+        assert!(
+            (400_000..400_000 + (1 << 14)).contains(&annealed),
+            "{annealed}"
+        );
+        let (length, annealed) = (&report["length"], &report["annealed_length"]);
+        if search == "anneal" {
+            assert_eq!(length, annealed);
+        } else {
+            assert!(length.as_u64() <= annealed.as_u64(), "{report}");
+        }
+    }
+    // The seed's swap moves have no local search.
+    let report = json(&kiln(&[&file, args[0], args[1], "--moves", "swap"]));
+    assert_eq!(report["search"], "anneal");
 
-    let output = kiln(&[&file, "--kick-share", "1"]);
+    // Only the kicks take a share.
+    let output = kiln(&[&file, "--kick-share", "0.5"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "kiln: --kick-share needs --ils (the share of the budget the kicks take)\n"
+    );
+    let output = kiln(&[&file, "--ils", "--kick-share", "1"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("1 is not in [0, 1)"), "{stderr}");

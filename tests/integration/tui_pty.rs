@@ -613,6 +613,10 @@ fn headless_only_flags_are_refused_in_the_live_view() {
             &["tsp", "--no-polish"][..],
             "kiln: --no-polish: only headless runs end with a local search",
         ),
+        (
+            &["tsp", "--ils"][..],
+            "kiln: --ils: only headless runs end with a local search",
+        ),
     ] {
         let mut tui = Tui::start(args, 100, 30);
         assert_eq!(tui.wait_exit(), 2, "{args:?}");

@@ -52,12 +52,16 @@ pub struct TspArgs {
     pub tour: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
-    /// Skip the local search on the best annealed tour (--moves two-opt): the greedy
-    /// 2-opt/Or-opt descent and the kicks.
+    /// Anneal only: skip the short greedy 2-opt/Or-opt descent that ends a headless run
+    /// (--moves two-opt).
     #[arg(long, help_heading = "TSP model")]
     pub no_polish: bool,
-    /// Share of the step and time budget spent kicking and re-descending the best annealed
-    /// tour (iterated local search) instead of annealing [default: 0.99].
+    /// After a short anneal, spend --kick-share of the budget on iterated local search:
+    /// kick the best tour (a double bridge), descend again, keep it when no longer.
+    #[arg(long, conflicts_with = "no_polish", help_heading = "TSP model")]
+    pub ils: bool,
+    /// With --ils: the share of the step and time budget spent kicking and re-descending
+    /// instead of annealing [default: 0.99].
     #[arg(long, value_name = "FRACTION", value_parser = real(ranges::KICK_SHARE), conflicts_with = "no_polish", help_heading = "TSP model")]
     pub kick_share: Option<f64>,
     #[command(flatten)]
@@ -66,22 +70,31 @@ pub struct TspArgs {
     pub batch: BatchArgs,
 }
 
-/// The share of the budget kicks take when `--kick-share` is not given.
+/// The share of the budget kicks take under `--ils` when `--kick-share` is not given.
 pub const DEFAULT_KICK_SHARE: f64 = 0.99;
 
 impl TspArgs {
-    /// What clap cannot check: the local search flags apply only where there is one.
+    /// The flags that choose what follows the anneal, and whether each was given.
+    pub fn local_search_flags(&self) -> [(&'static str, bool); 3] {
+        [
+            ("--no-polish", self.no_polish),
+            ("--ils", self.ils),
+            ("--kick-share", self.kick_share.is_some()),
+        ]
+    }
+
+    /// What clap cannot check: the local search flags apply only where there is one, and
+    /// the kicks' share only to a run that kicks.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
         self.output.format(Problem::Tsp)?;
-        let polish = [
-            ("--no-polish", self.no_polish),
-            ("--kick-share", self.kick_share.is_some()),
-        ];
-        match crate::cli::first_given(&polish) {
+        match crate::cli::first_given(&self.local_search_flags()) {
             Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
                 "{flag} applies only to --moves two-opt, the moves the local search makes"
             ))),
+            _ if self.kick_share.is_some() && !self.ils => Err(InputError::flags(
+                "--kick-share needs --ils (the share of the budget the kicks take)",
+            )),
             _ => Ok(()),
         }
     }

@@ -1,5 +1,6 @@
-//! `kiln tsp ... --headless`: anneal, then kick and re-descend the best tour for the rest of
-//! the budget (`--kick-share`), print one JSON line (and a tour file).
+//! `kiln tsp ... --headless`: anneal for the budget and descend greedily from the best tour
+//! (or, with `--ils`, anneal briefly and kick and re-descend for the rest), print one JSON
+//! line (and a tour file).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -57,6 +58,9 @@ struct Report<'a> {
     schedule: String,
     restarts: u64,
     reheats: u64,
+    /// What ran: annealing alone, annealing then a greedy descent, or annealing then the
+    /// iterated local search.
+    search: Search,
     /// The annealer's reason (kept for scripts written before `stop`).
     reason: StopReason,
     /// Why the whole run ended, polish included.
@@ -68,23 +72,75 @@ struct Report<'a> {
     output_error: Option<String>,
 }
 
+/// What follows the anneal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+enum Search {
+    /// Nothing (`--no-polish`, or moves the local search does not make).
+    #[serde(rename = "anneal")]
+    Anneal,
+    /// A greedy 2-opt/Or-opt descent from the best annealed tour (the default).
+    #[serde(rename = "anneal+descent")]
+    AnnealDescent,
+    /// Iterated local search taking `--kick-share` of the budget (`--ils`).
+    #[serde(rename = "anneal+ils")]
+    AnnealIls,
+}
+
+impl Search {
+    fn of(args: &TspArgs) -> Search {
+        // Only the default move set is polished: the seed's swap moves are shown as they are.
+        if args.no_polish || args.moves != MoveSet::TwoOpt {
+            Search::Anneal
+        } else if args.ils {
+            Search::AnnealIls
+        } else {
+            Search::AnnealDescent
+        }
+    }
+
+    /// The share of the budget taken from the annealer: the kicks' (`--kick-share`), or a
+    /// sliver of time for the descent so that it ends within the time limit too.
+    fn share(self, args: &TspArgs) -> f64 {
+        match self {
+            Search::Anneal => 0.0,
+            Search::AnnealDescent => DESCENT_SHARE,
+            Search::AnnealIls => args.kick_share.unwrap_or(super::DEFAULT_KICK_SHARE),
+        }
+    }
+}
+
+/// The share of the time limit kept for the final descent. From an annealed tour it makes
+/// few moves: well under 1 % of the budget at every size we measured (docs/benchmarks.md).
+const DESCENT_SHARE: f64 = 0.01;
+
 /// Mixed into the seed for the kicks' own generator.
 const KICK_SEED: u64 = 0x6b69_636b;
 
-/// Takes `share` of the step and time budgets from the annealer for the kicks, which end
-/// with the time limit of the whole run (counted from `started`, setup included) or after
-/// their evaluations.
-fn split_budget(mut config: RunConfig, share: f64, started: Instant) -> (RunConfig, Budget) {
+/// Takes `share` of the time budget (and, for the kicks, of the step budget) from the
+/// annealer for what follows it, which ends with the time limit of the whole run (counted
+/// from `started`, setup included) or after its evaluations.
+fn split_budget(
+    mut config: RunConfig,
+    search: Search,
+    share: f64,
+    started: Instant,
+) -> (RunConfig, Budget) {
     // The time limit counts from the start of the run: what setup took is spent.
     let left = config
         .budget
         .time_limit
         .map(|limit| limit.saturating_sub(started.elapsed()));
+    // A descent is not counted in steps: the annealer keeps them all.
+    let step_share = if search == Search::AnnealIls {
+        share
+    } else {
+        0.0
+    };
     let budget = Budget {
         evaluations: config
             .budget
             .max_steps
-            .map_or(u64::MAX, |steps| (steps as f64 * share) as u64),
+            .map_or(u64::MAX, |steps| (steps as f64 * step_share) as u64),
         // A limit no clock can reach is no deadline.
         deadline: left.and_then(|left| Instant::now().checked_add(left)),
         target: None,
@@ -92,7 +148,7 @@ fn split_budget(mut config: RunConfig, share: f64, started: Instant) -> (RunConf
     config.budget.max_steps = config
         .budget
         .max_steps
-        .map(|steps| (steps as f64 * (1.0 - share)) as u64);
+        .map(|steps| (steps as f64 * (1.0 - step_share)) as u64);
     config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
     (config, budget)
 }
@@ -128,18 +184,13 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     let mut trace = args.anneal.open_trace(None)?;
     let t0 = setup.config.t0;
     let schedule = setup.config.schedule.to_string();
-    // Only the default move set is polished: the seed's swap moves are shown as they are.
-    let polish = !args.no_polish && args.moves == MoveSet::TwoOpt;
-    let kick_share = if polish {
-        args.kick_share.unwrap_or(super::DEFAULT_KICK_SHARE)
-    } else {
-        0.0
-    };
+    let search = Search::of(args);
+    let share = search.share(args);
     // One line for the whole run: the anneal's steps, then the kicks' evaluations.
     let budget = setup.config.budget;
     let mut progress = Progress::start(budget.time_limit, budget.max_steps);
-    let kick_budget;
-    (setup.config, kick_budget) = split_budget(setup.config, kick_share, started);
+    let local_budget;
+    (setup.config, local_budget) = split_budget(setup.config, search, share, started);
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
     let mut polished = setup.problem.clone();
     // The run the live view would make of these flags, with the polish's share taken out.
@@ -150,28 +201,37 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     polished.set_order(&outcome.best.tour);
     let annealed_length = polished.length();
     // The energy is the length only for the Euclidean cost.
-    let kick_budget = Budget {
+    let local_budget = Budget {
         target: loaded
             .optimum
             .filter(|_| args.cost == Cost::Euclidean)
             .map(|o| o as f64),
-        ..kick_budget
+        ..local_budget
     };
-    let kicks = if polish {
-        let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
-        let annealed = outcome.iterations;
-        local_search::iterate(&mut polished, &mut rng, kick_budget, |kicks, best| {
-            progress.show_at(started.elapsed(), best, annealed + kicks.evaluations);
-        })
-    } else {
-        KickStats::default()
+    let mut descent_cut = false;
+    let kicks = match search {
+        Search::AnnealIls => {
+            let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
+            let annealed = outcome.iterations;
+            local_search::iterate(&mut polished, &mut rng, local_budget, |kicks, best| {
+                progress.show_at(started.elapsed(), best, annealed + kicks.evaluations);
+            })
+        }
+        Search::AnnealDescent => {
+            descent_cut = !polished.polish(local_budget.deadline).local_optimum;
+            KickStats::default()
+        }
+        Search::Anneal => KickStats::default(),
     };
     drop(progress);
     // The annealing may have ended on its budget and the local search on a signal.
-    let stop = match (interrupt::requested(), polish) {
+    let stop = match (interrupt::requested(), search) {
         (Some(_), _) => Stop::Interrupted,
-        (None, true) => kicks_stop(&kicks, &kick_budget, polished.energy(), outcome.reason),
-        (None, false) => outcome.reason.into(),
+        (None, Search::AnnealIls) => {
+            kicks_stop(&kicks, &local_budget, polished.energy(), outcome.reason)
+        }
+        (None, Search::AnnealDescent) if descent_cut => Stop::Time,
+        (None, _) => outcome.reason.into(),
     };
     let length = polished.length();
     let seconds = started.elapsed().as_secs_f64();
@@ -217,6 +277,7 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         schedule,
         restarts: outcome.restarts,
         reheats: outcome.reheats,
+        search,
         reason: match stop {
             Stop::Interrupted => StopReason::Interrupted,
             _ => outcome.reason,

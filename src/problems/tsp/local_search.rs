@@ -20,6 +20,9 @@ pub struct DescentStats {
     pub evaluations: u64,
     /// The energy change (negative).
     pub delta: f64,
+    /// Whether it ended with no city left to examine (a local optimum), not on the
+    /// deadline or an interrupt.
+    pub local_optimum: bool,
 }
 
 /// How many candidates a chain tries at each depth (its length is this list's): wide at
@@ -88,6 +91,7 @@ impl Descent {
                 self.chain_from(problem, a, &mut stats);
             }
         }
+        stats.local_optimum = self.queue.is_empty();
         stats
     }
 

@@ -2,13 +2,14 @@
 //! nearest-neighbour candidates (the default) or the seed's swap moves.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
-use super::local_search::Descent;
+use super::local_search::{Descent, DescentStats};
 use super::nearest::Unvisited;
 use super::tour::Tour;
 use crate::anneal::{Problem, Rng};
@@ -304,13 +305,13 @@ impl TspProblem {
         }
     }
 
-    /// Greedy descent with the 2-opt-set moves until none improves (T = 0), re-examining
-    /// only cities whose surroundings changed. Returns the number of moves made. Used to
-    /// polish the final tour.
-    pub fn polish(&mut self) -> u64 {
+    /// Greedy descent with the 2-opt-set moves until none improves (T = 0) or `deadline`
+    /// passes, re-examining only cities whose surroundings changed. Used to polish the
+    /// final tour.
+    pub fn polish(&mut self, deadline: Option<Instant>) -> DescentStats {
         let mut descent = Descent::new(self.tour.len());
         descent.queue_all();
-        descent.run(self, None).moves
+        descent.run(self, deadline)
     }
 }
 
