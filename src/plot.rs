@@ -171,7 +171,8 @@ fn energy_panel<DB: DrawingBackend>(
         .x_label_area_size(45)
         .y_label_area_size(80);
     if energy_on_log_scale(lo, hi) {
-        let ys = (lo / 1.05..hi * 1.05).log_scale();
+        let (lo, hi) = (lo / 1.05, hi * 1.05);
+        let ys = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
         let mut chart = chart
             .caption("Energy, log scale (dashed: best so far)", (FAMILY, 22))
             .build_cartesian_2d(xs, ys)?;
@@ -183,6 +184,16 @@ fn energy_panel<DB: DrawingBackend>(
             .build_cartesian_2d(xs, lo - margin..hi + margin)?;
         energy_lines(&mut chart, series, x)
     }
+}
+
+/// 1, 2 and 5 times the powers of ten between `lo` and `hi` (both positive): plotters' own
+/// log axis labels only the decades' first digits, which leaves a short axis unlabelled.
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let decades = lo.log10().floor() as i32..=hi.log10().ceil() as i32;
+    decades
+        .flat_map(|d| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(d)))
+        .filter(|t| (lo..=hi).contains(t))
+        .collect()
 }
 
 /// Positive energies spanning [`LOG_SPAN`] or more read better on a log scale.
@@ -353,6 +364,15 @@ mod tests {
             !energy_on_log_scale(-1416.0, 1457.0),
             "pattern energies go negative"
         );
+    }
+
+    #[test]
+    fn log_ticks_are_one_two_five() {
+        assert_eq!(
+            log_ticks(30_000.0, 330_000.0),
+            [50_000.0, 100_000.0, 200_000.0]
+        );
+        assert_eq!(log_ticks(0.9, 11.0), [1.0, 2.0, 5.0, 10.0]);
     }
 
     #[test]
