@@ -183,7 +183,7 @@ impl Plan {
     /// than one run or writes one file from every pane, one puzzle per Sudoku pane; and
     /// each pane's `--trace` named by the pane (`t.csv` becomes `t-two-opt.csv`), none of
     /// them an existing file.
-    pub fn check(&mut self, headless: bool) -> Result<(), InputError> {
+    pub fn check(&mut self, headless: bool) -> color_eyre::Result<()> {
         for pane in &mut self.panes {
             pane.cli.check()?;
             pane.cli.check_view(headless)?;
@@ -196,35 +196,25 @@ impl Plan {
             };
             let one_run = "a race pane is one run: race --seed A,B instead";
             if batch.seeds.is_some() {
-                return Err(InputError::new("--seeds", one_run));
+                return Err(InputError::new("--seeds", one_run).into());
             }
             if batch.shard.is_some() {
-                return Err(InputError::new("--shard", one_run));
+                return Err(InputError::new("--shard", one_run).into());
             }
             if output.output.is_some() {
                 return Err(InputError::new(
                     "--output",
                     "a race writes no --output (its panes would share the file); --trace \
                      writes one file per pane",
-                ));
+                )
+                .into());
             }
             if let Some(path) = &anneal.trace {
                 let path = crate::anneal_args::with_part(path, &part);
                 Trace::check_new(&path)?;
                 anneal.trace = Some(path);
             }
-            if let Command::Sudoku(args) = pane.command() {
-                let puzzles = crate::problems::sudoku::selected_puzzles(args)?.len();
-                if puzzles != 1 {
-                    return Err(InputError::new(
-                        "race",
-                        format!(
-                            "a race runs one puzzle, and the file has {puzzles}: choose one \
-                             with --index N (`kiln race FILE --presets` races them in turn)"
-                        ),
-                    ));
-                }
-            }
+            pane.check_input()?;
         }
         Ok(())
     }
@@ -246,6 +236,37 @@ impl Pane {
                 _ => '-',
             })
             .collect()
+    }
+
+    /// What the pane's run would refuse once started (a file, a kernel, a Sudoku file of
+    /// several puzzles), refused before any pane starts.
+    fn check_input(&self) -> color_eyre::Result<()> {
+        use crate::problems::{image, sudoku, tsp};
+        match self.command() {
+            Command::Sudoku(args) => {
+                let puzzles = sudoku::selected_puzzles(args)?;
+                if puzzles.len() != 1 {
+                    return Err(InputError::new(
+                        "race",
+                        format!(
+                            "a race runs one puzzle, and the file has {}: choose one with \
+                             --index N (`kiln race FILE --presets` races them in turn)",
+                            puzzles.len()
+                        ),
+                    )
+                    .into());
+                }
+                sudoku::solver(&puzzles[0], args)?;
+            }
+            Command::Tsp(args) => {
+                tsp::load(args)?;
+            }
+            Command::Image(args) => {
+                image::build(args)?;
+            }
+            _ => unreachable!("a race is of a problem"),
+        }
+        Ok(())
     }
 
     pub fn command(&self) -> &Command {
