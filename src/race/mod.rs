@@ -66,10 +66,13 @@ pub struct RaceArgs {
 #[derive(Subcommand, Debug, Clone)]
 pub enum RaceProblem {
     /// Race any flag of `kiln sudoku`: `kiln race sudoku FILE --index 1 --preset kiln,ga`.
+    #[command(disable_help_flag = true)]
     Sudoku(Words),
     /// Race any flag of `kiln tsp`: `kiln race tsp --moves swap,two-opt`.
+    #[command(disable_help_flag = true)]
     Tsp(Words),
     /// Race any flag of `kiln image`: `kiln race image --kernel n8,8-16`.
+    #[command(disable_help_flag = true)]
     Image(Words),
 }
 
@@ -77,7 +80,11 @@ pub enum RaceProblem {
 /// its values (2 to 4 panes in all).
 #[derive(Args, Debug, Clone)]
 pub struct Words {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
     pub words: Vec<String>,
 }
 

@@ -105,7 +105,10 @@ fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
         }
         let values: Vec<String> = value.split(',').map(|v| v.trim().to_string()).collect();
         if values.iter().any(String::is_empty) {
-            return Err(InputError::new(&flag, format!("'{value}' has an empty value")));
+            return Err(InputError::new(
+                &flag,
+                format!("'{value}' has an empty value"),
+            ));
         }
         if let Some((_, twice)) = values
             .iter()
@@ -126,6 +129,11 @@ fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
 
 /// Parses `kiln race PROBLEM WORDS...` into its panes.
 pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
+    // `kiln race tsp --help` lists the flags there are to race: those of `kiln tsp`.
+    if words.iter().any(|w| w == "--help" || w == "-h") {
+        let help = Cli::try_parse_from(["kiln", problem, "--help"]);
+        return Err(Refusal::Parse(help.expect_err("--help stops the parser")));
+    }
     let lists = listed(problem, words)?;
     let panes: usize = lists.iter().map(|l| l.values.len()).product();
     if lists.is_empty() {
@@ -141,7 +149,7 @@ pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
     if !(2..=MAX_RACERS).contains(&panes) {
         let flags: Vec<String> = lists.iter().map(|l| format!("--{}", l.flag)).collect();
         return Err(InputError::new(
-            &flags.join(" "),
+            flags.join(" "),
             format!("a race has 2 to {MAX_RACERS} panes, not {panes}"),
         )
         .into());
@@ -362,7 +370,8 @@ mod tests {
                 "two-opt/clustered"
             ]
         );
-        let e = refused("tsp --random 50 --moves swap,two-opt,swap-adjacent --layout uniform,normal");
+        let e =
+            refused("tsp --random 50 --moves swap,two-opt,swap-adjacent --layout uniform,normal");
         assert_eq!(e, "--moves --layout: a race has 2 to 4 panes, not 6");
     }
 

@@ -224,7 +224,12 @@ fn raced(args: &[&str], flag: &str, panes: &[&str]) -> Vec<Value> {
             assert_eq!(entry[field], line[field], "{field} of {name}");
         }
     }
-    let key = |e: &Value| (e["energy"].as_f64().unwrap(), e["seconds"].as_f64().unwrap());
+    let key = |e: &Value| {
+        (
+            e["energy"].as_f64().unwrap(),
+            e["seconds"].as_f64().unwrap(),
+        )
+    };
     assert!(
         entries.windows(2).all(|w| key(&w[0]) <= key(&w[1])),
         "{ranking}"
@@ -331,12 +336,23 @@ fn two_raced_flags_race_every_combination() {
     ]);
     assert!(output.status.success(), "{output:?}");
     let out = lines(&output);
-    let panes: Vec<&str> = out[..4].iter().map(|l| l["pane"].as_str().unwrap()).collect();
+    let panes: Vec<&str> = out[..4]
+        .iter()
+        .map(|l| l["pane"].as_str().unwrap())
+        .collect();
     assert_eq!(
         panes,
-        ["swap/uniform", "swap/clustered", "two-opt/uniform", "two-opt/clustered"]
+        [
+            "swap/uniform",
+            "swap/clustered",
+            "two-opt/uniform",
+            "two-opt/clustered"
+        ]
     );
-    assert_eq!(out[1]["raced"], serde_json::json!({"moves": "swap", "layout": "clustered"}));
+    assert_eq!(
+        out[1]["raced"],
+        serde_json::json!({"moves": "swap", "layout": "clustered"})
+    );
     assert_eq!(out[4]["raced"], serde_json::json!(["moves", "layout"]));
 }
 
@@ -357,7 +373,13 @@ fn races_of_one_pane_five_panes_or_an_unknown_value_are_refused_in_one_line() {
             "kiln: --kernel: unknown kernel 'sideways'",
         ),
         (
-            &["race", "sudoku", "puzzles/sudoku/easy20.txt", "--preset", "kiln,ga"],
+            &[
+                "race",
+                "sudoku",
+                "puzzles/sudoku/easy20.txt",
+                "--preset",
+                "kiln,ga",
+            ],
             "kiln: race: a race runs one puzzle, and the file has 20: choose one with --index N",
         ),
         // Outside a race a list is not a value, as before.
