@@ -645,6 +645,31 @@ mod screens {
     }
 
     #[test]
+    fn a_live_race_traces_each_pane_on_its_own_thread() {
+        let dir = std::env::temp_dir().join(format!("kiln-live-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("t.csv");
+        let race = finished(
+            &format!(
+                "image --kernel n8,stripes --size 32x32 --max-steps 300000 --trace {}",
+                file.display()
+            ),
+            80,
+            24,
+        );
+        // The traces are finished when the runs end: with the race.
+        drop(race);
+        for pane in ["n8", "stripes"] {
+            let path = dir.join(format!("t-{pane}.csv"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let rows = crate::anneal::trace::parse(&text, "t.csv").unwrap();
+            assert_eq!(rows[0].iteration, 0, "{text}");
+            assert_eq!(rows.last().unwrap().iteration, 300_000, "{text}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn tsp_races_at_80x24_and_160x48() {
         let race = finished(
             "tsp puzzles/tsp/berlin52.tsp --moves swap,two-opt --max-steps 100000",
