@@ -26,8 +26,7 @@ use crate::input::InputError;
 use crate::json::{self, Stop};
 use crate::messages::say;
 use crate::problems::sudoku::{
-    GaArgs, Preset, Puzzle, Report, Solver, SudokuArgs, selected_puzzles, solve, solver,
-    unsolved_is_failure,
+    GaArgs, Preset, Puzzle, Report, SudokuArgs, selected_puzzles, solve, unsolved_is_failure,
 };
 use crate::progress::BatchProgress;
 
@@ -175,14 +174,6 @@ impl RaceArgs {
                 };
                 self.anneal.open_trace(Some(&part))
             })
-            .collect()
-    }
-
-    /// One solver per racer on `puzzle` (what the race TUI runs, one worker each).
-    pub fn solvers(&self, puzzle: &Puzzle) -> Result<Vec<Solver>, InputError> {
-        self.racers()?
-            .into_iter()
-            .map(|p| solver(puzzle, &self.racer(Some(p))))
             .collect()
     }
 }
