@@ -168,7 +168,8 @@ pub enum Command {
     Image(ImageArgs),
     /// List the Sudoku presets (`kiln sudoku --preset NAME`) and their parameters.
     Presets,
-    /// Race 2-4 Sudoku presets on the same puzzle, in parallel, same seed and time limit.
+    /// Race 2-4 values of any flag side by side: `kiln race tsp --moves swap,two-opt`
+    /// (or Sudoku presets on a file: `kiln race FILE --presets a,b`).
     Race(RaceArgs),
     /// Draw traces (`--trace FILE`) as energy and temperature against steps or seconds.
     Plot(PlotArgs),

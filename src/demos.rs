@@ -235,9 +235,7 @@ fn pane_session(command: &Command, speed: Speed, area: BoardArea) -> Result<Box<
                 .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
             let solver = sudoku::solver(puzzle, args)?;
             let title = solver.label.clone();
-            let launch = solver
-                .launch(title)
-                .traced(args.anneal.open_trace(None)?);
+            let launch = solver.launch(title).traced(args.anneal.open_trace(None)?);
             let view = SudokuThumbnail::new(puzzle.n);
             Ok(Box::new(Live::start(launch, view, speed)))
         }
@@ -322,7 +320,12 @@ pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
         .map(|p| (p.name.clone(), p.command()))
         .collect();
     let flags = plan.flags_typed();
-    race_screen(|first| format!("{first} · {flags}"), &panes, options, screen)
+    race_screen(
+        |first| format!("{first} · {flags}"),
+        &panes,
+        options,
+        screen,
+    )
 }
 
 /// The race screen of `kiln race FILE --presets a,b,..`: one pane per preset on the first

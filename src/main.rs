@@ -25,7 +25,10 @@ fn main() -> ExitCode {
         warn(format_args!("{e}"));
         return ExitCode::from(BAD_INPUT);
     }
-    let race = match cli.race_problem().map(|(problem, words)| race::plan(problem, words)) {
+    let race = match cli
+        .race_problem()
+        .map(|(problem, words)| race::plan(problem, words))
+    {
         None => None,
         Some(Ok(plan)) => Some(plan),
         Some(Err(Refusal::Parse(e))) => return command_line_error(&e),

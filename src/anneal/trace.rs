@@ -260,9 +260,12 @@ impl<S: Search> Drop for Traced<S> {
         if !trace.is_on() {
             return;
         }
-        let sample = self.search.sample();
-        if self.last_step != Some(sample.iteration) {
-            trace.record(&sample);
+        // A search that panicked is not sampled again (a second panic would abort).
+        if !std::thread::panicking() {
+            let sample = self.search.sample();
+            if self.last_step != Some(sample.iteration) {
+                trace.record(&sample);
+            }
         }
         if let Err(e) = trace.finish() {
             crate::messages::warn(format_args!("writing the --trace file: {e}"));

@@ -144,7 +144,11 @@ pub fn headless_plan(
         let (Some(line), None) = (lines.next(), lines.next()) else {
             // A pane that printed nothing failed before its run: its error says why.
             result?;
-            bail!("pane {} printed {} lines, not one", pane.name, text.lines().count());
+            bail!(
+                "pane {} printed {} lines, not one",
+                pane.name,
+                text.lines().count()
+            );
         };
         // A Sudoku run left unsolved prints its line and fails: that is its place in the
         // race, not the race's failure.

@@ -26,8 +26,7 @@ use crate::input::InputError;
 use crate::json::{self, Stop};
 use crate::messages::say;
 use crate::problems::sudoku::{
-    GaArgs, Preset, Puzzle, Report, Solver, SudokuArgs, selected_puzzles, solve, solver,
-    unsolved_is_failure,
+    GaArgs, Preset, Puzzle, Report, SudokuArgs, selected_puzzles, solve, unsolved_is_failure,
 };
 use crate::progress::BatchProgress;
 
@@ -66,10 +65,13 @@ pub struct RaceArgs {
 #[derive(Subcommand, Debug, Clone)]
 pub enum RaceProblem {
     /// Race any flag of `kiln sudoku`: `kiln race sudoku FILE --index 1 --preset kiln,ga`.
+    #[command(disable_help_flag = true)]
     Sudoku(Words),
     /// Race any flag of `kiln tsp`: `kiln race tsp --moves swap,two-opt`.
+    #[command(disable_help_flag = true)]
     Tsp(Words),
     /// Race any flag of `kiln image`: `kiln race image --kernel n8,8-16`.
+    #[command(disable_help_flag = true)]
     Image(Words),
 }
 
@@ -77,7 +79,11 @@ pub enum RaceProblem {
 /// its values (2 to 4 panes in all).
 #[derive(Args, Debug, Clone)]
 pub struct Words {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
     pub words: Vec<String>,
 }
 
@@ -168,14 +174,6 @@ impl RaceArgs {
                 };
                 self.anneal.open_trace(Some(&part))
             })
-            .collect()
-    }
-
-    /// One solver per racer on `puzzle` (what the race TUI runs, one worker each).
-    pub fn solvers(&self, puzzle: &Puzzle) -> Result<Vec<Solver>, InputError> {
-        self.racers()?
-            .into_iter()
-            .map(|p| solver(puzzle, &self.racer(Some(p))))
             .collect()
     }
 }

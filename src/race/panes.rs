@@ -105,7 +105,10 @@ fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
         }
         let values: Vec<String> = value.split(',').map(|v| v.trim().to_string()).collect();
         if values.iter().any(String::is_empty) {
-            return Err(InputError::new(&flag, format!("'{value}' has an empty value")));
+            return Err(InputError::new(
+                &flag,
+                format!("'{value}' has an empty value"),
+            ));
         }
         if let Some((_, twice)) = values
             .iter()
@@ -126,6 +129,11 @@ fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
 
 /// Parses `kiln race PROBLEM WORDS...` into its panes.
 pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
+    // `kiln race tsp --help` lists the flags there are to race: those of `kiln tsp`.
+    if words.iter().any(|w| w == "--help" || w == "-h") {
+        let help = Cli::try_parse_from(["kiln", problem, "--help"]);
+        return Err(Refusal::Parse(help.expect_err("--help stops the parser")));
+    }
     let lists = listed(problem, words)?;
     let panes: usize = lists.iter().map(|l| l.values.len()).product();
     if lists.is_empty() {
@@ -141,7 +149,7 @@ pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
     if !(2..=MAX_RACERS).contains(&panes) {
         let flags: Vec<String> = lists.iter().map(|l| format!("--{}", l.flag)).collect();
         return Err(InputError::new(
-            &flags.join(" "),
+            flags.join(" "),
             format!("a race has 2 to {MAX_RACERS} panes, not {panes}"),
         )
         .into());
@@ -183,7 +191,7 @@ impl Plan {
     /// than one run or writes one file from every pane, one puzzle per Sudoku pane; and
     /// each pane's `--trace` named by the pane (`t.csv` becomes `t-two-opt.csv`), none of
     /// them an existing file.
-    pub fn check(&mut self, headless: bool) -> Result<(), InputError> {
+    pub fn check(&mut self, headless: bool) -> color_eyre::Result<()> {
         for pane in &mut self.panes {
             pane.cli.check()?;
             pane.cli.check_view(headless)?;
@@ -196,35 +204,25 @@ impl Plan {
             };
             let one_run = "a race pane is one run: race --seed A,B instead";
             if batch.seeds.is_some() {
-                return Err(InputError::new("--seeds", one_run));
+                return Err(InputError::new("--seeds", one_run).into());
             }
             if batch.shard.is_some() {
-                return Err(InputError::new("--shard", one_run));
+                return Err(InputError::new("--shard", one_run).into());
             }
             if output.output.is_some() {
                 return Err(InputError::new(
                     "--output",
                     "a race writes no --output (its panes would share the file); --trace \
                      writes one file per pane",
-                ));
+                )
+                .into());
             }
             if let Some(path) = &anneal.trace {
                 let path = crate::anneal_args::with_part(path, &part);
                 Trace::check_new(&path)?;
                 anneal.trace = Some(path);
             }
-            if let Command::Sudoku(args) = pane.command() {
-                let puzzles = crate::problems::sudoku::selected_puzzles(args)?.len();
-                if puzzles != 1 {
-                    return Err(InputError::new(
-                        "race",
-                        format!(
-                            "a race runs one puzzle, and the file has {puzzles}: choose one \
-                             with --index N (`kiln race FILE --presets` races them in turn)"
-                        ),
-                    ));
-                }
-            }
+            pane.check_input()?;
         }
         Ok(())
     }
@@ -246,6 +244,37 @@ impl Pane {
                 _ => '-',
             })
             .collect()
+    }
+
+    /// What the pane's run would refuse once started (a file, a kernel, a Sudoku file of
+    /// several puzzles), refused before any pane starts.
+    fn check_input(&self) -> color_eyre::Result<()> {
+        use crate::problems::{image, sudoku, tsp};
+        match self.command() {
+            Command::Sudoku(args) => {
+                let puzzles = sudoku::selected_puzzles(args)?;
+                if puzzles.len() != 1 {
+                    return Err(InputError::new(
+                        "race",
+                        format!(
+                            "a race runs one puzzle, and the file has {}: choose one with \
+                             --index N (`kiln race FILE --presets` races them in turn)",
+                            puzzles.len()
+                        ),
+                    )
+                    .into());
+                }
+                sudoku::solver(&puzzles[0], args)?;
+            }
+            Command::Tsp(args) => {
+                tsp::load(args)?;
+            }
+            Command::Image(args) => {
+                image::build(args)?;
+            }
+            _ => unreachable!("a race is of a problem"),
+        }
+        Ok(())
     }
 
     pub fn command(&self) -> &Command {
@@ -341,7 +370,8 @@ mod tests {
                 "two-opt/clustered"
             ]
         );
-        let e = refused("tsp --random 50 --moves swap,two-opt,swap-adjacent --layout uniform,normal");
+        let e =
+            refused("tsp --random 50 --moves swap,two-opt,swap-adjacent --layout uniform,normal");
         assert_eq!(e, "--moves --layout: a race has 2 to 4 panes, not 6");
     }
 

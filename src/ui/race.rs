@@ -57,8 +57,8 @@ fn pane_areas(n: usize, area: Rect) -> Vec<Rect> {
     let row_areas = Layout::vertical(vec![Constraint::Fill(1); rows]).split(area);
     (0..n)
         .map(|i| {
-            let cells =
-                Layout::horizontal(vec![Constraint::Fill(1); columns]).split(row_areas[i / columns]);
+            let cells = Layout::horizontal(vec![Constraint::Fill(1); columns])
+                .split(row_areas[i / columns]);
             cells[i % columns]
         })
         .collect()
@@ -256,7 +256,10 @@ impl Race {
                     }
                     Line::from(spans)
                 };
-                let lines = vec![join([energy, best, restarts]), join([iterations, rate, time])];
+                let lines = vec![
+                    join([energy, best, restarts]),
+                    join([iterations, rate, time]),
+                ];
                 (lines, stats)
             }
         };
@@ -295,7 +298,10 @@ impl Race {
             };
             let style = if place == 0 { theme.good } else { theme.title };
             let gap = if place == 0 { "" } else { "  " };
-            spans.push(Span::styled(format!("{gap}{}. {} ", place + 1, racer.name), style));
+            spans.push(Span::styled(
+                format!("{gap}{}. {} ", place + 1, racer.name),
+                style,
+            ));
             spans.push(Span::styled(detail, theme.dim));
         }
         let mut line = Line::from(spans);
@@ -584,7 +590,9 @@ mod screens {
 
     /// Marks of a braille board (a tour, an image): dots, not blank cells.
     fn braille(row: &str) -> usize {
-        row.chars().filter(|c| ('\u{2801}'..='\u{28ff}').contains(c)).count()
+        row.chars()
+            .filter(|c| ('\u{2801}'..='\u{28ff}').contains(c))
+            .count()
     }
 
     /// Marks of a Sudoku grid: its rows of nine digits or more (no counter has as many).
@@ -601,7 +609,10 @@ mod screens {
         assert!(lines[0].starts_with(" kiln race · "), "{text}");
         for (place, i) in (1..).zip(race.placed()) {
             let name = &race.racers[i].name;
-            assert!(lines[0].contains(&format!("{place}. {name} ")), "{name}:\n{text}");
+            assert!(
+                lines[0].contains(&format!("{place}. {name} ")),
+                "{name}:\n{text}"
+            );
         }
         let [_, panes, _] = screen_rows(Rect::new(0, 0, width, height));
         let areas = pane_areas(race.racers.len(), panes);
@@ -612,12 +623,18 @@ mod screens {
         for (racer, area) in race.racers.iter().zip(&areas) {
             let name = &racer.name;
             let pane = cells(&lines, *area);
-            assert!(pane[0].starts_with(&format!("╭ {name} ")), "{name}:\n{text}");
+            assert!(
+                pane[0].starts_with(&format!("╭ {name} ")),
+                "{name}:\n{text}"
+            );
             assert!(pane[0].ends_with('╮'), "{name} cut off:\n{text}");
             let bottom = pane.last().unwrap();
             assert!(bottom.starts_with('╰') && bottom.ends_with('╯'), "{text}");
             let drawn: usize = pane.iter().map(|row| marks(row)).sum();
-            assert!(drawn >= inked, "{name}: {drawn} marks on the board:\n{text}");
+            assert!(
+                drawn >= inked,
+                "{name}: {drawn} marks on the board:\n{text}"
+            );
             let inside = pane.join("\n");
             for label in ["E ", "best ", "iter ", "it/s ", "rest. ", "time "] {
                 assert!(inside.contains(label), "{name}: no {label}:\n{text}");
@@ -625,6 +642,31 @@ mod screens {
         }
         let keys = &lines[height as usize - 1];
         assert!(keys.starts_with(" space pause"), "{text}");
+    }
+
+    #[test]
+    fn a_live_race_traces_each_pane_on_its_own_thread() {
+        let dir = std::env::temp_dir().join(format!("kiln-live-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("t.csv");
+        let race = finished(
+            &format!(
+                "image --kernel n8,stripes --size 32x32 --max-steps 300000 --trace {}",
+                file.display()
+            ),
+            80,
+            24,
+        );
+        // The traces are finished when the runs end: with the race.
+        drop(race);
+        for pane in ["n8", "stripes"] {
+            let path = dir.join(format!("t-{pane}.csv"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let rows = crate::anneal::trace::parse(&text, "t.csv").unwrap();
+            assert_eq!(rows[0].iteration, 0, "{text}");
+            assert_eq!(rows.last().unwrap().iteration, 300_000, "{text}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -637,7 +679,9 @@ mod screens {
         check(&race, (80, 24), braille, 40);
         let lines = screen(&race, 80, 24);
         assert!(
-            lines[0].starts_with(" kiln race · berlin52 (52 cities) · --moves · 1. two-opt 7542  2. swap "),
+            lines[0].starts_with(
+                " kiln race · berlin52 (52 cities) · --moves · 1. two-opt 7542  2. swap "
+            ),
             "{}",
             lines[0]
         );
@@ -649,7 +693,12 @@ mod screens {
         let names: Vec<&str> = race.racers.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(
             names,
-            ["swap/uniform", "swap/clustered", "two-opt/uniform", "two-opt/clustered"]
+            [
+                "swap/uniform",
+                "swap/clustered",
+                "two-opt/uniform",
+                "two-opt/clustered"
+            ]
         );
         check(&race, (160, 48), braille, 200);
     }

@@ -100,6 +100,7 @@ fn has_type(value: &Value, kind: &str) -> bool {
         "array of integers" => array_of(value, "integer"),
         "array of numbers" => array_of(value, "number"),
         "array of objects" => array_of(value, "object"),
+        "array of strings" => array_of(value, "string"),
         "object" => value.is_object(),
         _ => panic!("docs/json.md: unknown type {kind:?}"),
     })
@@ -201,18 +202,28 @@ impl<'de> Deserialize<'de> for Shape {
     }
 }
 
+/// Whether `line` is the ranking line of `kiln race PROBLEM ...` (not of `kiln race FILE`).
+fn race_ranking(line: &Map<String, Value>) -> bool {
+    line.get("race").and_then(Value::as_str) == Some("ranking")
+}
+
 /// The tables a line of `command` is described by.
 fn tables_for<'a>(doc: &'a Doc, line: &Map<String, Value>) -> Vec<&'a Field> {
-    let names: &[&str] = if line.contains_key("race") {
-        &["Ranking line"]
+    let mut names = vec![if race_ranking(line) {
+        "Race ranking line"
+    } else if line.contains_key("race") {
+        "Ranking line"
     } else {
         match line["problem"].as_str().unwrap() {
-            "sudoku" => &["Sudoku line"],
-            "tsp" => &["TSP line"],
-            "image" => &["Image line"],
+            "sudoku" => "Sudoku line",
+            "tsp" => "TSP line",
+            "image" => "Image line",
             other => panic!("no table for problem {other}"),
         }
-    };
+    }];
+    if line.contains_key("pane") {
+        names.push("Race pane fields");
+    }
     names.iter().flat_map(|name| &doc.tables[*name]).collect()
 }
 
@@ -299,7 +310,11 @@ fn every_example_prints_the_documented_fields_and_the_documented_lines() {
             let tables = tables_for(&doc, &fields);
             check_line(&doc, &fields, &shape.keys(), &tables, &what);
             if let Some(Shape::Array(entries)) = shape.field("ranking") {
-                let table: Vec<&Field> = doc.tables["Ranking entry"].iter().collect();
+                let entry_table = match race_ranking(&fields) {
+                    true => "Race ranking entry",
+                    false => "Ranking entry",
+                };
+                let table: Vec<&Field> = doc.tables[entry_table].iter().collect();
                 for (entry, values) in entries.iter().zip(fields["ranking"].as_array().unwrap()) {
                     let values = values.as_object().unwrap();
                     check_line(

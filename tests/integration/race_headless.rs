@@ -180,3 +180,222 @@ fn bad_race_arguments_exit_with_code_2() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("'fast' is not a preset"));
 }
+
+/// `kiln race PROBLEM ARGS... --headless`: its lines, after checking what every race
+/// prints: one line per pane in the order of the values, each the problem's own line with
+/// `pane` and `raced`, all with the same seed, then a ranking line that places every pane
+/// once by its line's energy (then seconds).
+fn raced(args: &[&str], flag: &str, panes: &[&str]) -> Vec<Value> {
+    let mut command = vec!["race"];
+    command.extend(args);
+    command.push("--headless");
+    let output = kiln(&command);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let out = lines(&output);
+    assert_eq!(out.len(), panes.len() + 1, "{out:?}");
+    let (lines, ranking) = out.split_at(panes.len());
+    for (line, pane) in lines.iter().zip(panes) {
+        assert_eq!(line["problem"], args[0], "{line}");
+        assert_eq!(line["pane"], *pane, "{line}");
+        assert_eq!(line["raced"][flag], *pane, "{line}");
+        assert_eq!(line["seed"], lines[0]["seed"], "{line}");
+    }
+    let ranking = &ranking[0];
+    assert_eq!(ranking["race"], "ranking");
+    assert_eq!(ranking["problem"], args[0]);
+    assert_eq!(ranking["raced"], serde_json::json!([flag]));
+    let entries = ranking["ranking"].as_array().unwrap();
+    let order: Vec<&str> = ranking["order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(order.len(), panes.len());
+    for (rank, (entry, name)) in (1..).zip(entries.iter().zip(&order)) {
+        assert_eq!(entry["rank"], rank);
+        assert_eq!(entry["pane"], *name);
+        let line = lines.iter().find(|l| l["pane"] == *name).unwrap();
+        for field in ["energy", "seconds", "stop"] {
+            assert_eq!(entry[field], line[field], "{field} of {name}");
+        }
+    }
+    let key = |e: &Value| {
+        (
+            e["energy"].as_f64().unwrap(),
+            e["seconds"].as_f64().unwrap(),
+        )
+    };
+    assert!(
+        entries.windows(2).all(|w| key(&w[0]) <= key(&w[1])),
+        "{ranking}"
+    );
+    out
+}
+
+#[test]
+fn a_tsp_race_runs_each_move_on_the_same_cities_and_ranks_by_length() {
+    let _cores = crate::common::busy();
+    let out = raced(
+        &[
+            "tsp",
+            "puzzles/tsp/berlin52.tsp",
+            "--moves",
+            "swap-adjacent,swap,two-opt",
+            "--max-steps",
+            "200000",
+            "--seed",
+            "3",
+        ],
+        "moves",
+        &["swap-adjacent", "swap", "two-opt"],
+    );
+    for line in &out[..3] {
+        assert_eq!(line["moves"], line["pane"]);
+        assert_eq!(line["seed"], 3);
+        assert_eq!(line["name"], "berlin52");
+    }
+    for entry in out[3]["ranking"].as_array().unwrap() {
+        assert_eq!(entry["length"].as_f64(), entry["energy"].as_f64());
+    }
+    // 2-opt with its local search reaches berlin52's optimum; swapping neighbours does not.
+    assert_eq!(out[3]["order"][0], "two-opt", "{}", out[3]);
+    assert_eq!(out[3]["order"][2], "swap-adjacent", "{}", out[3]);
+}
+
+#[test]
+fn an_image_race_runs_each_kernel_on_the_same_start() {
+    let _cores = crate::common::busy();
+    let out = raced(
+        &[
+            "image",
+            "--kernel",
+            "n8,8-16",
+            "--density",
+            "0.3",
+            "--size",
+            "48x48",
+            "--max-steps",
+            "100000",
+        ],
+        "kernel",
+        &["n8", "8-16"],
+    );
+    assert_eq!(out[0]["kernel"], "n8");
+    assert_eq!(out[1]["kernel"], "8-16");
+    assert_eq!(out[0]["black_pixels"], out[1]["black_pixels"]);
+    assert_eq!(out[0]["width"], 48);
+}
+
+#[test]
+fn a_sudoku_race_of_presets_ranks_the_solved_first_by_time() {
+    let _cores = crate::common::busy();
+    let out = raced(
+        &[
+            "sudoku",
+            "puzzles/sudoku/easy20.txt",
+            "--index",
+            "1",
+            "--preset",
+            "kiln,lundy,ga",
+            "--max-steps",
+            "20000",
+        ],
+        "preset",
+        &["kiln", "lundy", "ga"],
+    );
+    for line in &out[..3] {
+        assert_eq!(line["preset"], line["pane"]);
+        assert_eq!(line["source"], "puzzles/sudoku/easy20.txt:1");
+    }
+    let entries = out[3]["ranking"].as_array().unwrap();
+    let solved: Vec<bool> = entries.iter().map(|e| e["solved"] == true).collect();
+    assert!(solved[0], "{}", out[3]);
+    assert!(solved.windows(2).all(|w| w[0] >= w[1]), "{}", out[3]);
+}
+
+#[test]
+fn two_raced_flags_race_every_combination() {
+    let _cores = crate::common::busy();
+    let output = kiln(&[
+        "race",
+        "tsp",
+        "--random",
+        "60",
+        "--moves",
+        "swap,two-opt",
+        "--layout",
+        "uniform,clustered",
+        "--max-steps",
+        "50000",
+        "--headless",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let out = lines(&output);
+    let panes: Vec<&str> = out[..4]
+        .iter()
+        .map(|l| l["pane"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        panes,
+        [
+            "swap/uniform",
+            "swap/clustered",
+            "two-opt/uniform",
+            "two-opt/clustered"
+        ]
+    );
+    assert_eq!(
+        out[1]["raced"],
+        serde_json::json!({"moves": "swap", "layout": "clustered"})
+    );
+    assert_eq!(out[4]["raced"], serde_json::json!(["moves", "layout"]));
+}
+
+#[test]
+fn races_of_one_pane_five_panes_or_an_unknown_value_are_refused_in_one_line() {
+    let _cores = crate::common::busy();
+    let refusals: [(&[&str], &str); 5] = [
+        (
+            &["race", "tsp", "--random", "50", "--moves", "swap"],
+            "kiln: race: give one flag 2 to 4 comma-separated values to race (e.g. kiln race tsp --moves swap,two-opt)",
+        ),
+        (
+            &["race", "tsp", "--random", "50", "--seed", "1,2,3,4,5"],
+            "kiln: --seed: a race has 2 to 4 panes, not 5",
+        ),
+        (
+            &["race", "image", "--kernel", "n8,sideways"],
+            "kiln: --kernel: unknown kernel 'sideways'",
+        ),
+        (
+            &[
+                "race",
+                "sudoku",
+                "puzzles/sudoku/easy20.txt",
+                "--preset",
+                "kiln,ga",
+            ],
+            "kiln: race: a race runs one puzzle, and the file has 20: choose one with --index N",
+        ),
+        // Outside a race a list is not a value, as before.
+        (
+            &["tsp", "--moves", "swap,two-opt"],
+            "kiln: --moves: 'swap,two-opt' is not one of",
+        ),
+    ];
+    for (args, message) in refusals {
+        let mut args = args.to_vec();
+        args.push("--headless");
+        let output = kiln(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(message), "{args:?}: {err}");
+    }
+}

@@ -127,6 +127,58 @@ fn a_race_writes_one_trace_per_pane_and_they_plot() {
 }
 
 #[test]
+fn a_race_of_any_flag_traces_each_pane_under_its_name_and_refuses_an_existing_one() {
+    let _cores = crate::common::busy();
+    let dir = scratch("race-any");
+    let file = dir.join("race.csv");
+    let args = [
+        "race",
+        "tsp",
+        "--random",
+        "60",
+        "--moves",
+        "swap,two-opt",
+        "--layout",
+        "uniform,clustered",
+        "--max-steps",
+        "200000",
+        "--headless",
+        "--trace",
+        arg(&file),
+    ];
+    run_ok(&args);
+    for pane in [
+        "swap-uniform",
+        "swap-clustered",
+        "two-opt-uniform",
+        "two-opt-clustered",
+    ] {
+        let rows = read(&dir.join(format!("race-{pane}.csv")));
+        assert_eq!(rows[0].iteration, 0, "{pane}");
+        // The annealer's steps: 2-opt leaves part of the budget to the local search after.
+        let last = rows.last().unwrap().iteration;
+        assert!(last > 0 && last <= 200_000, "{pane}: {last}");
+    }
+    // One pane's file is there: nothing runs, nothing is written over.
+    std::fs::remove_file(dir.join("race-swap-uniform.csv")).unwrap();
+    let kept = std::fs::read(dir.join("race-two-opt-clustered.csv")).unwrap();
+    let output = kiln(&args);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let err = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        err.starts_with("kiln: --trace: ")
+            && err.contains("race-swap-clustered.csv: already exists"),
+        "{err}"
+    );
+    assert!(!dir.join("race-swap-uniform.csv").exists());
+    assert_eq!(
+        std::fs::read(dir.join("race-two-opt-clustered.csv")).unwrap(),
+        kept
+    );
+}
+
+#[test]
 fn plot_writes_a_png_that_decodes() {
     let _cores = crate::common::busy();
     let dir = scratch("png");

@@ -207,8 +207,14 @@ fn a_tsp_race_shows_both_tours_and_the_standings_and_q_quits() {
             .take(to - from)
             .any(|c| ('\u{2801}'..='\u{28ff}').contains(&c))
     };
-    assert!(lines.iter().any(|l| braille(l, 1, 24)), "no tour on the left:\n{text}");
-    assert!(lines.iter().any(|l| braille(l, 41, 64)), "no tour on the right:\n{text}");
+    assert!(
+        lines.iter().any(|l| braille(l, 1, 24)),
+        "no tour on the left:\n{text}"
+    );
+    assert!(
+        lines.iter().any(|l| braille(l, 41, 64)),
+        "no tour on the right:\n{text}"
+    );
     assert!(lines[23].starts_with(" space pause"), "{text}");
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
@@ -219,7 +225,9 @@ fn a_tsp_race_shows_both_tours_and_the_standings_and_q_quits() {
 fn a_live_run_with_trace_writes_its_history_from_the_first_sample_to_the_last() {
     let _cores = crate::common::busy();
     let dir = scratch("trace");
-    let args = ["tsp", "--random", "200", "--speed", "100000", "--trace", "live.csv"];
+    let args = [
+        "tsp", "--random", "200", "--speed", "100000", "--trace", "live.csv",
+    ];
     let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
     tui.wait_for("iteration");
     thread::sleep(Duration::from_millis(1500));
@@ -234,7 +242,10 @@ fn a_live_run_with_trace_writes_its_history_from_the_first_sample_to_the_last() 
     // About 100k steps a second for 1.5 s and more: the last row is the run at `q`.
     assert!(rows.len() > 10, "{text}");
     assert!(last.iteration > 100_000, "{text}");
-    assert!(rows.windows(2).all(|w| w[0].iteration < w[1].iteration), "{text}");
+    assert!(
+        rows.windows(2).all(|w| w[0].iteration < w[1].iteration),
+        "{text}"
+    );
     // A second run refuses the file before the screen changes.
     let mut again = Tui::start_in(&dir, &args, 80, 24, &[]);
     assert_eq!(again.wait_exit(), 2);

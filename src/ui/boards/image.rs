@@ -293,8 +293,12 @@ impl Demo for ImageDemo {
             encode: Box::new(move |best: &Bitmap| export::image::output(best, file.format)),
         });
         Ok(Box::new(
-            Live::start(prepared.into_launch().traced(self.trace.take()), view, speed)
-                .with_output(output),
+            Live::start(
+                prepared.into_launch().traced(self.trace.take()),
+                view,
+                speed,
+            )
+            .with_output(output),
         ))
     }
 
