@@ -234,7 +234,9 @@ fn pane_session(command: &Command, speed: Speed, area: BoardArea) -> Result<Box<
                 .first()
                 .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
             let solver = sudoku::solver(puzzle, args)?;
-            let title = solver.label.clone();
+            let side = puzzle.side();
+            let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
+            let title = format!("{side}x{side} {file}");
             let launch = solver.launch(title).traced(args.anneal.open_trace(None)?);
             let view = SudokuThumbnail::new(puzzle.n);
             Ok(Box::new(Live::start(launch, view, speed)))

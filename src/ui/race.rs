@@ -277,12 +277,10 @@ impl Race {
     }
 
     /// " kiln race · TITLE · 1. a 7542  2. b 7910" (best energies so far), or for a Sudoku
-    /// " kiln race · TITLE · finished: 1. a (0.06 s)": the title left out when the standings
-    /// would not fit `width` with it.
+    /// " kiln race · TITLE · finished: 1. a (0.06 s)", in `width` columns.
     fn standings_line(&self, placed: &[usize], width: u16) -> Line<'_> {
         let theme = &self.theme;
         let mut spans = vec![Span::styled(" kiln race ", theme.title)];
-        let title = Span::raw(format!("· {} · ", self.title));
         if self.standings == Standings::FirstSolved {
             spans.push(Span::styled("finished: ", theme.dim));
         }
@@ -305,11 +303,15 @@ impl Race {
             spans.push(Span::styled(detail, theme.dim));
         }
         let mut line = Line::from(spans);
-        if line.width() + title.width() <= usize::from(width) {
-            line.spans.insert(1, title);
-        } else {
-            line.spans.insert(1, Span::raw("· "));
-        }
+        // The whole title, or its first part (what the first pane runs, without the raced
+        // flags), or none: whichever leaves every place whole.
+        let first = self.title.split(" · ").next().unwrap_or_default();
+        let title = [self.title.as_str(), first]
+            .into_iter()
+            .map(|t| format!("· {t} · "))
+            .find(|t| line.width() + t.chars().count() <= usize::from(width))
+            .unwrap_or_else(|| "· ".to_string());
+        line.spans.insert(1, Span::raw(title));
         line
     }
 }
@@ -727,7 +729,10 @@ mod screens {
             24,
         );
         let text = screen(&race, 80, 24).join("\n");
-        assert!(text.contains("finished: 1. "), "{text}");
+        assert!(
+            text.starts_with(" kiln race · 9x9 easy20.txt:1 · finished: 1. "),
+            "{text}"
+        );
         check(&race, (80, 24), grid_rows, 9);
         let race = finished(
             "sudoku puzzles/sudoku/easy20.txt --index 1 --preset kiln,lundy,ga,geometric-restart \
