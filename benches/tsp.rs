@@ -1,4 +1,4 @@
-//! Steps per second of the default TSP annealer (2-opt + Or-opt, 6-NN candidates) on
+//! Steps per second of the default TSP annealer (2-opt + Or-opt, 5-NN candidates) on
 //! pcb442, at a mid-run temperature so moves are both accepted and rejected.
 
 use std::sync::Arc;
@@ -30,7 +30,7 @@ fn annealer_steps(c: &mut Criterion) {
             instance.clone(),
             moves,
             Cost::Euclidean,
-            6,
+            5,
             Init::Nearest,
             &mut rng,
         );

@@ -53,8 +53,8 @@ pub struct AnnealArgs {
     /// 0.34), TSP and image from the instance's typical move].
     #[arg(long, value_name = "T|auto", value_parser = ranges::start_temperature)]
     pub t0: Option<StartTemperature>,
-    /// Final temperature for the linear and exponential schedules [default: 1/100 of the
-    /// start temperature for TSP and patterns, 0.05 lambda for denoising].
+    /// Final temperature for the linear and exponential schedules [default: 3/100 of the
+    /// start temperature for TSP, 1/100 for patterns, 0.05 lambda for denoising].
     #[arg(long, value_name = "T", value_parser = real(ranges::TEMPERATURE))]
     pub t_min: Option<f64>,
     /// Geometric cooling factor per step: T <- alpha * T.

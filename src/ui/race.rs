@@ -702,7 +702,9 @@ mod screens {
                 "two-opt/clustered"
             ]
         );
-        check(&race, (160, 48), braille, 200);
+        // A clustered tour of 100 cities is short: its pane draws fewer marks (194 with the
+        // TSP defaults of issue 16) than a uniform one.
+        check(&race, (160, 48), braille, 150);
     }
 
     #[test]

@@ -159,6 +159,27 @@ fn polish_reaches_a_local_optimum_and_never_lengthens() {
 }
 
 #[test]
+fn polish_stops_at_its_deadline_short_of_a_local_optimum() {
+    let instance = Arc::new(random::instance(5_000, Layout::Uniform, 7));
+    let mut rng = Rng::seed_from_u64(7);
+    let mut p = TspProblem::new(
+        instance,
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        5,
+        Init::Random,
+        &mut rng,
+    );
+    let before = p.energy();
+    // A deadline already passed: a random tour of 5,000 cities is far from a local optimum.
+    let cut = p.polish(Some(std::time::Instant::now()));
+    assert!(!cut.local_optimum, "{cut:?}");
+    assert_eq!(p.energy(), before + cut.delta);
+    let full = p.polish(None);
+    assert!(full.local_optimum && full.moves > 0, "{full:?}");
+}
+
+#[test]
 fn or_opt_of_any_segment_to_any_place() {
     // The kicks move long segments: every length, every insertion point, both ways.
     for (mut p, mut rng) in problems(4).take(40) {

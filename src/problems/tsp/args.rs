@@ -39,7 +39,7 @@ pub struct TspArgs {
     pub cost: Cost,
     /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest (at most
     /// all the other cities).
-    #[arg(long, value_name = "K", default_value_t = 6, value_parser = whole(ranges::NEIGHBOURS), help_heading = "TSP model")]
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = whole(ranges::NEIGHBOURS), help_heading = "TSP model")]
     pub neighbours: u16,
     /// First tour: greedy nearest neighbour from a random city, or a random permutation.
     #[arg(long, value_enum, default_value_t = Init::Nearest, help_heading = "TSP model")]

@@ -1,6 +1,7 @@
 //! The travelling salesman: TSPLIB or random instances, annealed with 2-opt + Or-opt moves
 //! from nearest-neighbour candidates (or the seed's swap moves, for comparison). Headless
-//! runs finish with an iterated local search on the best annealed tour (`local_search`).
+//! runs finish with a greedy descent from the best annealed tour, or with `--ils` spend
+//! most of the budget on an iterated local search (`local_search`).
 
 mod args;
 pub(crate) mod distance;

@@ -25,7 +25,7 @@ const OPTIMA: &str = include_str!("../../../puzzles/tsp/optima.json");
 
 /// Start and end temperature in units of the mean nearest-neighbour edge cost.
 const T_START: f64 = 1.0;
-const T_END: f64 = 0.01;
+const T_END: f64 = 0.03;
 /// Annealing time when neither --time-limit nor --max-steps is given.
 const DEFAULT_SECONDS: f64 = 1.0;
 
@@ -133,7 +133,7 @@ fn read_tour(path: &Path, n: usize) -> Result<Vec<u32>, InputError> {
     tour_file::parse(&text, &crate::input::source_name(path), n)
 }
 
-/// The problem's defaults for this instance: exponential cooling from 1.0 to 0.01 times
+/// The problem's defaults for this instance: exponential cooling from 1.0 to 0.03 times
 /// the mean nearest-neighbour edge over the budget (1 s unless one is given).
 pub(crate) fn defaults(problem: &TspProblem, args: &TspArgs) -> Defaults {
     let scale = problem.typical_edge_cost();
