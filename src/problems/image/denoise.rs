@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 use crate::anneal::{Problem, Rng};
 
+mod strips;
+
 /// Marks the frame around the padded image: equal to neither label, so it never counts.
 const OUTSIDE: u8 = 2;
 
