@@ -341,3 +341,19 @@ fn strip_descent_finds_the_minimum_of_thin_images_and_never_raises_the_energy() 
         "only {exact} thin images checked against brute force"
     );
 }
+
+/// An 8x8 block that the minimum drops whole: removing it costs 64 lambda and saves its 32
+/// boundary pairs times beta = 2.5, while no strip of 6 lines gains by cutting a piece off.
+#[test]
+fn strip_descent_drops_a_block_wider_than_any_strip() {
+    let mut image = Bitmap::white(16, 16);
+    for r in 4..12 {
+        for c in 4..12 {
+            image.bits[r * 16 + c] = 1;
+        }
+    }
+    let mut d = Denoise::new(&image, 1.0, 2.5, Neighbourhood::Four);
+    assert_eq!(d.energy(), 80.0);
+    assert_eq!(d.strip_descent(None), -16.0);
+    assert_eq!(d.snapshot(), Bitmap::white(16, 16));
+}

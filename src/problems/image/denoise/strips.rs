@@ -8,7 +8,8 @@
 //! each (a stroke a pixel too long, an edge shifted along a few rows), frozen in at
 //! temperatures where every single-flip path to the better labelling goes uphill by several
 //! beta. Most of them are thin, so a strip covers them and takes the better labelling in one
-//! step.
+//! step. Strokes and blobs the minimum drops whole, too wide for a strip, go by flipping
+//! whole connected components between sweeps.
 
 use std::time::Instant;
 
@@ -190,7 +191,13 @@ impl Denoise {
             done: vec![Vec::new(); 2 * OFFSETS.len()],
         };
         let mut gain = 0.0;
+        let mut seen = vec![false; self.x.len()];
         loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return gain;
+            }
+            let flipped = self.flip_components(&mut seen, &mut clock);
+            gain += flipped;
             let mut solved = 0;
             for orientation in [rows, columns] {
                 for (k, &offset) in OFFSETS.iter().enumerate() {
@@ -228,10 +235,41 @@ impl Denoise {
                     }
                 }
             }
-            if solved == 0 {
+            if solved == 0 && flipped == 0.0 {
                 return gain;
             }
         }
+    }
+
+    /// Flips every connected component of the labelling whose flip lowers the energy: a
+    /// stroke or blob the minimum drops whole, too wide for a strip. Returns the energy
+    /// change.
+    fn flip_components(&mut self, seen: &mut [bool], clock: &mut Clock) -> f64 {
+        seen.fill(false);
+        let cells = self.x.len() as u32;
+        let mut gain = 0.0;
+        for seed in 0..self.x.len() {
+            if seen[seed] || self.x[seed] > 1 {
+                continue;
+            }
+            let mut scratch = self.scratch.borrow_mut();
+            scratch.grow(seed as u32, cells, &self.x, self.neighbour_offsets());
+            let delta = self.region_delta(&scratch);
+            for &p in scratch.pixels() {
+                seen[p as usize] = true;
+            }
+            if delta < 0.0 {
+                clock.now += 1;
+                for &p in scratch.pixels() {
+                    let p = p as usize;
+                    self.x[p] ^= 1;
+                    clock.changed[0][p / self.stride - 1] = clock.now;
+                    clock.changed[1][p % self.stride - 1] = clock.now;
+                }
+                gain += delta;
+            }
+        }
+        gain
     }
 
     /// Relabels the strip of `links.width` lines from line `first` across `orientation`
