@@ -170,6 +170,13 @@ impl Rounds {
         if self.share.round + 1 >= self.share.rounds || cut_short {
             // An interrupted run ends now, unpolished.
             if let Some(elite) = self.elite.as_mut().filter(|_| !cut_short) {
+                // On a large image or a busy machine the multi-scale start can take the
+                // rounds' whole time and end above the ICM result it replaced.
+                let start = self.start.energy();
+                if start < elite.energy {
+                    elite.state.clone_from(&self.start);
+                    elite.energy = start;
+                }
                 let gain = elite.state.strip_descent(self.polish_deadline);
                 elite.energy += gain;
                 self.report.polish_gain = Some(gain);
