@@ -64,7 +64,9 @@ def main():
                   f"mean={sum(entry) / len(entry):.6f} "
                   f"seeds=[{' '.join(f'{x:.5f}' for x in entry)}] "
                   f"steps={runs[0]['iterations']}", flush=True)
-    within = lambda bound: sum(x <= bound + 1e-12 for x in ratios)
+    def within(bound):
+        return sum(x <= bound + 1e-12 for x in ratios)
+
     n = len(ratios)
     print(f"runs {n}: worst ratio {max(ratios):.6f}, mean {sum(ratios) / n:.6f}, "
           f"within 1.0005 {within(1.0005)}/{n} ({100 * within(1.0005) / n:.1f} %), "

@@ -14,6 +14,7 @@
 use std::time::Instant;
 
 use super::Denoise;
+use crate::problems::image::region::MAX_CAP;
 
 /// Pixels across a strip: a cross-section has 2^WIDTH labellings and each link of the chain
 /// compares all pairs of them.
@@ -196,8 +197,11 @@ impl Denoise {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return gain;
             }
-            let flipped = self.flip_components(&mut seen, &mut clock);
+            let (flipped, finished) = self.flip_components(&mut seen, &mut clock, deadline);
             gain += flipped;
+            if !finished {
+                return gain;
+            }
             let mut solved = 0;
             for orientation in [rows, columns] {
                 for (k, &offset) in OFFSETS.iter().enumerate() {
@@ -241,23 +245,41 @@ impl Denoise {
         }
     }
 
-    /// Flips every connected component of the labelling whose flip lowers the energy: a
-    /// stroke or blob the minimum drops whole, too wide for a strip. Returns the energy
-    /// change.
-    fn flip_components(&mut self, seen: &mut [bool], clock: &mut Clock) -> f64 {
+    /// Flips every connected component of the labelling, up to [`MAX_CAP`] pixels, whose
+    /// flip lowers the energy: a stroke or blob the minimum drops whole, too wide for a
+    /// strip. Larger components are only marked seen, a piece at a time (a piece regrown
+    /// from the next unseen pixel overlaps the last by about half, so a pass stays linear).
+    /// Returns the energy change, and whether the pass finished before `deadline`.
+    fn flip_components(
+        &mut self,
+        seen: &mut [bool],
+        clock: &mut Clock,
+        deadline: Option<Instant>,
+    ) -> (f64, bool) {
         seen.fill(false);
-        let cells = self.x.len() as u32;
         let mut gain = 0.0;
         for seed in 0..self.x.len() {
             if seen[seed] || self.x[seed] > 1 {
                 continue;
             }
+            if seed % self.stride == 1 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return (gain, false);
+            }
             let mut scratch = self.scratch.borrow_mut();
-            scratch.grow(seed as u32, cells, &self.x, self.neighbour_offsets());
-            let delta = self.region_delta(&scratch);
+            let whole = scratch.grow(
+                seed as u32,
+                MAX_CAP as u32,
+                &self.x,
+                self.neighbour_offsets(),
+            );
             for &p in scratch.pixels() {
                 seen[p as usize] = true;
             }
+            let delta = if whole {
+                self.region_delta(&scratch)
+            } else {
+                0.0
+            };
             if delta < 0.0 {
                 clock.now += 1;
                 for &p in scratch.pixels() {
@@ -269,7 +291,7 @@ impl Denoise {
                 gain += delta;
             }
         }
-        gain
+        (gain, true)
     }
 
     /// Relabels the strip of `links.width` lines from line `first` across `orientation`
