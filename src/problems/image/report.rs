@@ -49,6 +49,8 @@ pub(super) struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output_error: Option<String>,
     pixel_error: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    polish_gain: Option<Option<f64>>,
     problem: &'static str,
     reheats: u64,
     restarts: u64,
@@ -138,6 +140,7 @@ impl Report {
             output: args.output.output.as_ref().map(|p| p.display().to_string()),
             output_error: None,
             pixel_error: setup.clean.and_then(|c| outcome.best.pixel_error(c)),
+            polish_gain: None,
             problem: "image",
             reheats: outcome.reheats,
             restarts: outcome.restarts,
@@ -177,6 +180,7 @@ impl Report {
                 report.icm_sweeps = Some(setup.icm.map(|(_, s)| s));
                 report.rounds = Some(rounds);
                 report.round_energies = Some(done.round_energies);
+                report.polish_gain = Some(done.polish_gain);
                 report.multiscale_energy = Some(done.start_energies.first().copied());
                 report.multiscale_energies = Some(done.start_energies);
                 report.multiscale_seconds =
