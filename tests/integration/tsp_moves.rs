@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kiln::anneal::{Problem, Rng};
 use kiln::problems::tsp::local_search::{self, Budget, Descent};
-use kiln::problems::tsp::{Cost, Init, Layout, Move, MoveSet, TspProblem, random};
+use kiln::problems::tsp::{Cost, Init, Instance, Layout, Move, MoveSet, TspProblem, random};
 use rand::{RngExt, SeedableRng};
 
 /// Applies `mv` and checks the delta and the tour; returns whether it changed anything.
@@ -21,6 +21,18 @@ fn check(p: &mut TspProblem, mv: Move) {
         seen.iter().enumerate().all(|(i, &c)| c == i as u32),
         "{mv:?}"
     );
+}
+
+/// A 2-opt problem on `instance` from a random tour (Euclidean cost, `k` candidates).
+fn random_tour(instance: Instance, k: usize, rng: &mut Rng) -> TspProblem {
+    TspProblem::new(
+        Arc::new(instance),
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        k,
+        Init::Random,
+        rng,
+    )
 }
 
 fn problems(seed: u64) -> impl Iterator<Item = (TspProblem, Rng)> {
@@ -140,16 +152,8 @@ fn duplicate_points_and_the_reported_length() {
 
 #[test]
 fn polish_reaches_a_local_optimum_and_never_lengthens() {
-    let instance = Arc::new(random::instance(200, Layout::Uniform, 5));
     let mut rng = Rng::seed_from_u64(5);
-    let mut p = TspProblem::new(
-        instance,
-        MoveSet::TwoOpt,
-        Cost::Euclidean,
-        8,
-        Init::Random,
-        &mut rng,
-    );
+    let mut p = random_tour(random::instance(200, Layout::Uniform, 5), 8, &mut rng);
     let before = p.energy();
     let first = p.polish(None);
     assert!(first.moves > 0 && first.local_optimum);
@@ -160,16 +164,8 @@ fn polish_reaches_a_local_optimum_and_never_lengthens() {
 
 #[test]
 fn polish_stops_at_its_deadline_short_of_a_local_optimum() {
-    let instance = Arc::new(random::instance(5_000, Layout::Uniform, 7));
     let mut rng = Rng::seed_from_u64(7);
-    let mut p = TspProblem::new(
-        instance,
-        MoveSet::TwoOpt,
-        Cost::Euclidean,
-        5,
-        Init::Random,
-        &mut rng,
-    );
+    let mut p = random_tour(random::instance(5_000, Layout::Uniform, 7), 5, &mut rng);
     let before = p.energy();
     // A deadline already passed: a random tour of 5,000 cities is far from a local optimum.
     let cut = p.polish(Some(std::time::Instant::now()));
@@ -233,16 +229,9 @@ fn descent_reports_its_delta_and_kicks_never_lengthen() {
 #[test]
 fn kicks_find_the_optimum_of_berlin52() {
     let text = include_str!("../../puzzles/tsp/berlin52.tsp");
-    let instance = Arc::new(kiln::problems::tsp::tsplib::parse(text, "b").unwrap());
+    let instance = kiln::problems::tsp::tsplib::parse(text, "b").unwrap();
     let mut rng = Rng::seed_from_u64(1);
-    let mut p = TspProblem::new(
-        instance,
-        MoveSet::TwoOpt,
-        Cost::Euclidean,
-        6,
-        Init::Random,
-        &mut rng,
-    );
+    let mut p = random_tour(instance, 6, &mut rng);
     let budget = Budget {
         evaluations: 2_000_000,
         deadline: None,
