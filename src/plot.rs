@@ -24,6 +24,9 @@ use crate::input::InputError;
 const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 const SIZE: (u32, u32) = (1000, 800);
+/// Data lines are one pixel wide: plotters' bitmap back-end joins wider lines with
+/// unlimited miters, so a sharp spike (a Sudoku restart) shot a line across both panels.
+const LINE: u32 = 1;
 /// Energies spanning this factor or more are drawn on a log scale.
 const LOG_SPAN: f64 = 4.0;
 /// Colours that stay apart when printed (Tableau 10); traces beyond them cycle.
@@ -226,7 +229,7 @@ where
         chart
             .draw_series(LineSeries::new(
                 points(|p| p.energy),
-                colour.stroke_width(2),
+                colour.stroke_width(LINE),
             ))?
             .label(&s.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], colour.stroke_width(2)));
@@ -281,7 +284,7 @@ fn temperature_panel<DB: DrawingBackend>(
             .filter(positive)
             .map(|p| (x.of(p), p.temperature));
         chart
-            .draw_series(LineSeries::new(points, colour.stroke_width(2)))?
+            .draw_series(LineSeries::new(points, colour.stroke_width(LINE)))?
             .label(&s.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], colour.stroke_width(2)));
     }
