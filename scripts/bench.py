@@ -34,24 +34,28 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+GNU_TIME = "/usr/bin/time"
 BHH = 0.7124
 # kiln's random instances fill a square this wide (src/problems/tsp/random.rs).
 SIDE = 10_000.0
 
 
 def run(cmd):
-    """Run `cmd`; return its stdout, wall seconds and peak resident memory in MB."""
-    start = time.monotonic()
-    with tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
+    """Run `cmd`; return its stdout, wall seconds and peak resident memory in MB (None
+    without GNU time: a child's own rusage would count this script's memory from before
+    the exec)."""
+    with tempfile.NamedTemporaryFile("r") as peak, tempfile.TemporaryFile("w+") as err:
+        timed = [GNU_TIME, "-f", "%M", "-o", peak.name] if Path(GNU_TIME).exists() else []
+        start = time.monotonic()
+        done = subprocess.run(timed + [str(c) for c in cmd], stdout=subprocess.PIPE,
+                              stderr=err, text=True)
         wall = time.monotonic() - start
-        code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1):
+        if done.returncode not in (0, 1):
             err.seek(0)
-            sys.exit(f"bench: {' '.join(map(str, cmd))} failed ({code}): {err.read().strip()}")
-    return out, wall, usage.ru_maxrss / 1024
+            sys.exit(f"bench: {' '.join(map(str, cmd))} failed ({done.returncode}): "
+                     f"{err.read().strip()}")
+        kb = peak.read().strip().splitlines()
+        return done.stdout, wall, int(kb[-1]) / 1024 if timed and kb else None
 
 
 def table(title, header, rows):
@@ -61,6 +65,10 @@ def table(title, header, rows):
     for row in rows:
         print("| " + " | ".join(str(c) for c in row) + " |")
     sys.stdout.flush()
+
+
+def mb_text(mb):
+    return "-" if mb is None else f"{mb:.0f}"
 
 
 def pct(x):
@@ -129,7 +137,7 @@ def suite_scale(args, _data):
         line = json.loads(out)
         bhh = BHH * math.sqrt(n * SIDE * SIDE)
         rows.append([f"TSP {n:,} cities", limit, f"{wall:.2f}", f"{wall / limit:.3f}",
-                     f"{mb:.0f}", f"{line['length'] / bhh:.4f}"])
+                     mb_text(mb), f"{line['length'] / bhh:.4f}"])
     for side in (256, 1024, 4096):
         for mode, flags in (("pattern", []), ("denoising", ["--denoise"])):
             limit = 2
@@ -138,7 +146,7 @@ def suite_scale(args, _data):
                                           str(limit)] + flags)
             json.loads(out)
             rows.append([f"image {side}x{side} {mode}", limit, f"{wall:.2f}",
-                         f"{wall / limit:.3f}", f"{mb:.0f}", "-"])
+                         f"{wall / limit:.3f}", mb_text(mb), "-"])
     table("Time limits at scale (setup included)",
           ["run", "limit s", "wall s", "wall/limit", "peak MB", "length / BHH"], rows)
 
