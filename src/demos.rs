@@ -229,14 +229,10 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
 fn pane_session(command: &Command, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
     match command {
         Command::Sudoku(args) => {
-            let puzzles = sudoku::selected_puzzles(args)?;
-            let puzzle = puzzles
-                .first()
-                .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
-            let solver = sudoku::solver(puzzle, args)?;
+            let puzzle = first_puzzle(sudoku::selected_puzzles(args)?)?;
+            let solver = sudoku::solver(&puzzle, args)?;
             let side = puzzle.side();
-            let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
-            let title = format!("{side}x{side} {file}");
+            let title = format!("{side}x{side} {}", file_name(&puzzle.source));
             let launch = solver.launch(title).traced(args.anneal.open_trace(None)?);
             let view = SudokuThumbnail::new(puzzle.n);
             Ok(Box::new(Live::start(launch, view, speed)))
@@ -255,22 +251,29 @@ fn pane_session(command: &Command, speed: Speed, area: BoardArea) -> Result<Box<
     }
 }
 
+/// The puzzle a race runs: the first selected.
+fn first_puzzle(puzzles: Vec<sudoku::Puzzle>) -> Result<sudoku::Puzzle> {
+    puzzles
+        .into_iter()
+        .next()
+        .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))
+}
+
+/// A puzzle's source without its directories (`easy20.txt:1`), for a race's title.
+fn file_name(source: &str) -> &str {
+    source.rsplit('/').next().unwrap_or(source)
+}
+
 /// The pace a race of `command`'s problem starts at, unless `--speed` says: Sudoku at full
 /// speed (a race to solve), the others at their single view's pace, so the boards can be
 /// watched.
 fn race_speed(command: &Command, options: &Options) -> Speed {
-    let demo: Box<dyn Demo> = match command {
-        Command::Tsp(_) => Box::new(TspDemo {
-            runs: Vec::new(),
-            trace: TraceSlot::default(),
-        }),
-        Command::Image(_) => Box::new(ImageDemo {
-            runs: Vec::new(),
-            trace: TraceSlot::default(),
-        }),
-        _ => return options.speed.unwrap_or(Speed::Full),
+    let pace = match command {
+        Command::Tsp(_) => Speed::Limited(crate::ui::boards::tsp::DEFAULT_PACE),
+        Command::Image(_) => Speed::Limited(crate::ui::boards::image::DEFAULT_PACE),
+        _ => Speed::Full,
     };
-    options.speed.unwrap_or(demo.default_speed())
+    options.speed.unwrap_or(pace)
 }
 
 /// The race screen of `panes` (name, command), titled by `title` from the first pane's
@@ -333,15 +336,12 @@ pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
 /// The race screen of `kiln race FILE --presets a,b,..`: one pane per preset on the first
 /// selected puzzle, each with its own trace (`t-kiln.csv`).
 pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
-    let puzzles = args.puzzles()?;
-    let puzzle = puzzles
-        .first()
-        .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
+    let puzzle = first_puzzle(args.puzzles()?)?;
     let commands = args.racer_args()?;
     let panes: Vec<(String, &Command)> = commands
         .iter()
         .map(|(preset, command)| (preset.name().to_string(), command))
         .collect();
-    let source = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
+    let source = file_name(&puzzle.source);
     race_screen(|_| source.to_string(), &panes, options, terminal_area())
 }

@@ -176,7 +176,7 @@ pub(crate) const MIN_SIZE: (u16, u16) = (24, 12);
 /// The pace the image tab starts at: about 35 proposals per pixel a second on an 80x24
 /// terminal, slow enough to see a pattern come out of the noise, and few enough changes a
 /// frame that the picture does not flood the terminal.
-const DEFAULT_PACE: u64 = 300_000;
+pub(crate) const DEFAULT_PACE: u64 = 300_000;
 /// Proposals per pixel of a live run the user gave no budget: counted per pixel, so that a
 /// pattern gets as far on a small screen as on a large one...
 const SWEEPS: u64 = 250;

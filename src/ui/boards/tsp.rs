@@ -327,6 +327,9 @@ pub struct TspDemo {
 
 /// Steps per second the headless default time budget stands for (see `step_budget`).
 const TYPICAL_RATE: f64 = 20e6;
+/// The pace the TSP tab starts at: a tour's budget is about 20M steps, so at 1M steps/s it
+/// untangles in 20 seconds.
+pub(crate) const DEFAULT_PACE: u64 = 1_000_000;
 
 impl Demo for TspDemo {
     fn name(&self) -> &str {
@@ -372,9 +375,8 @@ impl Demo for TspDemo {
         ))
     }
 
-    /// A tour's budget is about 20M steps: at 1M steps/s it untangles in 20 seconds.
     fn default_speed(&self) -> Speed {
-        Speed::Limited(1_000_000)
+        Speed::Limited(DEFAULT_PACE)
     }
 }
 
