@@ -1,4 +1,5 @@
-//! Sudoku annealing: raw 9x9 step throughput (no propagation) and solve times of hard
+//! Sudoku annealing: raw 9x9 step throughput (no propagation), 25x25 step throughput on the
+//! hard generated puzzle, and solve times of hard
 //! puzzles (set-up included: propagation and the exact check, then kiln's own annealer).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -21,6 +22,21 @@ fn throughput(c: &mut Criterion) {
             b.iter(|| runner.step_batch(STEPS))
         });
     }
+    group.finish();
+
+    // The hard generated 25x25 after propagation, at its default temperature and focus.
+    let puzzle = &read_puzzles("puzzles/sudoku/generated25.txt".as_ref()).unwrap()[0];
+    let prepared = Prepared::new(puzzle, true);
+    let mut group = c.benchmark_group("sudoku_25x25_steps");
+    group.throughput(Throughput::Elements(STEPS));
+    let mut runner = Runner::new(
+        prepared.problem(1),
+        RunConfig::new(Schedule::Constant, 0.34),
+        1,
+    );
+    group.bench_function("generated25_T0.34_default_focus", |b| {
+        b.iter(|| runner.step_batch(STEPS))
+    });
     group.finish();
 }
 

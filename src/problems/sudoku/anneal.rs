@@ -7,7 +7,7 @@ use rand::Rng as _;
 
 use super::check::{first_clash, line_conflicts};
 use super::fill::BoxFill;
-use super::focus::{Duplicates, FreeCells, pick};
+use super::focus::{BoxPartners, Duplicates, Holders, Line, pick};
 use super::grid::Geometry;
 use crate::anneal::{Problem, Rng};
 
@@ -49,7 +49,9 @@ pub struct SudokuAnneal {
     boxes: Vec<BoxFill>,
     /// The count slots above 1: where conflict-focused moves start.
     duplicates: Duplicates,
-    free: FreeCells,
+    /// Per count slot, the free cells holding its value.
+    holders: Holders,
+    partners: BoxPartners,
     /// Per cell, the count-table offsets of its row and column.
     line_offsets: Vec<(u16, u16)>,
     /// A move is conflict-focused with probability focus / 2^32.
@@ -192,7 +194,8 @@ impl SudokuAnneal {
             swaps,
             boxes,
             duplicates: Duplicates::new(table),
-            free: FreeCells::new(&geometry, &free),
+            holders: Holders::new(table, fixed.len(), geometry.n),
+            partners: BoxPartners::new(&geometry, &free),
             line_offsets: (0..fixed.len())
                 .map(|c| {
                     (
@@ -229,10 +232,16 @@ impl SudokuAnneal {
 
     fn recount(&mut self) {
         self.counts.fill(0);
+        self.holders.clear();
         for (cell, &v) in self.values.iter().enumerate() {
             let (row, col) = self.line_offsets[cell];
-            self.counts[row as usize + v as usize] += 1;
-            self.counts[col as usize + v as usize] += 1;
+            let (row, col) = (row as usize + v as usize, col as usize + v as usize);
+            self.counts[row] += 1;
+            self.counts[col] += 1;
+            if self.kinds[cell] == CellKind::Annealed {
+                self.holders.push(row, cell, Line::Row);
+                self.holders.push(col, cell, Line::Column);
+            }
         }
         self.duplicates.clear();
         for slot in 0..self.counts.len() {
@@ -252,12 +261,10 @@ impl SudokuAnneal {
     #[inline(always)]
     fn focused(&self, r: u64) -> Option<Swap> {
         let slot = self.duplicates.get(pick(r as u32, self.duplicates.len()));
-        let a = self
-            .free
-            .repeated_cell(slot, &self.values, (r >> 32) as u32)?;
+        let a = self.holders.pick(slot, (r >> 32) as u32)?;
         let b = self
-            .free
-            .box_partner(a, (r >> 16) as u32 ^ (r << 16) as u32)?;
+            .partners
+            .partner(a, (r >> 16) as u32 ^ (r << 16) as u32)?;
         let (row_a, col_a) = self.line_offsets[a];
         let (row_b, col_b) = self.line_offsets[b];
         Some(Swap {
@@ -337,16 +344,24 @@ impl Problem for SudokuAnneal {
     #[inline(always)]
     fn apply(&mut self, m: &Swap) {
         let (a, b) = (m.a as usize, m.b as usize);
+        if a == b {
+            // The do-nothing swap of a grid with nothing free.
+            return;
+        }
         let x = self.values[a] as usize;
         let y = self.values[b] as usize;
         self.values[a] = y as u8;
         self.values[b] = x as u8;
-        for (la, lb) in [(m.row_a, m.row_b), (m.col_a, m.col_b)] {
+        for (line, la, lb) in [
+            (Line::Row, m.row_a, m.row_b),
+            (Line::Column, m.col_a, m.col_b),
+        ] {
+            let (la, lb) = (la as usize, lb as usize);
             if la != lb {
-                let (la, lb) = (la as usize, lb as usize);
                 self.shift(la + x, lb + x);
                 self.shift(lb + y, la + y);
             }
+            self.holders.swapped(line, (la, a, x), (lb, b, y));
         }
     }
 
@@ -367,5 +382,47 @@ impl Problem for SudokuAnneal {
 
     fn snapshot_cost(&self) -> usize {
         self.values.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+
+    impl SudokuAnneal {
+        fn holder_lists(&self) -> Vec<Vec<u16>> {
+            let rows = self.geometry.side * (self.geometry.side + 1);
+            self.holders
+                .sorted_lists(|slot, line| (slot < rows) == (line == Line::Row))
+        }
+    }
+
+    #[test]
+    fn the_focus_lists_match_a_recount_after_every_move() {
+        let mut rng = Rng::seed_from_u64(7);
+        for n in 2..=5 {
+            let geometry = Arc::new(Geometry::new(n));
+            let cells = geometry.cells();
+            // Holes in a valid grid (the usual shifted pattern), as parsed puzzles are.
+            let side = n * n;
+            let fixed: Vec<u8> = (0..cells)
+                .map(|c| {
+                    let (r, col) = (c / side, c % side);
+                    let v = ((n * (r % n) + r / n + col) % side + 1) as u8;
+                    if rng.random::<f64>() < 0.3 { v } else { 0 }
+                })
+                .collect();
+            let mut state = SudokuAnneal::new(geometry, &fixed, &fixed, &mut rng);
+            state.set_focus(0.7);
+            for _ in 0..3_000 {
+                let m = state.propose(&mut rng);
+                state.apply(&m);
+                let mut fresh = state.clone();
+                fresh.recount();
+                assert_eq!(state.holder_lists(), fresh.holder_lists());
+            }
+        }
     }
 }

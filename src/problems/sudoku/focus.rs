@@ -1,6 +1,7 @@
 //! Conflict-focused moves: the (line, value) pairs that occur more than once are kept in an
-//! indexed set updated in O(1) per count change, so a move can start at a cell whose value
-//! repeats in its row or column and swap it with another free cell of its box.
+//! indexed set, and each pair's free cells in a list, both updated in O(1) per count change,
+//! so a move can start at a cell whose value repeats in its row or column and swap it with
+//! another free cell of its box without scanning anything.
 
 /// The set of count-table slots above 1, with O(1) insert, remove and uniform pick.
 #[derive(Debug, Clone)]
@@ -54,78 +55,129 @@ impl Duplicates {
     }
 }
 
-/// Where free cells sit, flattened so a focused proposal reads only short slices.
+/// Which of a cell's two lines a list entry belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Line {
+    Row = 0,
+    Column = 1,
+}
+
+/// Per count-table slot (line, value), the free cells of the line that hold the value.
+/// Every box holds each value once (the parser refuses givens that clash, propagation
+/// only places what fits) and a line crosses n boxes, so a list never grows past n.
 #[derive(Debug, Clone)]
-pub(super) struct FreeCells {
-    /// Free cells of each line (rows, then columns): `line_cells[line_start[l]..line_start[l + 1]]`.
-    line_cells: Vec<u16>,
-    line_start: Vec<u16>,
-    /// Free cells of each box, likewise.
-    box_cells: Vec<u16>,
-    box_start: Vec<u16>,
-    /// Per cell, its box.
-    box_of: Vec<u8>,
-    /// Per count-table slot, its line and value.
-    slot_line: Vec<u8>,
-    slot_value: Vec<u8>,
+pub(super) struct Holders {
+    /// The list of slot s is `cells[s * cap..][..len[s]]`, in no order.
+    cells: Vec<u16>,
+    len: Vec<u8>,
+    /// Per cell, its index in its row's list and in its column's list.
+    at: Vec<[u8; 2]>,
+    cap: usize,
 }
 
-/// Flattens lists of cells into one array plus start offsets.
-fn flatten(lists: impl Iterator<Item = Vec<usize>>) -> (Vec<u16>, Vec<u16>) {
-    let mut cells = Vec::new();
-    let mut start = vec![0u16];
-    for list in lists {
-        cells.extend(list.iter().map(|&c| c as u16));
-        start.push(cells.len() as u16);
+impl Holders {
+    pub(super) fn new(table_len: usize, cells: usize, n: usize) -> Self {
+        Holders {
+            cells: vec![0; table_len * n],
+            len: vec![0; table_len],
+            at: vec![[0; 2]; cells],
+            cap: n,
+        }
     }
-    (cells, start)
+
+    pub(super) fn clear(&mut self) {
+        self.len.fill(0);
+    }
+
+    #[inline(always)]
+    pub(super) fn push(&mut self, slot: usize, cell: usize, line: Line) {
+        let i = self.len[slot];
+        debug_assert!((i as usize) < self.cap, "a value held twice in one box");
+        self.cells[slot * self.cap + i as usize] = cell as u16;
+        self.at[cell][line as usize] = i;
+        self.len[slot] = i + 1;
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, slot: usize, cell: usize, line: Line) {
+        let base = slot * self.cap;
+        let i = self.at[cell][line as usize];
+        let last_index = self.len[slot] - 1;
+        let last = self.cells[base + last_index as usize];
+        self.cells[base + i as usize] = last;
+        self.at[last as usize][line as usize] = i;
+        self.len[slot] = last_index;
+    }
+
+    /// Free cells `a` (holding x, in line `la`) and `b` (holding y, in line `lb`) have
+    /// swapped values; `la` and `lb` are count-table offsets of two lines of one kind.
+    #[inline(always)]
+    pub(super) fn swapped(
+        &mut self,
+        line: Line,
+        (la, a, x): (usize, usize, usize),
+        (lb, b, y): (usize, usize, usize),
+    ) {
+        let k = line as usize;
+        if la == lb {
+            // Same line: each value stays in it, held by the other cell now.
+            let (ia, ib) = (self.at[a][k], self.at[b][k]);
+            self.cells[(la + x) * self.cap + ia as usize] = b as u16;
+            self.cells[(la + y) * self.cap + ib as usize] = a as u16;
+            self.at[b][k] = ia;
+            self.at[a][k] = ib;
+        } else {
+            self.remove(la + x, a, line);
+            self.remove(lb + y, b, line);
+            self.push(lb + x, b, line);
+            self.push(la + y, a, line);
+        }
+    }
+
+    /// A free cell holding the repeated value of `slot`, chosen by `r`, if any.
+    #[inline(always)]
+    pub(super) fn pick(&self, slot: usize, r: u32) -> Option<usize> {
+        let n = self.len[slot] as usize;
+        (n > 0).then(|| self.cells[slot * self.cap + pick(r, n)] as usize)
+    }
 }
 
-impl FreeCells {
+/// Per free cell, the free cells of its box, flattened so a focused proposal reads one
+/// short slice.
+#[derive(Debug, Clone)]
+pub(super) struct BoxPartners {
+    box_cells: Vec<u16>,
+    /// Per cell, the start and end of its box's free cells in `box_cells`.
+    span: Vec<(u16, u16)>,
+}
+
+impl BoxPartners {
     pub(super) fn new(geometry: &super::grid::Geometry, free: &[bool]) -> Self {
         let side = geometry.side;
-        let free_of = |unit: usize| -> Vec<usize> {
-            geometry.units[unit]
-                .iter()
-                .copied()
-                .filter(|&c| free[c])
-                .collect()
-        };
-        let (line_cells, line_start) = flatten((0..2 * side).map(free_of));
-        let (box_cells, box_start) = flatten((2 * side..3 * side).map(free_of));
-        let slots = 2 * side * (side + 1);
-        FreeCells {
-            line_cells,
-            line_start,
+        let mut box_cells = Vec::new();
+        let mut box_span = Vec::with_capacity(side);
+        for b in 0..side {
+            let start = box_cells.len() as u16;
+            box_cells.extend(
+                geometry
+                    .box_cells(b)
+                    .iter()
+                    .filter(|&&c| free[c])
+                    .map(|&c| c as u16),
+            );
+            box_span.push((start, box_cells.len() as u16));
+        }
+        BoxPartners {
             box_cells,
-            box_start,
-            box_of: geometry.box_of.iter().map(|&b| b as u8).collect(),
-            slot_line: (0..slots).map(|s| (s / (side + 1)) as u8).collect(),
-            slot_value: (0..slots).map(|s| (s % (side + 1)) as u8).collect(),
+            span: geometry.box_of.iter().map(|&b| box_span[b]).collect(),
         }
-    }
-
-    /// A free cell that holds the repeated value of `slot`, chosen by `r`, if any.
-    #[inline(always)]
-    pub(super) fn repeated_cell(&self, slot: usize, values: &[u8], r: u32) -> Option<usize> {
-        let line = self.slot_line[slot] as usize;
-        let value = self.slot_value[slot];
-        let cells =
-            &self.line_cells[self.line_start[line] as usize..self.line_start[line + 1] as usize];
-        let mut found = [0u16; 32];
-        let mut n = 0;
-        for &c in cells {
-            found[n] = c;
-            n += (values[c as usize] == value) as usize;
-        }
-        (n > 0).then(|| found[pick(r, n)] as usize)
     }
 
     /// Another free cell of `cell`'s box, chosen by `r`, if the box has one.
     #[inline(always)]
-    pub(super) fn box_partner(&self, cell: usize, r: u32) -> Option<usize> {
-        let b = self.box_of[cell] as usize;
-        let cells = &self.box_cells[self.box_start[b] as usize..self.box_start[b + 1] as usize];
+    pub(super) fn partner(&self, cell: usize, r: u32) -> Option<usize> {
+        let (start, end) = self.span[cell];
+        let cells = &self.box_cells[start as usize..end as usize];
         if cells.len() < 2 {
             return None;
         }
@@ -144,4 +196,28 @@ impl FreeCells {
 #[inline(always)]
 pub(super) fn pick(r: u32, n: usize) -> usize {
     ((r as u64 * n as u64) >> 32) as usize
+}
+
+#[cfg(test)]
+impl Holders {
+    /// Each slot's cells, sorted, after checking every cell's recorded index points back at
+    /// it.
+    pub(super) fn sorted_lists(&self, line_of: impl Fn(usize, Line) -> bool) -> Vec<Vec<u16>> {
+        (0..self.len.len())
+            .map(|slot| {
+                let list = &self.cells[slot * self.cap..][..self.len[slot] as usize];
+                for (i, &cell) in list.iter().enumerate() {
+                    let line = if line_of(slot, Line::Row) {
+                        Line::Row
+                    } else {
+                        Line::Column
+                    };
+                    assert_eq!(self.at[cell as usize][line as usize] as usize, i);
+                }
+                let mut sorted = list.to_vec();
+                sorted.sort_unstable();
+                sorted
+            })
+            .collect()
+    }
 }
