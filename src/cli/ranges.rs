@@ -180,7 +180,7 @@ pub const START_TEMPERATURE: Reals = reals(
 pub const COOLING_FACTOR: Reals = reals(0.0, true, 1.0, true, "a factor per step");
 pub const LUNDY_K: Reals = reals(0.0, true, 1e6, false, "T = T0/(1+k*i)");
 pub const ACCEPTANCE: Reals = reals(0.0, true, 1.0, true, "a share of uphill moves");
-pub const FOCUS: Reals = reals(0.0, false, 1.0, false, "a share of moves");
+pub const SHARE: Reals = reals(0.0, false, 1.0, false, "a share of moves");
 pub const CHAINS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "each runs a copy of the state");
 pub const POPULATION: Wholes<u64> = Wholes::new(
     2,

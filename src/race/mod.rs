@@ -135,6 +135,7 @@ impl RaceArgs {
             output: Default::default(),
             preset,
             focus: None,
+            pairs: None,
             threads: None,
             ga: self.ga.clone(),
         }

@@ -409,6 +409,17 @@ fn finding_13_flags_that_apply_only_with_another_are_refused() {
         "kiln: --focus applies only to box-swap annealing, not --preset ga",
     );
     refused(
+        &[
+            "sudoku",
+            "--preset",
+            "cell-linear",
+            "--pairs",
+            "0.5",
+            "--headless",
+        ],
+        "kiln: --pairs applies only to box-swap annealing, not --preset cell-linear",
+    );
+    refused(
         &["sudoku", "--population", "50", "--headless"],
         "kiln: --population applies only with --preset ga",
     );

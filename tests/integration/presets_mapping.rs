@@ -59,6 +59,7 @@ fn geometric_restart() {
     assert_eq!(p.config, expected);
     assert_eq!((p.model, p.propagate, p.ga), (Model::BoxSwap, false, None));
     assert_eq!(p.focus, 0.0, "the classroom solvers draw swaps uniformly");
+    assert_eq!(p.pairs, 0.0, "and swap one pair of cells at a time");
 }
 
 #[test]
@@ -134,6 +135,8 @@ fn kiln_is_the_tuned_default_with_propagation() {
     assert_eq!(p.config, expected);
     assert!(p.propagate);
     assert_eq!(p.focus, kiln::problems::sudoku::default_focus(3));
+    assert_eq!(p.pairs, kiln::problems::sudoku::DEFAULT_PAIRS);
+    assert_eq!(plan_for("kiln", &["--pairs", "0"], 60).pairs, 0.0);
     assert!(!plan_for("kiln", &["--no-propagate"], 60).propagate);
 }
 

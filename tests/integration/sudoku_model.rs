@@ -61,8 +61,10 @@ fn every_delta_equals_the_recomputed_energy_change() {
             if round % 2 == 1 {
                 state.randomize(&mut rng);
             }
-            // Half the rounds mix in conflict-focused moves.
+            // Half the rounds mix in conflict-focused moves, and some row- and
+            // column-keeping pairs.
             state.set_focus(if round < 3 { 0.0 } else { 0.6 });
+            state.set_pairs(if round % 3 == 2 { 0.0 } else { 0.5 });
             let what = format!("n={n} round {round}");
             delta::walk(&mut state, &mut rng, 2_000, &what, |state, _| {
                 assert_eq!(state.repeated(), repeated_in_lines(n, state.values()));

@@ -347,10 +347,10 @@ fn ascii_mode_draws_without_box_drawing() {
 fn the_attract_loop_moves_on_to_the_next_puzzle() {
     let _cores = crate::common::busy();
     let mut tui = Tui::start(&["--speed", "full"], 80, 24);
-    tui.wait_for("[Sudoku] 1/11");
+    tui.wait_for("[Sudoku] 1/12");
     let banner = tui.wait_for("next in");
     assert!(banner.contains("SOLVED in"), "{banner}");
-    tui.wait_for("[Sudoku] 2/11");
+    tui.wait_for("[Sudoku] 2/12");
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
 }
@@ -363,7 +363,7 @@ fn once_stays_on_the_finished_run() {
     thread::sleep(Duration::from_secs(6));
     let text = tui.text();
     assert!(
-        text.contains("[Sudoku] 1/11") && !text.contains("next in"),
+        text.contains("[Sudoku] 1/12") && !text.contains("next in"),
         "{text}"
     );
     tui.press("q");

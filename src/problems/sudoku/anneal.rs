@@ -1,5 +1,6 @@
 //! The annealing model: every box holds a permutation of its missing values, a move swaps
-//! two free cells of one box, and the energy counts the values missing from rows and columns.
+//! two free cells of one box (or two cells in each of two boxes, keeping every row or every
+//! column), and the energy counts the values missing from rows and columns.
 
 use std::sync::Arc;
 
@@ -24,7 +25,7 @@ pub enum CellKind {
 /// A swap of two free cells of one box, with everything `delta` and `apply` need, so the
 /// hot loop never divides or looks anything up twice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Swap {
+struct Swap {
     a: u16,
     b: u16,
     /// Offsets of the cells' rows and columns in the count table.
@@ -32,6 +33,27 @@ pub struct Swap {
     row_b: u16,
     col_a: u16,
     col_b: u16,
+}
+
+/// What a move keeps unchanged besides the boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keeps {
+    Boxes,
+    /// Two swaps in two boxes of one band that trade the same two values between the same
+    /// two rows in opposite directions: every row keeps its values.
+    Rows,
+    /// Likewise in two boxes of one stack: every column keeps its values.
+    Columns,
+}
+
+/// One swap, or two that together keep every row (or every column) as it was: a path
+/// across the barrier a single swap would have to climb.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exchange {
+    first: Swap,
+    /// Applied after `first` unless the move keeps only the boxes.
+    second: Swap,
+    keeps: Keeps,
 }
 
 /// The state the annealer works on.
@@ -56,6 +78,8 @@ pub struct SudokuAnneal {
     line_offsets: Vec<(u16, u16)>,
     /// A move is conflict-focused with probability focus / 2^32.
     focus: u32,
+    /// A swap is extended to a row- or column-keeping pair with probability pairs / 2^32.
+    pairs: u32,
 }
 
 /// What the UI draws and the report prints: the grid and why each cell holds its value.
@@ -205,6 +229,7 @@ impl SudokuAnneal {
                 })
                 .collect(),
             focus: 0,
+            pairs: 0,
             geometry,
         };
         state.randomize(rng);
@@ -222,6 +247,12 @@ impl SudokuAnneal {
     /// row or column; the rest are uniform over all swaps.
     pub fn set_focus(&mut self, fraction: f64) {
         self.focus = (fraction.clamp(0.0, 1.0) * u32::MAX as f64) as u32;
+    }
+
+    /// Makes this fraction (0..=1) of the swaps try to become a pair that keeps every row
+    /// or every column.
+    pub fn set_pairs(&mut self, fraction: f64) {
+        self.pairs = (fraction.clamp(0.0, 1.0) * u32::MAX as f64) as u32;
     }
 
     /// How many (line, value) pairs occur more than once: the bookkeeping focused moves
@@ -265,16 +296,80 @@ impl SudokuAnneal {
         let b = self
             .partners
             .partner(a, (r >> 16) as u32 ^ (r << 16) as u32)?;
+        Some(self.swap_of(a, b))
+    }
+
+    #[inline(always)]
+    fn swap_of(&self, a: usize, b: usize) -> Swap {
         let (row_a, col_a) = self.line_offsets[a];
         let (row_b, col_b) = self.line_offsets[b];
-        Some(Swap {
+        Swap {
             a: a as u16,
             b: b as u16,
             row_a,
             row_b,
             col_a,
             col_b,
+        }
+    }
+
+    /// `first` (a holds x, b holds y) and a swap in another box of the band (or stack)
+    /// between a cell c of a's row (column) holding y and a cell d of b's row (column)
+    /// holding x, if there are such free cells: each of the two lines gets back the value
+    /// `first` takes from it.
+    #[inline(always)]
+    fn paired(&self, first: Swap, r: u64) -> Option<Exchange> {
+        let x = self.values[first.a as usize] as usize;
+        let y = self.values[first.b as usize] as usize;
+        let (keeps, line_a, line_b) = if r & 1 == 0 {
+            (Keeps::Rows, first.row_a, first.row_b)
+        } else {
+            (Keeps::Columns, first.col_a, first.col_b)
+        };
+        let c = self.holders.pick(line_a as usize + y, (r >> 32) as u32)?;
+        if self.partners.same_box(c, first.a as usize) {
+            return None;
+        }
+        let d = self
+            .holders
+            .find(line_b as usize + x, |d| self.partners.same_box(d, c))?;
+        Some(Exchange {
+            first,
+            second: self.swap_of(c, d),
+            keeps,
         })
+    }
+
+    fn line_pair_delta(&self, la: u16, lb: u16, x: usize, y: usize) -> i32 {
+        if la == lb {
+            0
+        } else {
+            self.line_delta(la as usize, lb as usize, x, y)
+        }
+    }
+
+    #[inline(always)]
+    fn apply_swap(&mut self, m: &Swap) {
+        let (a, b) = (m.a as usize, m.b as usize);
+        if a == b {
+            // The do-nothing swap of a grid with nothing free.
+            return;
+        }
+        let x = self.values[a] as usize;
+        let y = self.values[b] as usize;
+        self.values[a] = y as u8;
+        self.values[b] = x as u8;
+        for (line, la, lb) in [
+            (Line::Row, m.row_a, m.row_b),
+            (Line::Column, m.col_a, m.col_b),
+        ] {
+            let (la, lb) = (la as usize, lb as usize);
+            if la != lb {
+                self.shift(la + x, lb + x);
+                self.shift(lb + y, la + y);
+            }
+            self.holders.swapped(line, (la, a, x), (lb, b, y));
+        }
     }
 
     /// Moves one occurrence of a value between two count slots, keeping `duplicates`.
@@ -301,7 +396,7 @@ impl SudokuAnneal {
 }
 
 impl Problem for SudokuAnneal {
-    type Move = Swap;
+    type Move = Exchange;
     type Snapshot = SudokuSnapshot;
 
     fn energy(&self) -> f64 {
@@ -315,53 +410,61 @@ impl Problem for SudokuAnneal {
     }
 
     #[inline(always)]
-    fn propose(&self, rng: &mut Rng) -> Swap {
+    fn propose(&self, rng: &mut Rng) -> Exchange {
         // One random word decides the kind and picks a uniform swap (multiply-shift).
         let r = rng.next_u64();
-        if (r as u32) < self.focus
+        let first = if (r as u32) < self.focus
             && self.duplicates.len() > 0
             && let Some(swap) = self.focused(rng.next_u64())
         {
-            return swap;
+            swap
+        } else {
+            self.uniform((r >> 32) as u32)
+        };
+        if self.pairs > 0 {
+            let r = rng.next_u64();
+            if ((r >> 1) as u32) < self.pairs
+                && let Some(pair) = self.paired(first, r)
+            {
+                return pair;
+            }
         }
-        self.uniform((r >> 32) as u32)
+        Exchange {
+            first,
+            second: first,
+            keeps: Keeps::Boxes,
+        }
     }
 
     #[inline(always)]
-    fn delta(&self, m: &Swap) -> f64 {
-        let x = self.values[m.a as usize] as usize;
-        let y = self.values[m.b as usize] as usize;
-        let mut d = 0;
-        if m.row_a != m.row_b {
-            d += self.line_delta(m.row_a as usize, m.row_b as usize, x, y);
-        }
-        if m.col_a != m.col_b {
-            d += self.line_delta(m.col_a as usize, m.col_b as usize, x, y);
-        }
+    fn delta(&self, m: &Exchange) -> f64 {
+        let value = |cell: u16| self.values[cell as usize] as usize;
+        let (f, s) = (&m.first, &m.second);
+        let (x, y) = (value(f.a), value(f.b));
+        let d = match m.keeps {
+            Keeps::Boxes => {
+                self.line_pair_delta(f.row_a, f.row_b, x, y)
+                    + self.line_pair_delta(f.col_a, f.col_b, x, y)
+            }
+            // The two swaps' other lines are disjoint (different boxes of one band or
+            // stack), so their changes add up.
+            Keeps::Rows => {
+                self.line_pair_delta(f.col_a, f.col_b, x, y)
+                    + self.line_pair_delta(s.col_a, s.col_b, y, x)
+            }
+            Keeps::Columns => {
+                self.line_pair_delta(f.row_a, f.row_b, x, y)
+                    + self.line_pair_delta(s.row_a, s.row_b, y, x)
+            }
+        };
         d as f64
     }
 
     #[inline(always)]
-    fn apply(&mut self, m: &Swap) {
-        let (a, b) = (m.a as usize, m.b as usize);
-        if a == b {
-            // The do-nothing swap of a grid with nothing free.
-            return;
-        }
-        let x = self.values[a] as usize;
-        let y = self.values[b] as usize;
-        self.values[a] = y as u8;
-        self.values[b] = x as u8;
-        for (line, la, lb) in [
-            (Line::Row, m.row_a, m.row_b),
-            (Line::Column, m.col_a, m.col_b),
-        ] {
-            let (la, lb) = (la as usize, lb as usize);
-            if la != lb {
-                self.shift(la + x, lb + x);
-                self.shift(lb + y, la + y);
-            }
-            self.holders.swapped(line, (la, a, x), (lb, b, y));
+    fn apply(&mut self, m: &Exchange) {
+        self.apply_swap(&m.first);
+        if m.keeps != Keeps::Boxes {
+            self.apply_swap(&m.second);
         }
     }
 
@@ -416,6 +519,7 @@ mod tests {
                 .collect();
             let mut state = SudokuAnneal::new(geometry, &fixed, &fixed, &mut rng);
             state.set_focus(0.7);
+            state.set_pairs(0.5);
             for _ in 0..3_000 {
                 let m = state.propose(&mut rng);
                 state.apply(&m);

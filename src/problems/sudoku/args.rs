@@ -30,8 +30,12 @@ pub struct SudokuArgs {
     pub no_propagate: bool,
     /// Fraction of moves that start at a cell whose value repeats in its row or column
     /// [default: 0.2 for 16x16, else 0.5; 0 for the classroom presets].
-    #[arg(long, value_name = "P", value_parser = real(ranges::FOCUS), help_heading = "Sudoku model")]
+    #[arg(long, value_name = "P", value_parser = real(ranges::SHARE), help_heading = "Sudoku model")]
     pub focus: Option<f64>,
+    /// Fraction of swaps extended to a pair of swaps in two boxes that keeps every row (or
+    /// every column) as it was [default: 0.3 ; 0 for the classroom presets].
+    #[arg(long, value_name = "P", value_parser = real(ranges::SHARE), help_heading = "Sudoku model")]
+    pub pairs: Option<f64>,
     /// Run this many independent chains on as many threads, the first to solve wins; the
     /// seed decides every chain [default: 2 for 25x25 with kiln's own annealer, else 1].
     #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS), help_heading = "Sudoku model")]
@@ -74,11 +78,13 @@ impl SudokuArgs {
         self.anneal.check()?;
         self.output.format(Problem::Sudoku)?;
         self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
-        if self.focus.is_some() && self.preset().model() != Model::BoxSwap {
-            return Err(InputError::flags(format!(
-                "--focus applies only to box-swap annealing, not --preset {}",
-                self.preset()
-            )));
+        for (flag, given) in [("--focus", self.focus), ("--pairs", self.pairs)] {
+            if given.is_some() && self.preset().model() != Model::BoxSwap {
+                return Err(InputError::flags(format!(
+                    "{flag} applies only to box-swap annealing, not --preset {}",
+                    self.preset()
+                )));
+            }
         }
         if self.preset() == Preset::Ga
             && let Some(flag) = self.anneal.given().find(|f| NOT_GA.contains(f))

@@ -134,7 +134,16 @@ impl Holders {
         }
     }
 
-    /// A free cell holding the repeated value of `slot`, chosen by `r`, if any.
+    /// The first free cell of `slot` that `wanted` accepts.
+    #[inline(always)]
+    pub(super) fn find(&self, slot: usize, wanted: impl Fn(usize) -> bool) -> Option<usize> {
+        self.cells[slot * self.cap..][..self.len[slot] as usize]
+            .iter()
+            .map(|&c| c as usize)
+            .find(|&c| wanted(c))
+    }
+
+    /// A free cell holding the value of `slot`, chosen by `r`, if any.
     #[inline(always)]
     pub(super) fn pick(&self, slot: usize, r: u32) -> Option<usize> {
         let n = self.len[slot] as usize;
@@ -171,6 +180,12 @@ impl BoxPartners {
             box_cells,
             span: geometry.box_of.iter().map(|&b| box_span[b]).collect(),
         }
+    }
+
+    /// Whether two free cells share a box.
+    #[inline(always)]
+    pub(super) fn same_box(&self, a: usize, b: usize) -> bool {
+        self.span[a].0 == self.span[b].0
     }
 
     /// Another free cell of `cell`'s box, chosen by `r`, if the box has one.

@@ -20,7 +20,7 @@ use std::io::Write;
 
 #[cfg(test)]
 pub use anneal::swapped_4x4;
-pub use anneal::{CellKind, SudokuAnneal, SudokuSnapshot, Swap};
+pub use anneal::{CellKind, Exchange, SudokuAnneal, SudokuSnapshot};
 pub use args::{GaArgs, SudokuArgs};
 pub use cell_linear::{CellLinear, SetCell};
 pub use check::{first_clash, is_valid_solution, line_conflicts};
@@ -32,7 +32,9 @@ pub use headless::{
     Report, output_file, puzzle_trace, selected_puzzles, solve, unsolved_is_failure,
 };
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
-pub use prepare::{DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults};
+pub use prepare::{
+    DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults,
+};
 pub use presets::{Model, PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver};
 pub use propagate::{Contradiction, propagate};
 

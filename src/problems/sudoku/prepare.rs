@@ -36,16 +36,9 @@ pub fn defaults(n: usize) -> Defaults {
         // 5M 10/10, 60M 7/10. Solves per G steps (seeds 1-3, 20 s): T 0.27 6.3, 0.3 21.6,
         // 0.35 8.5, 0.4 1.8.
         4 => (0.3, 5_000_000),
-        // The hard 25x25 ones (sudoku25_generated_dev3) solve fastest just below the
-        // temperature where the chain stops settling. Solves per G steps on that file's
-        // lines 1-2 with 4 cells of the solution added (3 variants x 4 seeds, 30 s): T 0.3
-        // 0.42 and 0.26, 0.34 1.48 and 1.49, 0.36 1.3-1.9, 0.38 1.17; with 8 cells added:
-        // 0.25 0.66, 0.3 3.1, 0.35 14.3, 0.38 20.6, 0.41 3.4, 0.44 0.37. On the file itself
-        // (two chains, seeds 1-3, lines 1-3): T 0.3 7 solves in 195G steps, 0.34 8 in 128G,
-        // 0.36 8 in 92G. But that edge is lower for sparse grids: one chain on the 100
-        // Lewis-style 25x25 (0-95 % givens) took at most 0.44 s at 0.34 and 9.8 s at 0.36
-        // (the empty grid), and at 0.38 five 30-35 % ones were not solved in 30 s. The
-        // stall window matters little here (3M, 10M, 30M within noise at T 0.36).
+        // Just below the temperature where the chain stops settling: warmer suits the hard
+        // generated 25x25 a little and sparse grids not at all (docs/benchmarks.md). The
+        // stall window matters little here (3M to 1G within noise).
         _ => (0.34, 10_000_000),
     };
     Defaults {
@@ -73,6 +66,10 @@ pub fn default_focus(n: usize) -> f64 {
         _ => 0.5,
     }
 }
+
+/// Fraction of swaps extended to a row- or column-keeping pair: every Sudoku set we have
+/// solves as fast or faster with it, the hardest twice as fast (docs/benchmarks.md).
+pub const DEFAULT_PAIRS: f64 = 0.3;
 
 /// Mixed into the seed for a random fill, so it is drawn apart from the run's own moves.
 pub(super) const FILL_SALT: u64 = 0x5eed_50d0_0000_0001;
@@ -142,7 +139,7 @@ impl Prepared {
         self.solutions == Solutions::None
     }
 
-    /// The annealing state, filled at random from `seed`, with this size's focus.
+    /// The annealing state, filled at random from `seed`, with this size's focus and pairs.
     pub fn problem(&self, seed: u64) -> SudokuAnneal {
         let mut rng = Rng::seed_from_u64(seed ^ FILL_SALT);
         let mut problem = SudokuAnneal::with_marks(
@@ -153,6 +150,7 @@ impl Prepared {
             &mut rng,
         );
         problem.set_focus(default_focus(self.puzzle.n));
+        problem.set_pairs(DEFAULT_PAIRS);
         problem
     }
 

@@ -15,7 +15,8 @@ use super::cell_linear::CellLinear;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
 use super::prepare::{
-    DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads, defaults,
+    DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads,
+    defaults,
 };
 use crate::anneal::{
     Budget, Checkpoint, Launch, Parallel, Problem, Rng, RunConfig, Runner, Schedule, Search,
@@ -112,9 +113,10 @@ impl Preset {
                  sweep = one move per empty cell); then restart"
             }
             Preset::Kiln => {
-                "box swaps after singles propagation; constant T = 0.3 (0.34 for 25x25), \
-                 restart after 1,000,000 steps without a new best (9x9; longer for 16x16 \
-                 and 25x25)"
+                "box swaps after singles propagation, half aimed at conflicts, 30% paired \
+                 with a swap in another box that keeps every row (or column); constant T = \
+                 0.3 (0.34 for 25x25), restart after 1,000,000 steps without a new best (9x9; \
+                 longer for 16x16 and 25x25)"
             }
             Preset::Ga => {
                 "genetic algorithm on box permutations, no propagation; population 1000, 5% \
@@ -232,6 +234,9 @@ pub struct Plan {
     /// Fraction of box-swap moves aimed at conflicts: kiln's own; the classroom solvers
     /// drew their swaps uniformly.
     pub focus: f64,
+    /// Fraction of swaps extended to a pair of swaps that keeps every row or every column:
+    /// kiln's own.
+    pub pairs: f64,
     /// Independent chains side by side, the first to solve wins.
     pub threads: usize,
 }
@@ -307,9 +312,9 @@ pub fn plan(
             budget: config.budget,
         }
     });
-    let focus = match preset {
-        Preset::Kiln => default_focus(n),
-        _ => 0.0,
+    let (focus, pairs) = match preset {
+        Preset::Kiln => (default_focus(n), DEFAULT_PAIRS),
+        _ => (0.0, 0.0),
     };
     Ok(Plan {
         preset,
@@ -318,6 +323,7 @@ pub fn plan(
         config,
         ga,
         focus: args.focus.unwrap_or(focus),
+        pairs: args.pairs.unwrap_or(pairs),
         threads: threads(args, n),
     })
 }
@@ -434,6 +440,7 @@ fn chain(
             let mut problem = prepared.problem(seed);
             let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
             problem.set_focus(plan.focus);
+            problem.set_pairs(plan.pairs);
             let search = annealer(problem, &plan, seed);
             (plan, search)
         }
