@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kiln::anneal::{RunConfig, Runner, Schedule};
-use kiln::problems::sudoku::{Prepared, read_puzzles, solver};
+use kiln::problems::sudoku::{DEFAULT_PAIRS, Prepared, read_puzzles, solver};
 
 fn throughput(c: &mut Criterion) {
     let puzzle = &read_puzzles("puzzles/sudoku/hardest11.txt".as_ref()).unwrap()[0];
@@ -12,19 +12,29 @@ fn throughput(c: &mut Criterion) {
     const STEPS: u64 = 1 << 20;
     let mut group = c.benchmark_group("sudoku_9x9_steps");
     group.throughput(Throughput::Elements(STEPS));
-    // Uniform swaps only, then the 9x9 default share of conflict-focused ones.
-    for focus in [0.0, kiln::problems::sudoku::default_focus(3)] {
+    // Uniform single swaps (the classroom presets), then kiln's 9x9 defaults (a share of
+    // conflict-focused moves and of paired swaps).
+    for (name, focus, pairs) in [
+        ("uniform", 0.0, 0.0),
+        (
+            "default",
+            kiln::problems::sudoku::default_focus(3),
+            DEFAULT_PAIRS,
+        ),
+    ] {
         let mut problem = prepared.problem(1);
         problem.set_focus(focus);
+        problem.set_pairs(pairs);
         // No target: every step is counted, none ends the run early.
         let mut runner = Runner::new(problem, RunConfig::new(Schedule::Constant, 0.3), 1);
-        group.bench_function(format!("no_propagate_T0.3_focus{focus}"), |b| {
+        group.bench_function(format!("no_propagate_T0.3_{name}"), |b| {
             b.iter(|| runner.step_batch(STEPS))
         });
     }
     group.finish();
 
-    // The hard generated 25x25 after propagation, at its default temperature and focus.
+    // The hard generated 25x25 after propagation, at its default temperature, focus and
+    // pairs.
     let puzzle = &read_puzzles("puzzles/sudoku/generated25.txt".as_ref()).unwrap()[0];
     let prepared = Prepared::new(puzzle, true);
     let mut group = c.benchmark_group("sudoku_25x25_steps");
@@ -34,7 +44,7 @@ fn throughput(c: &mut Criterion) {
         RunConfig::new(Schedule::Constant, 0.34),
         1,
     );
-    group.bench_function("generated25_T0.34_default_focus", |b| {
+    group.bench_function("generated25_T0.34_default", |b| {
         b.iter(|| runner.step_batch(STEPS))
     });
     group.finish();
