@@ -134,10 +134,16 @@ impl Holders {
         }
     }
 
+    /// The free cells holding the value of `slot`.
+    #[inline(always)]
+    fn list(&self, slot: usize) -> &[u16] {
+        &self.cells[slot * self.cap..][..self.len[slot] as usize]
+    }
+
     /// The first free cell of `slot` that `wanted` accepts.
     #[inline(always)]
     pub(super) fn find(&self, slot: usize, wanted: impl Fn(usize) -> bool) -> Option<usize> {
-        self.cells[slot * self.cap..][..self.len[slot] as usize]
+        self.list(slot)
             .iter()
             .map(|&c| c as usize)
             .find(|&c| wanted(c))
@@ -146,8 +152,8 @@ impl Holders {
     /// A free cell holding the value of `slot`, chosen by `r`, if any.
     #[inline(always)]
     pub(super) fn pick(&self, slot: usize, r: u32) -> Option<usize> {
-        let n = self.len[slot] as usize;
-        (n > 0).then(|| self.cells[slot * self.cap + pick(r, n)] as usize)
+        let list = self.list(slot);
+        (!list.is_empty()).then(|| list[pick(r, list.len())] as usize)
     }
 }
 
@@ -220,7 +226,7 @@ impl Holders {
     pub(super) fn sorted_lists(&self, line_of: impl Fn(usize, Line) -> bool) -> Vec<Vec<u16>> {
         (0..self.len.len())
             .map(|slot| {
-                let list = &self.cells[slot * self.cap..][..self.len[slot] as usize];
+                let list = self.list(slot);
                 for (i, &cell) in list.iter().enumerate() {
                     let line = if line_of(slot, Line::Row) {
                         Line::Row
