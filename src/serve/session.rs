@@ -225,19 +225,21 @@ impl Connection {
                     events.follow(stage.activity());
                 }
                 let screen = Rect::new(0, 0, term_w, term_h);
-                let result = Screen::remote(Frames::new(frames_tx), term_w, term_h)
-                    .map_err(color_eyre::Report::from)
-                    .and_then(|mut out| {
-                        view(
-                            &server,
-                            &mut out,
-                            &mut events,
-                            theme,
-                            screen,
-                            who,
-                            presenter_key,
-                        )
-                    });
+                let mut out = match Screen::remote(Frames::new(frames_tx), term_w, term_h) {
+                    Ok(out) => out,
+                    Err(e) => return record.end(&format!("error: {e:#}")),
+                };
+                let result = view(
+                    &server,
+                    &mut out,
+                    &mut events,
+                    theme,
+                    screen,
+                    who,
+                    presenter_key,
+                );
+                // Said before the screen goes: dropping it closes the channel, and the
+                // connection's own "client left" would win the race.
                 record.end(&match (result, events.ended) {
                     (Err(e), _) => format!("error: {e:#}"),
                     (Ok(()), _) if server.stop.load(Ordering::Relaxed) => {
@@ -247,6 +249,7 @@ impl Connection {
                     (Ok(()), Some(Ended::Left)) => "client left".to_string(),
                     (Ok(()), None) => "quit".to_string(),
                 });
+                drop(out);
             });
         if let Err(e) = thread {
             self.record.end(&format!("no thread for the view: {e}"));
