@@ -357,6 +357,7 @@ impl SudokuAnneal {
         })
     }
 
+    #[inline(always)]
     fn line_pair_delta(&self, la: u16, lb: u16, x: usize, y: usize) -> i32 {
         if la == lb {
             0
