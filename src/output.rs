@@ -157,16 +157,10 @@ fn write_all_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn scratch(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kiln-output-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn an_existing_file_is_kept_unless_forced() {
-        let dir = scratch("force");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let path = dir.join("a.tour");
         fs::write(&path, "mine").unwrap();
         let keep = Target::new(&path, false);
@@ -177,19 +171,18 @@ mod tests {
         replace.check(&[]).unwrap();
         replace.write(b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary left");
-        fs::remove_dir_all(dir).unwrap();
+        assert_eq!(fs::read_dir(dir).unwrap().count(), 1, "no temporary left");
     }
 
     #[test]
     fn an_input_is_never_an_output_even_forced() {
-        let dir = scratch("input");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let input = dir.join("x.tsp");
         fs::write(&input, "cities").unwrap();
         let other_name = dir.join(".").join("x.tsp");
         let error = Target::new(&other_name, true).check(&[&input]).unwrap_err();
         assert!(error.message.contains("is an input"), "{error}");
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

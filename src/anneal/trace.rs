@@ -432,14 +432,13 @@ mod tests {
 
     #[test]
     fn an_existing_file_is_not_overwritten() {
-        let dir = std::env::temp_dir().join(format!("kiln-trace-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let path = dir.join("exists.csv");
         std::fs::write(&path, "keep").unwrap();
         let e = Trace::create(&path).err().expect("refused");
         assert!(e.to_string().starts_with("--trace: "), "{e}");
         assert!(e.to_string().contains("already exists"), "{e}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -133,14 +133,6 @@ impl<S> Output<S> {
 mod tests {
     use super::*;
 
-    /// A fresh, empty directory for one test.
-    fn scratch(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kiln-export-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     fn tour_export(text: &str) -> Export {
         Export::new("tsp", "berlin52")
             .file("png", b"picture".to_vec())
@@ -156,57 +148,57 @@ mod tests {
 
     #[test]
     fn each_save_takes_the_next_number_and_keeps_the_files_before() {
-        let dir = scratch("numbers");
-        let first = tour_export("first").save_in(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
+        let first = tour_export("first").save_in(dir).unwrap();
         assert_eq!(
             names(&first),
             ["kiln-tsp-berlin52-1.png", "kiln-tsp-berlin52-1.tour"]
         );
-        let second = tour_export("second").save_in(&dir).unwrap();
+        let second = tour_export("second").save_in(dir).unwrap();
         assert_eq!(
             names(&second),
             ["kiln-tsp-berlin52-2.png", "kiln-tsp-berlin52-2.tour"]
         );
         assert_eq!(fs::read_to_string(&first[1]).unwrap(), "first");
         assert_eq!(fs::read_to_string(&second[1]).unwrap(), "second");
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn a_number_taken_by_any_one_file_is_skipped_and_that_file_kept() {
-        let dir = scratch("taken");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         fs::write(dir.join("kiln-tsp-berlin52-1.tour"), "mine").unwrap();
-        let saved = tour_export("ours").save_in(&dir).unwrap();
+        let saved = tour_export("ours").save_in(dir).unwrap();
         assert_eq!(names(&saved)[1], "kiln-tsp-berlin52-2.tour");
         assert_eq!(
             fs::read_to_string(dir.join("kiln-tsp-berlin52-1.tour")).unwrap(),
             "mine"
         );
         assert!(!dir.join("kiln-tsp-berlin52-1.png").exists());
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn write_new_refuses_an_existing_file() {
-        let dir = scratch("refuse");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let path = dir.join("out.tour");
         write_new(&path, b"one").unwrap();
         let e = write_new(&path, b"two").unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(fs::read_to_string(&path).unwrap(), "one");
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn when_a_later_file_cannot_be_made_none_is_left() {
-        let dir = scratch("none-left");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let export = Export::new("tsp", "x")
             .file("png", vec![1])
             .file("missing/tour", vec![2]);
-        let e = export.save_in(&dir).unwrap_err();
+        let e = export.save_in(dir).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::NotFound);
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
-        fs::remove_dir_all(dir).unwrap();
+        assert_eq!(fs::read_dir(dir).unwrap().count(), 0);
     }
 
     #[test]
@@ -232,7 +224,8 @@ mod tests {
 
     #[test]
     fn output_is_written_once_and_never_over_a_file() {
-        let dir = scratch("output");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let output = Output {
             target: Target::new(&dir.join("best.txt"), false),
             encode: Box::new(|s: &String| Ok(s.clone().into_bytes())),
@@ -247,6 +240,5 @@ mod tests {
         assert_eq!(fs::read_to_string(&output.target.path).unwrap(), "best");
         let early = output.target.check(&[]).unwrap_err();
         assert!(early.to_string().contains("--force"), "{early}");
-        fs::remove_dir_all(dir).unwrap();
     }
 }

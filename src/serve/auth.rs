@@ -166,10 +166,9 @@ impl Policy {
 mod tests {
     use super::*;
 
-    fn file(name: &str, text: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kiln-auth-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+    /// A file holding `text`, removed when dropped.
+    fn file(text: &str) -> tempfile::TempPath {
+        let path = tempfile::NamedTempFile::new().unwrap().into_temp_path();
         fs::write(&path, text).unwrap();
         path
     }
@@ -178,8 +177,8 @@ mod tests {
     fn bcrypt_and_argon2_hashes_check_passwords() {
         // As htpasswd -nB writes it: user, colon, hash.
         let line = format!("class:{}\n", bcrypt::hash("sesame", 4).unwrap());
-        let bcrypt = file("bcrypt", &line);
-        let policy = Policy::load(None, Some(&bcrypt), None).unwrap();
+        let bcrypt = file(&line);
+        let policy = Policy::load(None, Some(&*bcrypt), None).unwrap();
         assert!(policy.password_matches("sesame"));
         assert!(!policy.password_matches("sesame "));
         let hash: PasswordHash = argon2::PasswordHasher::hash_password_with_salt(
@@ -188,22 +187,25 @@ mod tests {
             b"saltsaltsaltsalt",
         )
         .unwrap();
-        let argon = file("argon2", &format!("{hash}\n"));
-        let policy = Policy::load(None, Some(&argon), None).unwrap();
+        let argon = file(&format!("{hash}\n"));
+        let policy = Policy::load(None, Some(&*argon), None).unwrap();
         assert!(policy.password_matches("sesame"));
         assert!(!policy.password_matches("open"));
     }
 
     #[test]
     fn bad_files_are_one_clear_line() {
-        let junk = file("junk", "hunter2\n");
-        let err = Policy::load(None, Some(&junk), None)
+        let junk = file("hunter2\n");
+        let err = Policy::load(None, Some(&*junk), None)
             .err()
             .unwrap()
             .to_string();
-        assert!(err.contains("no argon2") && err.contains("junk"), "{err}");
-        let keys = file("keys", "ssh-ed25519 AAAAnotbase64!!\n");
-        let err = Policy::load(Some(&keys), None, None)
+        assert!(
+            err.contains("no argon2") && err.contains(junk.to_str().unwrap()),
+            "{err}"
+        );
+        let keys = file("ssh-ed25519 AAAAnotbase64!!\n");
+        let err = Policy::load(Some(&*keys), None, None)
             .err()
             .unwrap()
             .to_string();

@@ -95,7 +95,8 @@ mod tests {
 
     #[test]
     fn a_key_is_made_once_with_mode_0600_and_then_reused() {
-        let dir = std::env::temp_dir().join(format!("kiln-host-key-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let path = dir.join("state/kiln/key");
         let (made, new) = load_or_create(&path).unwrap();
         assert!(new);
@@ -110,6 +111,5 @@ mod tests {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
         let err = load_or_create(&path).unwrap_err().to_string();
         assert!(err.contains("readable by others"), "{err}");
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -648,8 +648,8 @@ mod screens {
 
     #[test]
     fn a_live_race_traces_each_pane_on_its_own_thread() {
-        let dir = std::env::temp_dir().join(format!("kiln-live-race-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let file = dir.join("t.csv");
         let race = finished(
             &format!(
@@ -668,7 +668,6 @@ mod screens {
             assert_eq!(rows[0].iteration, 0, "{text}");
             assert_eq!(rows.last().unwrap().iteration, 300_000, "{text}");
         }
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

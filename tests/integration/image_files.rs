@@ -30,8 +30,7 @@ fn pbm_and_png_round_trip() {
 #[test]
 fn save_picks_the_format_by_extension() {
     let _cores = crate::common::busy();
-    let dir = std::env::temp_dir().join(format!("kiln-image-files-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch::scratch("image-files");
     let image = sample(13, 6, 1);
     for name in ["a.pbm", "a.png"] {
         let path = dir.join(name);
@@ -40,7 +39,6 @@ fn save_picks_the_format_by_extension() {
         assert_eq!(bytes.starts_with(b"\x89PNG"), name.ends_with(".png"));
         assert_eq!(file::load(&path).unwrap(), image);
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -186,8 +186,7 @@ fn denoising_runs_in_rounds_and_reports_each() {
 #[test]
 fn noise_is_added_to_a_clean_input_and_the_output_is_written() {
     let _cores = crate::common::busy();
-    let dir = std::env::temp_dir().join(format!("kiln-image-headless-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch::scratch("image-headless");
     let out = dir.join("den.png");
     let v = json(&[
         "puzzles/image/shapes_128_clean.pbm",
@@ -207,7 +206,6 @@ fn noise_is_added_to_a_clean_input_and_the_output_is_written() {
     assert!(v["pixel_error"].as_u64().unwrap() < 400, "{v}");
     let written = kiln::problems::image::file::load(&out).unwrap();
     assert_eq!((written.width, written.height), (128, 128));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -289,8 +287,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
 #[test]
 fn bad_kernel_files_name_the_problem() {
     let _cores = crate::common::busy();
-    let dir = std::env::temp_dir().join(format!("kiln-image-kernels-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch::scratch("image-kernels");
     let cases = [
         (
             "syntax",
@@ -338,5 +335,4 @@ fn bad_kernel_files_name_the_problem() {
             format!("kiln: {}{expected}", path.display())
         );
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }

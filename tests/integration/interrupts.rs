@@ -6,6 +6,8 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::scratch::scratch;
+
 fn interrupted(args: &[&str], signal: &str, code: i32) -> serde_json::Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
         .args(args)
@@ -56,13 +58,6 @@ fn interrupted(args: &[&str], signal: &str, code: i32) -> serde_json::Value {
     serde_json::from_str(line).unwrap()
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-int-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn sigint_keeps_the_best_tour_and_writes_the_output() {
     let _cores = crate::common::alone();
@@ -83,7 +78,6 @@ fn sigint_keeps_the_best_tour_and_writes_the_output() {
     assert_eq!(line["tour"].as_array().unwrap().len(), 3000);
     let tour = std::fs::read_to_string(output).unwrap();
     assert!(tour.ends_with("-1\nEOF\n"), "{tour}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -3,17 +3,10 @@
 //! the finding of the "limits that hold" issue it covers.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use crate::common::scratch::scratch;
 use crate::common::{kiln, lines};
-
-/// A scratch directory for one test's files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-limits-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Writes `bytes` to `name` in `dir` and returns the path as a string.
 fn file(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
@@ -209,7 +202,6 @@ fn finding_8_control_characters_from_input_are_escaped() {
         stderr(&output)
     );
     assert_no_controls(&output.stderr);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -228,7 +220,6 @@ fn finding_11_weights_that_would_make_energies_infinite_are_refused() {
     let kernel = file(&dir, "huge.json", b"[[0, 1, 1e308]]");
     let text = refused(&["image", "--kernel", &kernel, "--headless"], "kiln: ");
     assert!(text.contains("weight of (0, 1) is 1e308"), "{text}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -263,7 +254,6 @@ fn finding_11_coordinates_whose_lengths_would_overflow_are_refused() {
         &["tsp", &wide, "--cost", "squared", "--headless"],
         "kiln: --cost: squared edge lengths of wide",
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -363,7 +353,6 @@ fn finding_13_a_byte_order_mark_is_skipped_and_latin1_located() {
         &["tsp", &latin1, "--headless"],
         &format!("kiln: {latin1}:2:13: not UTF-8 text (byte 0xe9)"),
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -394,7 +383,6 @@ fn finding_13_counts_agree_in_number_and_tsp_errors_have_columns() {
         &["tsp", &bad_dimension, "--headless"],
         &format!("kiln: {bad_dimension}:1:13: DIMENSION 'many' is not a whole number"),
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //! run still prints the result, with the error, and exits 3.
 
 use std::fs;
-use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use crate::common::scratch::scratch;
 
 fn kiln(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kiln"))
@@ -13,13 +14,6 @@ fn kiln(args: &[&str]) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-out-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn stderr(out: &Output) -> String {
@@ -52,7 +46,6 @@ fn an_input_is_never_replaced_by_the_output() {
         assert!(out.stdout.is_empty(), "refused before the run");
     }
     assert_eq!(fs::read(&instance).unwrap(), before);
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -74,7 +67,6 @@ fn an_existing_file_needs_force() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(fs::read(&output).unwrap().starts_with(b"P4"));
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary left");
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

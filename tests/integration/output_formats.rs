@@ -3,21 +3,15 @@
 //! Sudoku `.txt`/`.png`/`.svg`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use kiln::problems::sudoku::{is_valid_solution, parse_puzzles};
 use kiln::problems::{image, tsp};
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+use crate::common::scratch::scratch;
 
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-formats-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// A short headless run of `args` writing `--output path`.
 fn run(args: &[&str], path: &Path) -> Output {
@@ -69,7 +63,6 @@ fn tsp_writes_a_tour_file_or_a_picture() {
             }
         }
     }
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -90,7 +83,6 @@ fn images_are_written_as_pbm_or_png() {
         };
         assert!(bytes.starts_with(magic), "{name}");
     }
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -119,7 +111,6 @@ fn sudoku_writes_one_solution_line_per_puzzle_in_input_order() {
     assert_eq!(again.status.code(), Some(2));
     assert!(again.stdout.is_empty(), "refused before the run");
     assert_eq!(fs::read_to_string(&path).unwrap(), solved);
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -138,7 +129,6 @@ fn a_sudoku_picture_is_of_one_puzzle() {
     let svg = dir.join("two.svg");
     ok(&run(&["sudoku", &file, "--index", "2"], &svg));
     is_svg(&svg);
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -177,5 +167,4 @@ fn an_extension_a_problem_cannot_write_is_refused_in_one_line() {
     let seeds = run(&["sudoku", "--seeds", "2"], &dir.join("s.txt"));
     assert_eq!(seeds.status.code(), Some(2), "--output with --seeds");
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "nothing written");
-    fs::remove_dir_all(dir).unwrap();
 }

@@ -39,8 +39,7 @@ fn every_readme_example_runs() {
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let commands = examples(&readme);
     assert!(commands.len() >= 15, "{commands:?}");
-    let dir = std::env::temp_dir().join(format!("kiln-readme-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch::scratch("readme");
     for command in &commands {
         let mut args: Vec<String> = command
             .split_whitespace()
@@ -72,5 +71,4 @@ fn every_readme_example_runs() {
     }
     assert!(dir.join("race.svg").is_file(), "kiln plot wrote no figure");
     assert!(dir.join("pcb442.tour").is_file() && dir.join("stripes.png").is_file());
-    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -11,17 +11,10 @@ use std::time::{Duration, Instant};
 
 use portable_pty::CommandBuilder;
 
+use crate::common::scratch::scratch;
 use crate::common::screens::{self, Pty};
 
 const WAIT: Duration = Duration::from_secs(20);
-
-/// A scratch directory per test: host key, state, client keys.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 struct Server {
     child: Child,

@@ -1,17 +1,10 @@
 //! End to end: `--trace FILE` on headless runs and races, and `kiln plot` on the traces.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::scratch::scratch;
 use crate::common::{kiln, lines};
 use kiln::anneal::trace;
-
-/// A fresh directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-traces-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn arg(path: &Path) -> &str {
     path.to_str().unwrap()

@@ -44,7 +44,8 @@ fn tour(report: &serde_json::Value, n: usize) -> Vec<u32> {
 fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
     let _cores = crate::common::busy();
     let file = format!("{PUZZLES}/berlin52.tsp");
-    let out = std::env::temp_dir().join(format!("kiln-tsp-{}.tour", std::process::id()));
+    let dir = crate::common::scratch::scratch("tsp-tour");
+    let out = dir.join("best.tour");
     let output = kiln(&[
         &file,
         "--time-limit",
@@ -79,7 +80,6 @@ fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
     assert_eq!(length, 7542, "gap {gap}");
 
     let written = tour_file::parse(&std::fs::read_to_string(&out).unwrap(), "o", 52).unwrap();
-    std::fs::remove_file(&out).unwrap();
     assert_eq!(written, ours);
 }
 
@@ -110,12 +110,10 @@ fn random_instance_without_a_file_and_the_seed_moves() {
 #[test]
 fn bad_input_exits_with_code_2_and_one_line() {
     let _cores = crate::common::busy();
-    let dir = std::env::temp_dir().join(format!("kiln-tsp-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch::scratch("tsp-bad");
     let bad = dir.join("bad.tsp");
     std::fs::write(&bad, "NAME: bad\nEDGE_WEIGHT_TYPE: EXPLICIT\n").unwrap();
     let output = kiln(&[bad.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(

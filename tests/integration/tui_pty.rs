@@ -3,12 +3,13 @@
 
 use std::fs;
 use std::ops::{Deref, DerefMut};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, MasterPty};
 
+use crate::common::scratch::scratch;
 use crate::common::screens::{self, Pty};
 
 /// kiln in a pseudo-terminal, and the terminal's modes before it started.
@@ -250,7 +251,6 @@ fn a_live_run_with_trace_writes_its_history_from_the_first_sample_to_the_last() 
     let mut again = Tui::start_in(&dir, &args, 80, 24, &[]);
     assert_eq!(again.wait_exit(), 2);
     assert_eq!(fs::read_to_string(dir.join("live.csv")).unwrap(), text);
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -453,14 +453,6 @@ fn every_view_keeps_to_its_bandwidth_and_sends_nothing_paused() {
     println!("{}", table.join("\n"));
 }
 
-/// A fresh, empty working directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-pty-{}-{test}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn puzzle(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(path)
@@ -504,7 +496,6 @@ fn e_saves_the_board_and_the_best_grid_in_new_files_every_time() {
 
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -547,7 +538,6 @@ fn output_gets_the_best_tour_on_quit_and_is_never_overwritten() {
         tui.text()
     );
     assert_eq!(fs::read_to_string(dir.join("late.tour")).unwrap(), "mine");
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -576,7 +566,6 @@ fn the_live_view_writes_pictures_by_extension_on_quit() {
         "{}",
         refused.text()
     );
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! What the tests share: the built binary and its JSON lines, and the delta property.
 
 pub(crate) mod delta;
+pub(crate) mod scratch;
 pub(crate) mod screens;
 
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
