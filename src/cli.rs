@@ -80,7 +80,29 @@ impl Cli {
             Some(Command::Tsp(args)) => args.check(),
             Some(Command::Image(args)) => args.check(),
             Some(Command::Serve(args)) => args.check(),
-            Some(Command::Presets | Command::Plot(_)) | None => Ok(()),
+            Some(Command::Presets) => self.refuse_view_flags("presets"),
+            Some(Command::Plot(_)) => self.refuse_view_flags("plot"),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses the global flags of the live view and of JSON output (an `--fps` equal to
+    /// the default goes unnoticed) for a command that has neither.
+    fn refuse_view_flags(&self, command: &str) -> Result<(), InputError> {
+        let given = first_given(&[
+            ("--headless", self.headless),
+            ("--fps", self.fps != DEFAULT_FPS),
+            ("--speed", self.speed.is_some()),
+            ("--ascii", self.ascii),
+            ("--unicode", self.unicode),
+            ("--once", self.once),
+        ]);
+        match given {
+            Some(flag) => Err(InputError::new(
+                flag,
+                format!("`kiln {command}` has no live view and prints no JSON lines"),
+            )),
+            None => Ok(()),
         }
     }
 

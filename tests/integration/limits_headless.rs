@@ -454,6 +454,30 @@ fn input_files_are_read_up_to_a_limit() {
 }
 
 #[test]
+fn plot_and_presets_refuse_the_flags_of_the_live_view_and_of_json() {
+    let _cores = crate::common::busy();
+    let plot = ["plot", "puzzles/none.csv", "-o", "none.svg"];
+    for (command, args) in [("plot", &plot[..]), ("presets", &["presets"][..])] {
+        for flag in [
+            &["--headless"][..],
+            &["--fps", "5"],
+            &["--speed", "full"],
+            &["--ascii"],
+            &["--unicode"],
+            &["--once"],
+        ] {
+            refused(
+                &[args, flag].concat(),
+                &format!("kiln: {}: `kiln {command}` has no live view", flag[0]),
+            );
+        }
+    }
+    // Without them, presets lists and plot reads its files.
+    assert!(kiln(&["presets"]).status.success());
+    refused(&plot, "kiln: puzzles/none.csv: cannot read");
+}
+
+#[test]
 fn finding_13_flags_the_run_would_ignore_are_refused() {
     let cases: [(&[&str], &str); 14] = [
         // The schedule in effect is the problem's default unless --schedule is given.
