@@ -262,9 +262,8 @@ impl SudokuAnneal {
     fn keep_holders(&mut self) {
         let needed = self.focus > 0 || self.pairs > 0;
         if needed != self.holders.is_some() {
-            let side = self.geometry.side;
-            self.holders = needed
-                .then(|| Holders::new(2 * side * (side + 1), self.values.len(), self.geometry.n));
+            self.holders =
+                needed.then(|| Holders::new(self.counts.len(), self.values.len(), self.geometry.n));
             self.recount();
         }
     }
