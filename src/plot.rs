@@ -50,12 +50,32 @@ pub struct PlotArgs {
     /// Trace files written by `--trace`; each is named in the legend by its file name.
     #[arg(required = true, value_name = "TRACE")]
     pub traces: Vec<PathBuf>,
-    /// The figure to write: FILE.svg or FILE.png.
+    /// The figure to write: FILE.svg or FILE.png (required).
     #[arg(long, short, value_name = "FILE")]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
     /// What the horizontal axis counts.
     #[arg(long, value_enum, default_value_t = XAxis::Steps)]
     pub x: XAxis,
+}
+
+impl PlotArgs {
+    /// What clap cannot check: the figure's file. `--output` is not required by clap, whose
+    /// message would come before `Cli::check` names a flag `kiln plot` refuses (and said "a
+    /// flag given needs --output" when none was given).
+    pub fn check(&self) -> Result<(), InputError> {
+        self.output().map(drop)
+    }
+
+    /// `--output` and the format its extension names.
+    fn output(&self) -> Result<(&Path, Format), InputError> {
+        let path = self.output.as_deref().ok_or_else(|| {
+            InputError::new(
+                "--output",
+                "`kiln plot` needs the figure's file, FILE.svg or FILE.png",
+            )
+        })?;
+        Ok((path, format_of(path)?))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -114,17 +134,15 @@ fn load(path: &Path) -> Result<Series, InputError> {
 }
 
 pub fn run(args: &PlotArgs) -> color_eyre::Result<()> {
-    let format = format_of(&args.output)?;
+    let (output, format) = args.output()?;
     let series = args
         .traces
         .iter()
         .map(|p| load(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let cannot_write = || format!("{}: cannot write", args.output.display());
+    let cannot_write = || format!("{}: cannot write", output.display());
     match format {
-        Format::Svg => {
-            std::fs::write(&args.output, svg(&series, args.x)?).wrap_err_with(cannot_write)
-        }
+        Format::Svg => std::fs::write(output, svg(&series, args.x)?).wrap_err_with(cannot_write),
         Format::Png => {
             let mut pixels = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
             register_font()?;
@@ -134,7 +152,7 @@ pub fn run(args: &PlotArgs) -> color_eyre::Result<()> {
                 .wrap_err("drawing the figure")?;
             drop(root);
             image::save_buffer(
-                &args.output,
+                output,
                 &pixels,
                 SIZE.0,
                 SIZE.1,
