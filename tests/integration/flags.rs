@@ -1,5 +1,6 @@
 //! The flags of issue 22 ("Files and flags"): `kiln plot` and `kiln presets` name the flag
-//! they refuse, and each command's --help lists only the flags that apply to it.
+//! they refuse, each command's --help lists only the flags that apply to it, and `--seeds`
+//! shows its syntax.
 
 use crate::common::kiln;
 
@@ -69,5 +70,16 @@ fn help_lists_only_the_flags_that_apply() {
         for flag in view.iter().chain(&output) {
             assert!(help.contains(flag), "{command:?} does not list {flag}");
         }
+    }
+}
+
+#[test]
+fn seeds_written_otherwise_show_the_syntax() {
+    let syntax = "is not a seed list; write a range as A..B (e.g. 1..20) or a list as 1,2,3";
+    for seeds in ["1-20", "1:20", "1..x"] {
+        refused(
+            &["sudoku", "--headless", "--seeds", seeds],
+            &format!("kiln: --seeds: '{seeds}' {syntax}"),
+        );
     }
 }
