@@ -1,8 +1,8 @@
 //! The flags of issue 22 ("Files and flags"): `kiln plot` and `kiln presets` name the flag
-//! they refuse, each command's --help lists only the flags that apply to it, and `--seeds`
-//! shows its syntax.
+//! they refuse, each command's --help lists only the flags that apply to it, `--seeds`
+//! shows its syntax, and presets are raced and run under both `--preset` and `--presets`.
 
-use crate::common::kiln;
+use crate::common::{kiln, lines};
 
 /// Exit code 2 and exactly `message` on stderr.
 fn refused(args: &[&str], message: &str) {
@@ -82,4 +82,54 @@ fn seeds_written_otherwise_show_the_syntax() {
             &format!("kiln: --seeds: '{seeds}' {syntax}"),
         );
     }
+}
+
+/// What tells the runs of `kiln ARGS` apart: its exit code, and each run's preset, pane,
+/// raced values, energy and steps.
+fn runs(args: &[&str]) -> (Option<i32>, Vec<[String; 5]>) {
+    let output = kiln(args);
+    let runs = lines(&output)
+        .iter()
+        .filter(|line| line.get("iterations").is_some())
+        .map(|line| {
+            ["preset", "pane", "raced", "energy", "iterations"].map(|k| line[k].to_string())
+        })
+        .collect();
+    (output.status.code(), runs)
+}
+
+#[test]
+fn presets_are_taken_as_preset_and_presets_alike() {
+    let _cores = crate::common::busy();
+    let file = "puzzles/sudoku/hardest11.txt";
+    let run = [
+        "--index",
+        "2",
+        "--max-steps",
+        "20000",
+        "--headless",
+        "--quiet",
+    ];
+    let with = |words: &[&str]| runs(&[words, &run].concat());
+    // The older race of a file's puzzles, documented as --presets.
+    let race = with(&["race", file, "--presets", "lundy,reheat"]);
+    assert_eq!(race.1.len(), 2);
+    assert_eq!(with(&["race", file, "--preset", "lundy,reheat"]), race);
+    // A race of any flag of `kiln sudoku`, documented as --preset: the pane's JSON names
+    // the flag so, however it was written.
+    let raced = with(&["race", "sudoku", file, "--preset", "lundy,reheat"]);
+    assert_eq!(raced.1.len(), 2);
+    assert_eq!(raced.1[0][2], r#"{"preset":"lundy"}"#);
+    assert_eq!(
+        with(&["race", "sudoku", file, "--presets", "lundy,reheat"]),
+        raced
+    );
+    assert_eq!(
+        with(&["race", "sudoku", file, "--presets=lundy,reheat"]),
+        raced
+    );
+    // One run.
+    let one = with(&["sudoku", file, "--preset", "reheat"]);
+    assert_eq!(one.1[0][0], r#""reheat""#);
+    assert_eq!(with(&["sudoku", file, "--presets", "reheat"]), one);
 }
