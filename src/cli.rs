@@ -4,7 +4,7 @@ pub mod errors;
 pub mod ranges;
 mod values;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, Args, Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
 use crate::anneal_args::AnnealArgs;
@@ -38,6 +38,15 @@ const DEFAULT_FPS: u32 = 20;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    #[command(flatten)]
+    pub globals: Globals,
+}
+
+/// The flags of the live view and of JSON output, which every command takes (clap's
+/// `global`: written before or after the command's name). `plot`, `presets` and `serve`
+/// list those that do not apply to them only in hidden copies ([`hidden_globals`]).
+#[derive(Args, Debug, Clone)]
+pub struct Globals {
     /// Print JSON lines instead of opening the live view (implied when stdout is not a
     /// terminal).
     #[arg(long, global = true, help_heading = "Output")]
@@ -70,6 +79,26 @@ pub struct Cli {
     pub once: bool,
 }
 
+/// Hidden copies of the global flags `ids`, for a command they do not apply to: clap adds a
+/// global flag to each command that has no flag of its name, so a hidden one keeps it out of
+/// that command's --help. It still parses (its value reaches `Cli::globals` as the global
+/// one's would), so that `Cli::check` can refuse it by name.
+fn hidden_globals(ids: &[&str]) -> Vec<Arg> {
+    let globals = Globals::augment_args(clap::Command::new("globals"));
+    ids.iter()
+        .map(|id| {
+            let arg = globals.get_arguments().find(|arg| arg.get_id() == id);
+            let arg = arg.unwrap_or_else(|| panic!("--{id} is not a global flag"));
+            arg.clone().global(false).hide(true)
+        })
+        .collect()
+}
+
+/// The global flags of the live view and of JSON output.
+const VIEW_AND_OUTPUT: [&str; 7] = [
+    "headless", "fps", "speed", "ascii", "unicode", "quiet", "once",
+];
+
 impl Cli {
     /// What clap cannot check: flags that apply only with a value of another flag, and
     /// flags whose values contradict each other.
@@ -81,7 +110,7 @@ impl Cli {
             Some(Command::Image(args)) => args.check(),
             Some(Command::Serve(args)) => args.check(),
             Some(Command::Presets) => self.refuse_view_flags("presets"),
-            Some(Command::Plot(_)) => self.refuse_view_flags("plot"),
+            Some(Command::Plot(args)) => self.refuse_view_flags("plot").and_then(|()| args.check()),
             None => Ok(()),
         }
     }
@@ -89,13 +118,14 @@ impl Cli {
     /// Refuses the global flags of the live view and of JSON output (an `--fps` equal to
     /// the default goes unnoticed) for a command that has neither.
     fn refuse_view_flags(&self, command: &str) -> Result<(), InputError> {
+        let g = &self.globals;
         let given = first_given(&[
-            ("--headless", self.headless),
-            ("--fps", self.fps != DEFAULT_FPS),
-            ("--speed", self.speed.is_some()),
-            ("--ascii", self.ascii),
-            ("--unicode", self.unicode),
-            ("--once", self.once),
+            ("--headless", g.headless),
+            ("--fps", g.fps != DEFAULT_FPS),
+            ("--speed", g.speed.is_some()),
+            ("--ascii", g.ascii),
+            ("--unicode", g.unicode),
+            ("--once", g.once),
         ]);
         match given {
             Some(flag) => Err(InputError::new(
@@ -111,13 +141,13 @@ impl Cli {
     pub fn check_view(&self, headless: bool) -> Result<(), InputError> {
         let refuse = |flag: &str, why: &str| Err(InputError::new(flag, why));
         if headless {
-            if self.speed.is_some() {
+            if self.globals.speed.is_some() {
                 return refuse(
                     "--speed",
                     "only the live view has a pace (a headless run goes at full speed)",
                 );
             }
-            if self.once {
+            if self.globals.once {
                 return refuse("--once", "only the live view moves on when a run ends");
             }
             return Ok(());
@@ -159,20 +189,21 @@ impl Cli {
     /// Takes the global flags `pane` was given (a race's arguments are parsed as each
     /// pane's command line, so `kiln race tsp --moves a,b --headless` says it there).
     pub fn absorb_globals(&mut self, pane: &Cli) {
-        self.headless |= pane.headless;
-        self.quiet |= pane.quiet;
-        self.once |= pane.once;
-        self.ascii |= pane.ascii;
-        self.unicode |= pane.unicode;
-        self.speed = self.speed.or(pane.speed);
+        let (mine, pane) = (&mut self.globals, &pane.globals);
+        mine.headless |= pane.headless;
+        mine.quiet |= pane.quiet;
+        mine.once |= pane.once;
+        mine.ascii |= pane.ascii;
+        mine.unicode |= pane.unicode;
+        mine.speed = mine.speed.or(pane.speed);
         if pane.fps != DEFAULT_FPS {
-            self.fps = pane.fps;
+            mine.fps = pane.fps;
         }
     }
 
     /// The glyphs asked for, if any.
     pub fn glyphs(&self) -> Glyphs {
-        match (self.ascii, self.unicode) {
+        match (self.globals.ascii, self.globals.unicode) {
             (true, _) => Glyphs::Ascii,
             (_, true) => Glyphs::Unicode,
             _ => Glyphs::Detect,
@@ -189,13 +220,16 @@ pub enum Command {
     /// Pattern formation and denoising on binary images.
     Image(ImageArgs),
     /// List the Sudoku presets (`kiln sudoku --preset NAME`) and their parameters.
+    #[command(args = hidden_globals(&VIEW_AND_OUTPUT))]
     Presets,
     /// Race 2-4 values of any flag side by side: `kiln race tsp --moves swap,two-opt`
     /// (or Sudoku presets on a file: `kiln race FILE --presets a,b`).
     Race(RaceArgs),
     /// Draw traces (`--trace FILE`) as energy and temperature against steps or seconds.
+    #[command(args = hidden_globals(&VIEW_AND_OUTPUT))]
     Plot(PlotArgs),
     /// Serve the live view over SSH: `ssh -p 2222 HOST` watches, with nothing to install.
+    #[command(args = hidden_globals(&["headless", "quiet"]))]
     Serve(ServeArgs),
 }
 
@@ -232,5 +266,24 @@ pub fn default_sudoku() -> SudokuArgs {
     match command(&["sudoku"]) {
         Command::Sudoku(args) => args,
         _ => unreachable!("`kiln sudoku` parses as the sudoku command"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_global_flags_still_reach_the_globals() {
+        for words in [
+            &["plot", "t.csv", "--headless", "--fps", "5"][..],
+            &["presets", "--headless", "--fps", "5"],
+            &["serve", "--headless", "--fps", "5"],
+            &["--headless", "--fps", "5", "serve"],
+        ] {
+            let cli = Cli::try_parse_from(std::iter::once("kiln").chain(words.iter().copied()))
+                .unwrap_or_else(|e| panic!("{words:?}: {e}"));
+            assert!(cli.globals.headless && cli.globals.fps == 5, "{words:?}");
+        }
     }
 }

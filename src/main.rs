@@ -114,14 +114,14 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     }
     if let Some(Command::Serve(args)) = &cli.command {
         let options = kiln::ui::Options {
-            fps: cli.fps,
+            fps: cli.globals.fps,
             glyphs: cli.glyphs(),
-            attract: !cli.once,
-            speed: cli.speed,
+            attract: !cli.globals.once,
+            speed: cli.globals.speed,
         };
         return kiln::serve::run(args, &options);
     }
-    let headless = cli.headless || !std::io::stdout().is_terminal();
+    let headless = cli.globals.headless || !std::io::stdout().is_terminal();
     cli.check_view(headless)?;
     let mut race = race;
     if let Some(plan) = &mut race {
@@ -129,11 +129,11 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     }
     if !headless {
         let options = kiln::ui::Options {
-            fps: cli.fps,
+            fps: cli.globals.fps,
             glyphs: cli.glyphs(),
             // The bare demos loop for ever; a run of the user's own stays when it ends.
-            attract: cli.command.is_none() && !cli.once,
-            speed: cli.speed,
+            attract: cli.command.is_none() && !cli.globals.once,
+            speed: cli.globals.speed,
         };
         if let Some(plan) = &race {
             let mut race = kiln::demos::race_plan(plan, &options, kiln::demos::terminal_area())?;
@@ -150,11 +150,11 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Errors are not logged: they come back here and `main` prints them, quiet or not.
-    let mut log: Box<dyn Write> = match cli.quiet {
+    let mut log: Box<dyn Write> = match cli.globals.quiet {
         true => Box::new(std::io::sink()),
         false => Box::new(std::io::stderr()),
     };
-    if !cli.quiet && std::io::stderr().is_terminal() {
+    if !cli.globals.quiet && std::io::stderr().is_terminal() {
         kiln::progress::enable();
     }
     if let Some(plan) = &race {

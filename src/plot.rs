@@ -29,6 +29,12 @@ const SIZE: (u32, u32) = (1000, 800);
 const LINE: u32 = 1;
 /// Energies spanning this factor or more are drawn on a log scale.
 const LOG_SPAN: f64 = 4.0;
+/// The most decades the temperature axis spans below its top; lower temperatures are drawn
+/// at its floor. plotters counts the decades of a log axis to place its ticks, and a span
+/// past `f64::MAX` (1e300 over 1e-300) made that count, and the loop over it, endless.
+const MAX_DECADES: i32 = 100;
+/// The most labels on the energy's log axis.
+const MAX_LOG_TICKS: usize = 12;
 /// Colours that stay apart when printed (Tableau 10); traces beyond them cycle.
 const COLOURS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
@@ -44,12 +50,32 @@ pub struct PlotArgs {
     /// Trace files written by `--trace`; each is named in the legend by its file name.
     #[arg(required = true, value_name = "TRACE")]
     pub traces: Vec<PathBuf>,
-    /// The figure to write: FILE.svg or FILE.png.
+    /// The figure to write: FILE.svg or FILE.png (required).
     #[arg(long, short, value_name = "FILE")]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
     /// What the horizontal axis counts.
     #[arg(long, value_enum, default_value_t = XAxis::Steps)]
     pub x: XAxis,
+}
+
+impl PlotArgs {
+    /// What clap cannot check: the figure's file. `--output` is not required by clap, whose
+    /// message would come before `Cli::check` names a flag `kiln plot` refuses (and said "a
+    /// flag given needs --output" when none was given).
+    pub fn check(&self) -> Result<(), InputError> {
+        self.output().map(drop)
+    }
+
+    /// `--output` and the format its extension names.
+    fn output(&self) -> Result<(&Path, Format), InputError> {
+        let path = self.output.as_deref().ok_or_else(|| {
+            InputError::new(
+                "--output",
+                "`kiln plot` needs the figure's file, FILE.svg or FILE.png",
+            )
+        })?;
+        Ok((path, format_of(path)?))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -92,9 +118,9 @@ fn format_of(path: &Path) -> Result<Format, InputError> {
 }
 
 /// One trace, named for the legend.
-struct Series {
-    name: String,
-    samples: Vec<Sample>,
+pub struct Series {
+    pub name: String,
+    pub samples: Vec<Sample>,
 }
 
 fn load(path: &Path) -> Result<Series, InputError> {
@@ -108,39 +134,50 @@ fn load(path: &Path) -> Result<Series, InputError> {
 }
 
 pub fn run(args: &PlotArgs) -> color_eyre::Result<()> {
-    let format = format_of(&args.output)?;
+    let (output, format) = args.output()?;
     let series = args
         .traces
         .iter()
         .map(|p| load(p))
         .collect::<Result<Vec<_>, _>>()?;
-    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT)
-        .map_err(|_| eyre!("the embedded font does not load"))?;
-    let wrote = |e: &dyn std::fmt::Display| eyre!("{}: {e}", args.output.display());
+    let cannot_write = || format!("{}: cannot write", output.display());
     match format {
-        Format::Svg => {
-            let root = SVGBackend::new(&args.output, SIZE).into_drawing_area();
-            draw(&root, &series, args.x).map_err(|e| wrote(&e))?;
-            root.present().map_err(|e| wrote(&e))?;
-        }
+        Format::Svg => std::fs::write(output, svg(&series, args.x)?).wrap_err_with(cannot_write),
         Format::Png => {
             let mut pixels = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
-            {
-                let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
-                draw(&root, &series, args.x).map_err(|e| wrote(&e))?;
-                root.present().map_err(|e| wrote(&e))?;
-            }
+            register_font()?;
+            let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+            draw(&root, &series, args.x)
+                .and_then(|()| root.present())
+                .wrap_err("drawing the figure")?;
+            drop(root);
             image::save_buffer(
-                &args.output,
+                output,
                 &pixels,
                 SIZE.0,
                 SIZE.1,
                 image::ExtendedColorType::Rgb8,
             )
-            .wrap_err_with(|| format!("{}: cannot write", args.output.display()))?;
+            .wrap_err_with(cannot_write)
         }
     }
-    Ok(())
+}
+
+/// The figure of `series` as SVG text.
+pub fn svg(series: &[Series], x: XAxis) -> color_eyre::Result<String> {
+    register_font()?;
+    let mut text = String::new();
+    let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
+    draw(&root, series, x)
+        .and_then(|()| root.present())
+        .wrap_err("drawing the figure")?;
+    drop(root);
+    Ok(text)
+}
+
+fn register_font() -> color_eyre::Result<()> {
+    plotters::style::register_font(FAMILY, FontStyle::Normal, FONT)
+        .map_err(|_| eyre!("the embedded font does not load"))
 }
 
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -191,11 +228,24 @@ fn energy_panel<DB: DrawingBackend>(
 
 /// 1, 2 and 5 times the powers of ten between `lo` and `hi` (both positive): plotters' own
 /// log axis labels only the decades' first digits, which leaves a short axis unlabelled.
+/// A long axis gets at most [`MAX_LOG_TICKS`] decades instead (energies from 1e-300 to
+/// 1e300 made 1800 labels on top of each other).
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let decades = lo.log10().floor() as i32..=hi.log10().ceil() as i32;
-    decades
+    let within = |t: &f64| (lo..=hi).contains(t);
+    let ticks: Vec<f64> = decades
+        .clone()
         .flat_map(|d| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(d)))
-        .filter(|t| (lo..=hi).contains(t))
+        .filter(within)
+        .collect();
+    if ticks.len() <= MAX_LOG_TICKS {
+        return ticks;
+    }
+    let every = decades.clone().count().div_ceil(MAX_LOG_TICKS);
+    decades
+        .step_by(every)
+        .map(|d| 10f64.powi(d))
+        .filter(within)
         .collect()
 }
 
@@ -223,9 +273,11 @@ where
         .y_max_light_lines(1)
         .label_style((FAMILY, 15))
         .draw()?;
+    let xs = chart.x_range();
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let points = |y: fn(&Sample) -> f64| s.samples.iter().map(move |p| (x.of(p), y(p)));
+        let points =
+            |y: fn(&Sample) -> f64| thinned(s.samples.iter().map(|p| (x.of(p), y(p))), &xs);
         chart
             .draw_series(LineSeries::new(
                 points(|p| p.energy),
@@ -254,6 +306,7 @@ fn temperature_panel<DB: DrawingBackend>(
     let (lo, hi) = temperatures.fold((f64::INFINITY, 0.0f64), |(lo, hi), s| {
         (lo.min(s.temperature), hi.max(s.temperature))
     });
+    let lo = lo.max(hi * 10f64.powi(-MAX_DECADES));
     // A whole decade either side keeps flat schedules (a constant T) off the frame.
     let ys = match lo <= hi {
         true => lo / 10f64.powf(0.1)..hi * 10f64.powf(0.1),
@@ -264,7 +317,7 @@ fn temperature_panel<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(80)
-        .build_cartesian_2d(xs, ys.log_scale())?;
+        .build_cartesian_2d(xs.clone(), ys.log_scale())?;
     chart
         .configure_mesh()
         .x_desc(x.label())
@@ -278,17 +331,73 @@ fn temperature_panel<DB: DrawingBackend>(
         .draw()?;
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let points = s
-            .samples
-            .iter()
-            .filter(positive)
-            .map(|p| (x.of(p), p.temperature));
+        let positives = s.samples.iter().filter(positive);
+        let points = thinned(positives.map(|p| (x.of(p), p.temperature.max(lo))), &xs);
         chart
             .draw_series(LineSeries::new(points, colour.stroke_width(LINE)))?
             .label(&s.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], colour.stroke_width(2)));
     }
     draw_legend(&mut chart)
+}
+
+/// `points` (in x order) as the figure's pixel columns over `xs` can show them: in each
+/// column the first, the lowest, the highest and the last, in their order. Each column
+/// spans the same values as with every point, spikes one row wide included (only the
+/// paths within a column and the dashes' phase differ), and the SVG grows with the figure's
+/// width instead of with the trace's rows (3 million rows made 47 MB).
+fn thinned(points: impl Iterator<Item = (f64, f64)>, xs: &Range<f64>) -> Vec<(f64, f64)> {
+    let per_unit = f64::from(SIZE.0) / (xs.end - xs.start);
+    let column = |x: f64| ((x - xs.start) * per_unit) as u32;
+    let mut kept = Vec::new();
+    let mut run: Option<(u32, Extremes)> = None;
+    for (i, p) in points.enumerate() {
+        match &mut run {
+            Some((c, extremes)) if *c == column(p.0) => extremes.add(i, p),
+            _ => {
+                if let Some((_, extremes)) = run.replace((column(p.0), Extremes::new(i, p))) {
+                    extremes.push_to(&mut kept);
+                }
+            }
+        }
+    }
+    if let Some((_, extremes)) = run {
+        extremes.push_to(&mut kept);
+    }
+    kept
+}
+
+/// The first, lowest, highest and last point of a run of points, each with its place in
+/// the line.
+struct Extremes([(usize, (f64, f64)); 4]);
+
+impl Extremes {
+    fn new(i: usize, p: (f64, f64)) -> Self {
+        Extremes([(i, p); 4])
+    }
+
+    fn add(&mut self, i: usize, p: (f64, f64)) {
+        let [_, lowest, highest, last] = &mut self.0;
+        if p.1 < lowest.1.1 {
+            *lowest = (i, p);
+        }
+        if p.1 > highest.1.1 {
+            *highest = (i, p);
+        }
+        *last = (i, p);
+    }
+
+    /// Pushes the points in the line's order, each once.
+    fn push_to(mut self, kept: &mut Vec<(f64, f64)>) {
+        self.0.sort_unstable_by_key(|(i, _)| *i);
+        let mut previous = None;
+        for (i, p) in self.0 {
+            if previous != Some(i) {
+                kept.push(p);
+                previous = Some(i);
+            }
+        }
+    }
 }
 
 /// The legend both panels draw: one entry per trace, named by its file, at the top right.
@@ -317,10 +426,11 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     })
 }
 
-/// A tick label short enough to read: 250k, 1.5M, 0.25.
+/// A tick label short enough to read: 250k, 1.5M, 0.25, 1.8e19.
 fn short(v: f64) -> String {
     let a = v.abs();
     match a {
+        _ if a >= 1e12 => format!("{v:.1e}"),
         _ if a >= 1e9 => format!("{}G", trim(v / 1e9)),
         _ if a >= 1e6 => format!("{}M", trim(v / 1e6)),
         _ if a >= 1e4 => format!("{}k", trim(v / 1e3)),
@@ -349,6 +459,8 @@ mod tests {
         assert_eq!(short(250_000.0), "250k");
         assert_eq!(short(1_500_000.0), "1.5M");
         assert_eq!(short(3e9), "3G");
+        assert_eq!(short(1.8e19), "1.8e19");
+        assert_eq!(short(-1e300), "-1.0e300");
         assert_eq!(short(0.125), "0.125");
     }
 
@@ -376,6 +488,38 @@ mod tests {
             [50_000.0, 100_000.0, 200_000.0]
         );
         assert_eq!(log_ticks(0.9, 11.0), [1.0, 2.0, 5.0, 10.0]);
+        assert_eq!(log_ticks(0.5, 2e5), [1.0, 10.0, 100.0, 1e3, 1e4, 1e5]);
+        assert!(log_ticks(1e-300, 1e300).len() <= MAX_LOG_TICKS);
+    }
+
+    #[test]
+    fn thinning_keeps_four_points_a_column_and_every_spike() {
+        let n = 1_000_000;
+        let y = |i: usize| match i {
+            500_001 => 1e9,
+            700_003 => -1e9,
+            _ => (i % 7) as f64,
+        };
+        let xs = 0.0..n as f64;
+        let kept = thinned((0..n).map(|i| (i as f64, y(i))), &xs);
+        assert!(kept.len() <= 4 * SIZE.0 as usize, "{} points", kept.len());
+        assert_eq!(kept[0], (0.0, 0.0));
+        assert_eq!(*kept.last().unwrap(), ((n - 1) as f64, y(n - 1)));
+        assert!(kept.contains(&(500_001.0, 1e9)) && kept.contains(&(700_003.0, -1e9)));
+        assert!(
+            kept.windows(2).all(|w| w[0].0 < w[1].0),
+            "in order, once each"
+        );
+        // Every column keeps its range of values, 0 to 6.
+        let mut ranges = vec![(f64::INFINITY, f64::NEG_INFINITY); SIZE.0 as usize];
+        for &(x, y) in &kept {
+            let range = &mut ranges[(x * f64::from(SIZE.0) / xs.end) as usize];
+            *range = (range.0.min(y), range.1.max(y));
+        }
+        assert!(ranges.iter().all(|&(lo, hi)| lo <= 0.0 && hi >= 6.0));
+        // A line shorter than the columns is kept whole.
+        let few: Vec<_> = (0..10).map(|i| (i as f64 * 100.0, y(i))).collect();
+        assert_eq!(thinned(few.iter().copied(), &(0.0..1000.0)), few);
     }
 
     #[test]

@@ -273,7 +273,14 @@ impl<S: Search> Drop for Traced<S> {
     }
 }
 
-/// Reads a trace back; `source` names it in errors, which give the line.
+/// The largest magnitude an energy or temperature read back may have: far above any kiln
+/// writes (energies stay below 2^53, temperatures below 1e16), and far enough below
+/// `f64::MAX` that the margins `kiln plot` puts around them stay finite.
+pub const MAX_VALUE: f64 = 1e300;
+
+/// Reads a trace back; `source` names it in errors, which give the line. Rows go in step
+/// (and so time) order, as kiln writes them: `kiln plot` thins each line by the pixel
+/// column its points fall in, which takes them in order.
 pub fn parse(text: &str, source: &str) -> Result<Vec<Sample>, InputError> {
     let mut lines = text.lines().enumerate();
     match lines.next() {
@@ -286,10 +293,13 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Sample>, InputError> {
             .at_line(1));
         }
     }
-    let samples = lines
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| parse_row(line).map_err(|e| InputError::new(source, e).at_line(i + 1)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut samples: Vec<Sample> = Vec::new();
+    for (i, line) in lines.filter(|(_, line)| !line.trim().is_empty()) {
+        let sample = parse_row(line)
+            .and_then(|s| in_order(samples.last(), s))
+            .map_err(|e| InputError::new(source, e).at_line(i + 1))?;
+        samples.push(sample);
+    }
     if samples.is_empty() {
         return Err(InputError::new(source, "the trace has no rows"));
     }
@@ -312,13 +322,17 @@ fn parse_row(line: &str) -> Result<Sample, String> {
         return Err(format!("{} fields, a row has 8", fields.len()));
     };
     let seconds: f64 = number(seconds, "seconds")?;
+    let t = plotted(temperature, "temperature")?;
+    if t < 0.0 {
+        return Err(format!("temperature: '{temperature}' is negative"));
+    }
     Ok(Sample {
         iteration: number(step, "step")?,
         elapsed: Duration::try_from_secs_f64(seconds)
             .map_err(|_| format!("'{seconds}' is not a time in seconds"))?,
-        temperature: number(temperature, "temperature")?,
-        energy: number(energy, "energy")?,
-        best_energy: number(best, "best_energy")?,
+        temperature: t,
+        energy: plotted(energy, "energy")?,
+        best_energy: plotted(best, "best_energy")?,
         acceptance: number(acceptance, "acceptance")?,
         restarts: number(restarts, "restarts")?,
         reheats: number(reheats, "reheats")?,
@@ -329,6 +343,40 @@ fn number<T: std::str::FromStr>(field: &str, name: &str) -> Result<T, String> {
     field
         .parse()
         .map_err(|_| format!("{name}: '{field}' is not a number"))
+}
+
+/// A value `kiln plot` draws: finite (Rust reads `inf` and `NaN` as numbers) and within
+/// [`MAX_VALUE`].
+fn plotted(field: &str, name: &str) -> Result<f64, String> {
+    let value: f64 = number(field, name)?;
+    match value.abs() <= MAX_VALUE {
+        true => Ok(value),
+        false if value.is_finite() => Err(format!(
+            "{name}: '{field}' is out of range (at most {MAX_VALUE:e} either side of 0)"
+        )),
+        false => Err(format!("{name}: '{field}' is not a finite number")),
+    }
+}
+
+/// `sample`, unless it goes back in steps or seconds from the row before.
+fn in_order(before: Option<&Sample>, sample: Sample) -> Result<Sample, String> {
+    let Some(before) = before else {
+        return Ok(sample);
+    };
+    if sample.iteration < before.iteration {
+        return Err(format!(
+            "step {} comes after step {} (rows go in step order)",
+            sample.iteration, before.iteration
+        ));
+    }
+    if sample.elapsed < before.elapsed {
+        return Err(format!(
+            "{} seconds come after {} (rows go in time order)",
+            sample.elapsed.as_secs_f64(),
+            before.elapsed.as_secs_f64()
+        ));
+    }
+    Ok(sample)
 }
 
 #[cfg(test)]
@@ -428,6 +476,47 @@ mod tests {
         );
         let e = parse(&format!("{HEADER}\n1,2\n"), "c.csv").unwrap_err();
         assert_eq!(e.to_string(), "c.csv:2: 2 fields, a row has 8");
+    }
+
+    #[test]
+    fn values_a_plot_cannot_draw_are_refused_at_their_line() {
+        let row =
+            |t: &str, e: &str| format!("{HEADER}\n0,0,1,5,5,0.5,0,0\n9,1,{t},{e},5,0.5,0,0\n");
+        let cases = [
+            (row("1", "inf"), "energy: 'inf' is not a finite number"),
+            (row("1", "-inf"), "energy: '-inf' is not a finite number"),
+            (row("1", "NaN"), "energy: 'NaN' is not a finite number"),
+            (row("NaN", "5"), "temperature: 'NaN' is not a finite number"),
+            (row("inf", "5"), "temperature: 'inf' is not a finite number"),
+            (row("-1e-3", "5"), "temperature: '-1e-3' is negative"),
+            (
+                row("1", "-1e301"),
+                "energy: '-1e301' is out of range (at most 1e300 either side of 0)",
+            ),
+        ];
+        for (text, why) in cases {
+            let e = parse(&text, "t.csv").unwrap_err();
+            assert_eq!(e.to_string(), format!("t.csv:3: {why}"));
+        }
+        // The edges of what is drawn are read.
+        let ok = parse(&row("0", "-1e300"), "t.csv").unwrap();
+        assert_eq!((ok[1].temperature, ok[1].energy), (0.0, -1e300));
+    }
+
+    #[test]
+    fn rows_that_go_back_are_refused() {
+        let text = format!("{HEADER}\n5,1,1,5,5,0.5,0,0\n5,1,1,4,4,0.5,0,0\n4,2,1,3,3,0.5,0,0\n");
+        let e = parse(&text, "t.csv").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.csv:4: step 4 comes after step 5 (rows go in step order)"
+        );
+        let text = format!("{HEADER}\n5,1.5,1,5,5,0.5,0,0\n6,1.25,1,4,4,0.5,0,0\n");
+        let e = parse(&text, "t.csv").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.csv:3: 1.25 seconds come after 1.5 (rows go in time order)"
+        );
     }
 
     #[test]

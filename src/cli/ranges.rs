@@ -244,9 +244,16 @@ pub fn shard(text: &str) -> Result<Shard, String> {
 pub struct Seeds(pub Vec<u64>);
 
 pub fn seeds(text: &str) -> Result<Seeds, String> {
+    // A seed that is no number at all is likely another range syntax (`1-20`, `1:20`).
+    let seed = |item: &str| match item.trim().parse::<u128>() {
+        Ok(_) => SEED.parse(item),
+        Err(_) => Err(format!(
+            "'{text}' is not a seed list; write a range as A..B (e.g. 1..20) or a list as 1,2,3"
+        )),
+    };
     let seeds = match text.split_once("..") {
         Some((first, last)) => {
-            let (first, last) = (SEED.parse(first)?, SEED.parse(last)?);
+            let (first, last) = (seed(first)?, seed(last)?);
             if first > last {
                 return Err(format!("{text} is empty: the first seed is above the last"));
             }
@@ -255,10 +262,7 @@ pub fn seeds(text: &str) -> Result<Seeds, String> {
             }
             (first..=last).collect()
         }
-        None => text
-            .split(',')
-            .map(|seed| SEED.parse(seed))
-            .collect::<Result<Vec<_>, _>>()?,
+        None => text.split(',').map(seed).collect::<Result<Vec<_>, _>>()?,
     };
     if seeds.len() as u64 > MAX_SEEDS {
         return Err(format!("more than {MAX_SEEDS} seeds"));
@@ -398,7 +402,14 @@ mod tests {
         assert_eq!(seeds("7,2"), Ok(Seeds(vec![7, 2])));
         assert!(seeds("5..1").unwrap_err().contains("empty"));
         assert!(seeds("0..18446744073709551615").is_err());
-        assert!(seeds("1,x").is_err());
+        let syntax = "is not a seed list; write a range as A..B (e.g. 1..20) or a list as 1,2,3";
+        for text in ["1-20", "1,x", "1..2..3", "1:20", ""] {
+            assert_eq!(seeds(text), Err(format!("'{text}' {syntax}")));
+        }
+        assert_eq!(
+            seeds("1..18446744073709551616"),
+            Err(SEED.parse("18446744073709551616").unwrap_err())
+        );
     }
 
     #[test]

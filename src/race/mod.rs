@@ -47,6 +47,7 @@ pub struct RaceArgs {
     /// Two to four presets, comma-separated (`kiln presets` lists them).
     #[arg(
         long,
+        alias = "preset",
         value_name = "A,B,..",
         value_delimiter = ',',
         default_value = "kiln,geometric-restart,ga"

@@ -54,8 +54,9 @@ struct Listed {
     values: Vec<String>,
 }
 
-/// The long and short names of `problem`'s flags that take a value.
-fn value_flags(problem: &str) -> (Vec<String>, Vec<char>) {
+/// The long names and aliases of `problem`'s flags that take a value, each with the flag's
+/// own long name (`presets` is `preset` for `kiln sudoku`), and their short names.
+fn value_flags(problem: &str) -> (Vec<(String, String)>, Vec<char>) {
     let cli = Cli::command();
     let Some(command) = cli.find_subcommand(problem) else {
         return (Vec::new(), Vec::new());
@@ -66,7 +67,12 @@ fn value_flags(problem: &str) -> (Vec<String>, Vec<char>) {
         .collect();
     let longs = takes
         .iter()
-        .filter_map(|a| a.get_long().map(String::from))
+        .filter_map(|a| {
+            let long = a.get_long()?;
+            let names = std::iter::once(long).chain(a.get_all_aliases().unwrap_or_default());
+            Some(names.map(|name| (name.to_string(), long.to_string())))
+        })
+        .flatten()
         .collect();
     let shorts = takes.iter().filter_map(|a| a.get_short()).collect();
     (longs, shorts)
@@ -75,8 +81,17 @@ fn value_flags(problem: &str) -> (Vec<String>, Vec<char>) {
 /// The flags of `words` given a comma-separated list.
 fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
     let (longs, shorts) = value_flags(problem);
+    // The flag's own long name, so that a pane names a flag raced under an alias as JSON
+    // reports it.
+    let own_name = |flag: &str| {
+        let long = flag.strip_prefix("--")?;
+        longs
+            .iter()
+            .find(|(name, _)| name == long)
+            .map(|(_, own)| own.clone())
+    };
     let takes_value = |flag: &str| match flag.strip_prefix("--") {
-        Some(long) => longs.iter().any(|l| l == long),
+        Some(_) => own_name(flag).is_some(),
         None => {
             let mut chars = flag.chars().skip(1);
             matches!((chars.next(), chars.next()), (Some(c), None) if shorts.contains(&c))
@@ -118,7 +133,7 @@ fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
             return Err(InputError::new(&flag, format!("{twice} is named twice")));
         }
         found.push(Listed {
-            flag: flag.trim_start_matches('-').to_string(),
+            flag: own_name(&flag).unwrap_or_else(|| flag.trim_start_matches('-').to_string()),
             word: word_at,
             prefix,
             values,

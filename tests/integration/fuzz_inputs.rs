@@ -1,12 +1,18 @@
 //! Every parser, fed generated and mutated input: no panic, and every error is one line that
 //! names the file and shows no raw control character (text from a file must never drive the
-//! user's terminal). The cases are a fixed number per parser, from proptest's seed, so the
+//! user's terminal); and every trace the plot's reader takes is drawn, in bounded time. The cases are a fixed number per parser, from proptest's seed, so the
 //! suite stays quick; `PROPTEST_CASES=100000 cargo test --release --test fuzz_inputs` digs
 //! deeper.
 
-use proptest::prelude::*;
+use std::sync::mpsc;
+use std::time::Duration;
 
+use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
+
+use kiln::anneal::trace;
 use kiln::input::InputError;
+use kiln::plot::{self, Series, XAxis};
 use kiln::problems::image::{file, kernel};
 use kiln::problems::sudoku;
 use kiln::problems::tsp::{tour_file, tsplib};
@@ -20,6 +26,23 @@ const TSPLIB: &str = include_str!("../../puzzles/tsp/berlin52.tsp");
 const TOUR: &str = include_str!("../../puzzles/tsp/berlin52.opt.tour");
 const PBM: &[u8] = include_bytes!("../../puzzles/image/toy_4x5_noisy.pbm");
 const KERNEL: &str = include_str!("../../puzzles/kernels/ring3.json");
+const TRACE: &str = include_str!("../../puzzles/gallery/plots/race-ga.csv");
+/// Numbers at the edges of what a log axis or a linear axis takes.
+const DRAWABLE: [&str; 11] = [
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "0.5",
+    "1e-300",
+    "5e-324",
+    "1e300",
+    "-1e300",
+    "1e17",
+    "100000000000000016",
+];
+/// Numbers the reader refuses in a trace.
+const REFUSED: [&str; 5] = ["inf", "-inf", "NaN", "1.7976931348623157e308", "1e301"];
 
 /// A PNG of the toy image, made by kiln's own writer.
 fn png() -> Vec<u8> {
@@ -130,6 +153,73 @@ proptest! {
     }
 }
 
+/// Traces of a few rows in order whose temperatures and energies are at the edges, now
+/// and then refused ones, with steps from 0 to the largest.
+fn edge_traces() -> impl Strategy<Value = String> {
+    let edge = || {
+        prop_oneof![
+            20 => prop::sample::select(&DRAWABLE[..]),
+            1 => prop::sample::select(&REFUSED[..]),
+        ]
+    };
+    // A temperature below 0 is refused too.
+    let temperature = edge().prop_map(|t| t.trim_start_matches('-'));
+    let step = prop::sample::select(&[0u64, 1, 1000, u64::MAX / 4][..]);
+    let row = (step, 0u32..3, temperature, edge(), edge());
+    prop::collection::vec(row, 1..8).prop_map(|rows| {
+        let mut text = format!("{}\n", trace::HEADER);
+        let (mut at, mut seconds) = (0u64, 0u32);
+        for (step, wait, temperature, energy, best) in rows {
+            at = at.saturating_add(step);
+            seconds += wait;
+            text += &format!("{at},{seconds},{temperature},{energy},{best},0.5,0,0\n");
+        }
+        text
+    })
+}
+
+/// The plot's reader and figure on `text`: a readable error, or a figure on both x axes.
+fn plotted(text: &str) -> Result<(), TestCaseError> {
+    match trace::parse(text, SOURCE) {
+        Err(e) => readable(&e),
+        Ok(samples) => {
+            let series = [Series {
+                name: "fuzzed".to_string(),
+                samples,
+            }];
+            for x in [XAxis::Steps, XAxis::Seconds] {
+                let svg = plot::svg(&series, x);
+                prop_assert!(svg.is_ok(), "{x:?}: {svg:?}");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Mutated kiln traces and traces of edge values, through the reader and the figure. A case
+/// that does not end (the way an unplottable trace used to fail) fails the test after a
+/// minute instead of holding the suite.
+#[test]
+fn plot_traces() {
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut runner = TestRunner::new(ProptestConfig {
+            cases: CASES / 5,
+            ..ProptestConfig::default()
+        });
+        let traces = prop_oneof![
+            mutated(TRACE.as_bytes()).prop_map(|bytes| text(&bytes)),
+            edge_traces(),
+        ];
+        let result = runner.run(&traces, |text| plotted(&text));
+        let _ = done.send(result.map_err(|e| e.to_string()));
+    });
+    match finished.recv_timeout(Duration::from_secs(60)) {
+        Ok(result) => result.unwrap(),
+        Err(_) => panic!("a trace kept the plot busy for a minute"),
+    }
+}
+
 #[test]
 fn the_seeds_parse() {
     sudoku::parse_puzzles(SUDOKU_LINE, SOURCE).unwrap();
@@ -139,4 +229,5 @@ fn the_seeds_parse() {
     file::parse(PBM, SOURCE).unwrap();
     file::parse(&png(), SOURCE).unwrap();
     kernel::parse(KERNEL, SOURCE, "ring3").unwrap();
+    trace::parse(TRACE, SOURCE).unwrap();
 }

@@ -1,6 +1,8 @@
 //! End to end: `--trace FILE` on headless runs and races, and `kiln plot` on the traces.
 
 use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common::scratch::scratch;
 use crate::common::{kiln, lines};
@@ -211,4 +213,138 @@ fn plot_refuses_bad_traces_and_formats_in_one_line() {
     let out = kiln(&["plot", arg(&bad), "-o", arg(&dir.join("f.gif"))]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("can write .svg or .png"));
+}
+
+/// `kiln plot TRACE -o OUT`, killed (and the test failed) when it has not ended within
+/// `limit`: the way an unplottable trace used to fail was to spin for ever.
+fn plot_within(trace: &Path, out: &Path, limit: Duration) -> (Output, Duration) {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(["plot", arg(trace), "-o", arg(out)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!(
+                "kiln plot {} still running after {limit:?}",
+                trace.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    (child.wait_with_output().unwrap(), started.elapsed())
+}
+
+/// A trace of `rows` written as kiln writes them.
+fn write_trace(path: &Path, rows: impl IntoIterator<Item = String>) {
+    let mut text = format!("{}\n", trace::HEADER);
+    for row in rows {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn plot_refuses_values_it_cannot_draw_at_their_line_and_at_once() {
+    let _cores = crate::common::busy();
+    let dir = scratch("unplottable");
+    let cases = [
+        ("1e0", "inf", "energy: 'inf' is not a finite number"),
+        ("1e0", "-inf", "energy: '-inf' is not a finite number"),
+        ("NaN", "3", "temperature: 'NaN' is not a finite number"),
+        ("-2e-1", "3", "temperature: '-2e-1' is negative"),
+        (
+            "1e0",
+            "1e305",
+            "energy: '1e305' is out of range (at most 1e300 either side of 0)",
+        ),
+    ];
+    for (temperature, energy, why) in cases {
+        let file = dir.join("t.csv");
+        write_trace(
+            &file,
+            [
+                "0,0.0,1e0,5,5,0.5,0,0".to_string(),
+                format!("1000,0.1,{temperature},{energy},3,0.5,0,0"),
+            ],
+        );
+        let (out, took) = plot_within(&file, &dir.join("t.svg"), Duration::from_secs(5));
+        assert_eq!(out.status.code(), Some(2), "{energy} {temperature}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            format!("kiln: {}:3: {why}", file.display())
+        );
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        assert!(!dir.join("t.svg").exists());
+    }
+}
+
+#[test]
+fn plot_draws_extreme_values_without_spinning() {
+    let _cores = crate::common::busy();
+    let dir = scratch("extreme");
+    // Each pair of rows once sent an axis computation into an endless loop or an
+    // allocation without end: log axes spanning past f64::MAX, a linear axis narrower
+    // than its values' precision, the largest step there is.
+    let cases = [
+        [
+            "0,0,1e300,1e300,1e300,0,0,0",
+            "1,1,1e-300,1e-300,1e-300,0,0,0",
+        ],
+        ["0,0,1,5e-324,5e-324,0,0,0", "1,1,5e-324,1e300,1e300,0,0,0"],
+        [
+            "0,0,1,1e17,1e17,0,0,0",
+            "1,1,1,100000000000000016,1e17,0,0,0",
+        ],
+        [
+            "0,0,0,-1e300,-1e300,0,0,0",
+            "18446744073709551615,1e9,0,1e300,1e300,0,0,0",
+        ],
+    ];
+    for (n, rows) in cases.iter().enumerate() {
+        let file = dir.join(format!("extreme-{n}.csv"));
+        write_trace(&file, rows.map(String::from));
+        let svg = dir.join(format!("extreme-{n}.svg"));
+        let (out, _) = plot_within(&file, &svg, Duration::from_secs(10));
+        assert!(
+            out.status.success(),
+            "{rows:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(std::fs::metadata(&svg).unwrap().len() < 100_000, "{rows:?}");
+    }
+}
+
+#[test]
+fn plot_thins_a_long_trace_to_the_width_of_the_figure() {
+    let _cores = crate::common::busy();
+    let dir = scratch("long");
+    let file = dir.join("long.csv");
+    // A falling energy with noise and a spike every 10,000 rows, as a long run with restarts.
+    let rows = (0..100_000u64).map(|i| {
+        let energy = 1e5 * (-(i as f64) / 2e4).exp() + (i * 7919 % 100) as f64;
+        let energy = if i % 10_000 == 5_000 { 3e5 } else { energy };
+        format!(
+            "{},{:.6},{:.6e},{energy},{energy},0.3,0,0",
+            i * 1000,
+            i as f64 * 1e-4,
+            10.0 / (1.0 + i as f64)
+        )
+    });
+    write_trace(&file, rows);
+    let svg = dir.join("long.svg");
+    let (out, _) = plot_within(&file, &svg, Duration::from_secs(30));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every row drawn made 2.1 MB; at most 4 points per pixel column and line, 0.14 MB.
+    let size = std::fs::metadata(&svg).unwrap().len();
+    assert!(size < 300_000, "{size} bytes");
 }

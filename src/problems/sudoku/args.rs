@@ -48,7 +48,12 @@ pub struct SudokuArgs {
     pub output: OutputArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values
     /// [default: kiln].
-    #[arg(long, value_name = "NAME", help_heading = "Sudoku model")]
+    #[arg(
+        long,
+        alias = "presets",
+        value_name = "NAME",
+        help_heading = "Sudoku model"
+    )]
     pub preset: Option<Preset>,
     #[command(flatten)]
     pub ga: GaArgs,
