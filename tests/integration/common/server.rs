@@ -1,5 +1,5 @@
 //! `kiln serve` as a child process: the real binary on 127.0.0.1, a port the OS picks, its
-//! stderr log collected.
+//! stderr log collected, its memory read from /proc.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -93,11 +93,34 @@ impl Server {
             thread::sleep(Duration::from_millis(20));
         }
     }
+
+    /// How the server ended, if it has.
+    pub(crate) fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().unwrap()
+    }
+
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// The server's peak resident memory so far (VmHWM), in KiB; `None` once it has gone.
+    pub(crate) fn peak_memory_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line["VmHWM:".len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
     }
 }
