@@ -537,7 +537,7 @@ async fn oversized_requests(port: u16) -> Held {
     still_drawing(&reader, None, "a huge pty request").await;
     // A name not on the list and a value too long are refused; past 16 variables, all are.
     assert_eq!(reader.got().replies, [false, false, false, true, true]);
-    // Keys that do nothing in the view ('z' is no board symbol), 4 MB of them.
+    // 4 MB of keys, one letter over and over: past its queue of 256, the view drops them.
     for _ in 0..128 {
         reader
             .write
@@ -876,8 +876,14 @@ fn numbers() {
         "{:<20} {:>8} {:>10} {:>10} {:>12} {:>11} {:>8}",
         "case", "attack", "idle KiB", "peak KiB", "first during", "first after", "frames"
     );
+    let mut failed = Vec::new();
     for case in Case::ALL {
-        let o = case.run();
+        // A failing case says why above its line; the others are still measured.
+        let Ok(o) = std::panic::catch_unwind(|| case.run()) else {
+            println!("{case:?} FAILED");
+            failed.push(case);
+            continue;
+        };
         let during = o
             .during
             .map_or("-".to_string(), |d| format!("{:.3} s", d.as_secs_f64()));
@@ -892,4 +898,5 @@ fn numbers() {
             o.watched
         );
     }
+    assert!(failed.is_empty(), "failed: {failed:?}");
 }
