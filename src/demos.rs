@@ -312,8 +312,7 @@ fn race_screen(
 
 /// The terminal's size, for the boards that are sized to it.
 pub fn terminal_area() -> Rect {
-    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
-    Rect::new(0, 0, width, height)
+    crate::ui::terminal::local_area()
 }
 
 /// The race screen of `kiln race PROBLEM ARGS...` on `screen`: one pane per raced value,

@@ -1,8 +1,9 @@
 //! The two directions of one client's view: frames out through a short queue that a slow
 //! client never lets grow (the view skips frames instead), and keys and resizes in.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,8 @@ use crossterm::{cursor, queue};
 use tokio::sync::mpsc::Sender;
 use tokio::sync::mpsc::error::TrySendError;
 
+use super::input::Keys;
+use crate::ui::keys::Esc;
 use crate::ui::{Events, Input, Sink};
 
 /// Frames that may wait for a client at once: one on its way, one behind it, and room
@@ -100,6 +103,11 @@ impl Activity {
 /// for `idle` is closed, unless it watches a run someone steers (`follow`).
 pub(super) struct ClientEvents {
     events: Receiver<Event>,
+    /// The client's key parser, which the connection feeds: what it holds (a lone ESC)
+    /// is read here once the client has sent nothing more for a moment.
+    keys: Arc<Mutex<Keys>>,
+    /// Keys read from the parser's hold, not yet given to the loop.
+    held: VecDeque<Event>,
     idle: Duration,
     last: Instant,
     /// The shared run's activity: a watcher of a talk types nothing, yet is not idle
@@ -109,9 +117,15 @@ pub(super) struct ClientEvents {
 }
 
 impl ClientEvents {
-    pub(super) fn new(events: Receiver<Event>, idle: Duration) -> ClientEvents {
+    pub(super) fn new(
+        events: Receiver<Event>,
+        keys: Arc<Mutex<Keys>>,
+        idle: Duration,
+    ) -> ClientEvents {
         ClientEvents {
             events,
+            keys,
+            held: VecDeque::new(),
             idle,
             last: Instant::now(),
             watched: None,
@@ -123,6 +137,20 @@ impl ClientEvents {
     pub(super) fn follow(&mut self, activity: Arc<Activity>) {
         self.watched = Some(activity);
     }
+
+    fn keys(&self) -> std::sync::MutexGuard<'_, Keys> {
+        self.keys.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn got(&mut self, event: Event) -> Input {
+        self.last = Instant::now();
+        Input::Event(event)
+    }
+
+    fn closed(&mut self, why: Ended) -> Input {
+        self.ended = Some(why);
+        Input::Closed
+    }
 }
 
 impl Events for ClientEvents {
@@ -133,26 +161,80 @@ impl Events for ClientEvents {
         };
         let left = self.idle.saturating_sub(last.elapsed());
         if left.is_zero() {
-            self.ended = Some(Ended::Idle);
-            return Ok(Input::Closed);
+            return Ok(self.closed(Ended::Idle));
         }
-        Ok(match self.events.recv_timeout(timeout.min(left)) {
-            Ok(event) => {
-                self.last = Instant::now();
-                Input::Event(event)
-            }
-            Err(RecvTimeoutError::Timeout) => Input::Nothing,
-            Err(RecvTimeoutError::Disconnected) => {
-                self.ended = Some(Ended::Left);
-                Input::Closed
-            }
-        })
+        // Keys parsed before the hold ran out come first, then what it held.
+        match self.events.try_recv() {
+            Ok(event) => return Ok(self.got(event)),
+            Err(TryRecvError::Disconnected) => return Ok(self.closed(Ended::Left)),
+            Err(TryRecvError::Empty) => {}
+        }
+        let now = Instant::now();
+        let expired = self.keys().expire(now);
+        self.held.extend(expired.into_iter().map(Event::Key));
+        if let Some(event) = self.held.pop_front() {
+            return Ok(self.got(event));
+        }
+        let hold = self
+            .keys()
+            .deadline()
+            .map_or(timeout, |at| at.saturating_duration_since(now));
+        Ok(
+            match self.events.recv_timeout(timeout.min(left).min(hold)) {
+                Ok(event) => self.got(event),
+                Err(RecvTimeoutError::Timeout) => Input::Nothing,
+                Err(RecvTimeoutError::Disconnected) => self.closed(Ended::Left),
+            },
+        )
+    }
+
+    /// A lone ESC may be the first half of a key a slow link split: it closes the help,
+    /// but never ends a session (`q` does).
+    fn esc(&self) -> Esc {
+        Esc::Dismisses
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    fn parser() -> Arc<Mutex<Keys>> {
+        Arc::new(Mutex::new(Keys::new()))
+    }
+
+    #[test]
+    fn a_held_esc_comes_after_the_keys_before_it_and_only_once_the_hold_is_over() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let keys = parser();
+        let mut events = ClientEvents::new(rx, Arc::clone(&keys), Duration::from_secs(60));
+        let start = Instant::now();
+        for key in keys.lock().unwrap().feed(b"a\x1b", start) {
+            tx.send(Event::Key(key)).unwrap();
+        }
+        let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        let first = events.next(Duration::ZERO).unwrap();
+        assert!(matches!(first, Input::Event(e) if e == key(KeyCode::Char('a'))));
+        // Waits no longer than the hold, then reads the Esc.
+        let mut waited = Vec::new();
+        loop {
+            match events.next(Duration::from_secs(5)).unwrap() {
+                Input::Event(e) => {
+                    assert_eq!(e, key(KeyCode::Esc));
+                    break;
+                }
+                Input::Nothing => waited.push(start.elapsed()),
+                Input::Closed => panic!("closed"),
+            }
+        }
+        assert!(start.elapsed() >= super::super::input::HOLD);
+        assert!(start.elapsed() < Duration::from_secs(2), "{waited:?}");
+        assert!(matches!(
+            events.next(Duration::from_millis(10)).unwrap(),
+            Input::Nothing
+        ));
+    }
 
     #[test]
     fn a_slow_client_is_not_ready_and_its_queue_stays_bounded() {
@@ -188,7 +270,7 @@ mod tests {
     #[test]
     fn a_client_that_types_nothing_is_idle() {
         let (tx, rx) = std::sync::mpsc::channel();
-        let mut events = ClientEvents::new(rx, Duration::from_millis(30));
+        let mut events = ClientEvents::new(rx, parser(), Duration::from_millis(30));
         tx.send(Event::Resize(80, 24)).unwrap();
         assert!(matches!(
             events.next(Duration::ZERO).unwrap(),
@@ -201,7 +283,7 @@ mod tests {
         assert_eq!(events.ended, Some(Ended::Idle));
         // Watching a run someone steers is not being idle.
         let (_keys, rx) = std::sync::mpsc::channel();
-        let mut events = ClientEvents::new(rx, Duration::from_millis(30));
+        let mut events = ClientEvents::new(rx, parser(), Duration::from_millis(30));
         let activity = Arc::new(Activity::new());
         events.follow(Arc::clone(&activity));
         for _ in 0..10 {
@@ -213,7 +295,7 @@ mod tests {
         }
         let (tx, rx) = std::sync::mpsc::channel::<Event>();
         drop(tx);
-        let mut events = ClientEvents::new(rx, Duration::from_secs(60));
+        let mut events = ClientEvents::new(rx, parser(), Duration::from_secs(60));
         assert!(matches!(
             events.next(Duration::from_secs(1)).unwrap(),
             Input::Closed

@@ -1,12 +1,20 @@
 //! A client's keystrokes: the bytes its terminal sends, parsed by termwiz, as the crossterm
 //! key events the local view gets, so one key table (`ui::keys`) serves both.
 
+use std::time::{Duration, Instant};
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use termwiz::input::{InputEvent, InputParser, KeyCode as Code, Modifiers};
 
 /// Bytes a client may send without making a key (an unfinished paste, say) before what
 /// it sent is thrown away: the parser holds them, and they must stay few.
 const MAX_PENDING: usize = 4096;
+
+/// How long a lone ESC, or the start of a sequence, waits for the rest before it is read
+/// as it stands. A terminal sends a key's sequence in one write, but a slow link may cut
+/// it in two (ESC, then `[C` 150 ms later); terminals and editors hold a lone ESC the
+/// same way (tmux 500 ms, vim 100 ms).
+pub(super) const HOLD: Duration = Duration::from_millis(300);
 
 /// Bytes from one client in, keys out.
 pub(super) struct Keys {
@@ -15,6 +23,8 @@ pub(super) struct Keys {
     carry: Vec<u8>,
     /// Bytes given to the parser since it last made a key.
     pending: usize,
+    /// When bytes last came: the parser may hold the start of a key until `HOLD` after.
+    fed: Option<Instant>,
 }
 
 impl Keys {
@@ -23,6 +33,7 @@ impl Keys {
             parser: InputParser::new(),
             carry: Vec::new(),
             pending: 0,
+            fed: None,
         }
     }
 
@@ -49,14 +60,37 @@ impl Keys {
         clean
     }
 
-    /// The keys `bytes` complete. A lone Esc at the end of a packet is a key press, not the
-    /// start of a sequence: a terminal sends a sequence in one write.
-    pub(super) fn feed(&mut self, bytes: &[u8]) -> Vec<KeyEvent> {
+    /// The keys `bytes`, arriving at `now`, complete. What may be the start of a longer
+    /// key (a lone ESC at the end of a packet) is held for the next packet, or until
+    /// `expire` gives up on it.
+    pub(super) fn feed(&mut self, bytes: &[u8], now: Instant) -> Vec<KeyEvent> {
         let bytes = self.utf8(bytes);
+        self.fed = Some(now);
+        self.parse(&bytes, true)
+    }
+
+    /// The keys held since a packet that came `HOLD` or more before `now`, read as they
+    /// stand (a lone ESC is Esc) now that the rest did not come.
+    pub(super) fn expire(&mut self, now: Instant) -> Vec<KeyEvent> {
+        match self.fed {
+            Some(fed) if now.saturating_duration_since(fed) >= HOLD => {
+                self.fed = None;
+                self.parse(&[], false)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// When `expire` will read what the parser may hold, if it may hold anything.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        self.fed.map(|fed| fed + HOLD)
+    }
+
+    fn parse(&mut self, bytes: &[u8], maybe_more: bool) -> Vec<KeyEvent> {
         let mut keys = Vec::new();
         let mut events = 0;
         self.parser.parse(
-            &bytes,
+            bytes,
             |event| {
                 events += 1;
                 if let InputEvent::Key(key) = event
@@ -65,7 +99,7 @@ impl Keys {
                     keys.push(key);
                 }
             },
-            false,
+            maybe_more,
         );
         self.pending = if events > 0 {
             0
@@ -128,12 +162,22 @@ mod tests {
     use super::*;
     use crate::ui::keys::{Action, action};
 
+    /// The actions `packets` make, each packet a moment after the last (well within
+    /// `HOLD`), and what is held read after a pause.
+    fn actions_of(packets: &[&[u8]]) -> Vec<Action> {
+        let mut keys = Keys::new();
+        let mut now = Instant::now();
+        let mut got = Vec::new();
+        for packet in packets {
+            got.extend(keys.feed(packet, now));
+            now += Duration::from_millis(1);
+        }
+        got.extend(keys.expire(now + HOLD));
+        got.into_iter().filter_map(action).collect()
+    }
+
     fn actions(bytes: &[u8]) -> Vec<Action> {
-        Keys::new()
-            .feed(bytes)
-            .into_iter()
-            .filter_map(action)
-            .collect()
+        actions_of(&[bytes])
     }
 
     #[test]
@@ -163,12 +207,52 @@ mod tests {
     }
 
     #[test]
-    fn a_sequence_cut_short_costs_only_itself() {
-        let mut keys = Keys::new();
-        let mut got: Vec<Action> = Vec::new();
-        for part in [&b"\x1b[1;5"[..], b"\x1b[", b" "] {
-            got.extend(keys.feed(part).into_iter().filter_map(action));
+    fn a_key_split_across_packets_is_one_key() {
+        let cases: [(&[&[u8]], &[Action]); 4] = [
+            (&[b"\x1b", b"[C"], &[Action::NextPuzzle]),
+            (&[b"\x1b[", b"C"], &[Action::NextPuzzle]),
+            (&[b"\x1b", b"[", b"1;2", b"D"], &[Action::PreviousPuzzle]),
+            (
+                &[b" \x1b", b"[D"],
+                &[Action::TogglePause, Action::PreviousPuzzle],
+            ),
+        ];
+        for (packets, expected) in cases {
+            assert_eq!(actions_of(packets), expected, "{packets:?}");
         }
+        // Held, not lost: 150 ms between the halves, as on a slow link.
+        let mut keys = Keys::new();
+        let start = Instant::now();
+        assert!(keys.feed(b"\x1b", start).is_empty());
+        assert!(keys.expire(start + HOLD / 2).is_empty());
+        let later = start + Duration::from_millis(150);
+        let got: Vec<Action> = keys
+            .feed(b"[C", later)
+            .into_iter()
+            .filter_map(action)
+            .collect();
+        assert_eq!(got, [Action::NextPuzzle]);
+        assert!(keys.expire(later + HOLD).is_empty());
+    }
+
+    #[test]
+    fn a_lone_esc_is_read_once_the_hold_is_over() {
+        let mut keys = Keys::new();
+        let start = Instant::now();
+        assert!(keys.feed(b"\x1b", start).is_empty());
+        assert_eq!(keys.deadline(), Some(start + HOLD));
+        assert!(
+            keys.expire(start + HOLD - Duration::from_millis(1))
+                .is_empty()
+        );
+        let esc = keys.expire(start + HOLD);
+        assert_eq!(esc, [KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)]);
+        assert_eq!(keys.deadline(), None);
+    }
+
+    #[test]
+    fn a_sequence_cut_short_costs_only_itself() {
+        let got = actions_of(&[b"\x1b[1;5", b"\x1b[", b" "]);
         assert!(got.ends_with(&[Action::TogglePause]), "{got:?}");
     }
 
@@ -177,38 +261,54 @@ mod tests {
         assert_eq!(actions(b"\xff\xfe?"), [Action::Help]);
         // A character cut between packets arrives whole.
         let mut keys = Keys::new();
-        assert!(keys.feed(b"\xc3").is_empty());
-        assert_eq!(keys.feed(b"\xa9").len(), 1);
+        let now = Instant::now();
+        assert!(keys.feed(b"\xc3", now).is_empty());
+        assert_eq!(keys.feed(b"\xa9", now).len(), 1);
     }
 
     #[test]
-    fn an_endless_paste_is_thrown_away_not_kept() {
+    fn an_endless_paste_is_not_kept_and_keys_after_it_work() {
         let mut keys = Keys::new();
-        keys.feed(b"\x1b[200~");
+        let now = Instant::now();
+        keys.feed(b"\x1b[200~", now);
         for _ in 0..10 {
-            keys.feed(&[b'x'; 1000]);
+            keys.feed(&[b'x'; 1000], now);
+            assert!(keys.pending <= MAX_PENDING);
         }
-        let after: Vec<Action> = keys.feed(b"?").into_iter().filter_map(action).collect();
-        assert_eq!(after, [Action::Help]);
+        let after: Vec<Action> = keys
+            .feed(b"?", now)
+            .into_iter()
+            .filter_map(action)
+            .collect();
+        assert_eq!(after.last(), Some(&Action::Help), "{} actions", after.len());
     }
 
     proptest::proptest! {
-        /// Whatever a client sends, in whatever pieces, the parser takes it without a
-        /// panic, and a key after a pause (a new packet after an Esc, which ends any
-        /// sequence left open) still arrives.
+        /// Whatever a client sends, in whatever pieces and at whatever pace, the parser
+        /// takes it without a panic, holds at most `MAX_PENDING` bytes, and a key after a
+        /// pause (which reads whatever was held) still arrives.
         #[test]
         fn any_bytes_are_taken_and_keys_after_them_still_work(
             packets in proptest::collection::vec(
-                proptest::collection::vec(proptest::num::u8::ANY, 0..24),
+                (proptest::collection::vec(proptest::num::u8::ANY, 0..24), 0..400u64),
                 0..24,
             )
         ) {
             let mut keys = Keys::new();
-            for packet in &packets {
-                keys.feed(packet);
+            let mut now = Instant::now();
+            for (packet, gap) in &packets {
+                now += Duration::from_millis(*gap);
+                keys.expire(now);
+                keys.feed(packet, now);
+                proptest::prop_assert!(keys.pending <= MAX_PENDING);
             }
-            keys.feed(b"\x1b\x1b");
-            let after: Vec<Action> = keys.feed(b"?").into_iter().filter_map(action).collect();
+            now += HOLD;
+            keys.expire(now);
+            // An Esc ends a paste left open, as a terminal's own paste end would.
+            keys.feed(b"\x1b[201~", now);
+            now += HOLD;
+            keys.expire(now);
+            let after: Vec<Action> = keys.feed(b"?", now).into_iter().filter_map(action).collect();
             proptest::prop_assert!(after.ends_with(&[Action::Help]), "{:?}", after);
         }
     }

@@ -74,7 +74,7 @@ fn demo_app(
     .without_saving())
 }
 
-/// Runs the server until SIGINT or SIGTERM.
+/// Runs the server until SIGINT, SIGTERM or SIGHUP.
 pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
     let policy = Policy::load(
         args.authorized_keys.as_deref(),
@@ -172,12 +172,14 @@ fn warn_line(line: std::fmt::Arguments) {
     warn(format_args!("serve: {line}"));
 }
 
-/// Takes connections until SIGINT or SIGTERM.
+/// Takes connections until SIGINT, SIGTERM or SIGHUP (the terminal the server runs in was
+/// closed): each ends the server the same way, goodbyes first.
 async fn accept(listener: &TcpListener, server: &Arc<Server>, config: Arc<Config>) {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut interrupt), Ok(mut terminate)) = (
+    let (Ok(mut interrupt), Ok(mut terminate), Ok(mut hangup)) = (
         signal(SignalKind::interrupt()),
         signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
     ) else {
         warn_line(format_args!("cannot watch for signals"));
         return;
@@ -196,6 +198,7 @@ async fn accept(listener: &TcpListener, server: &Arc<Server>, config: Arc<Config
             },
             _ = interrupt.recv() => break,
             _ = terminate.recv() => break,
+            _ = hangup.recv() => break,
         }
     }
 }

@@ -95,11 +95,12 @@ pub(super) struct Connection {
     opened: bool,
     /// The channel's writing half, until the view takes it.
     writer: Option<ChannelWriteHalf<Msg>>,
-    /// From the pty request: TERM and the size.
-    pty: Option<(String, u16, u16)>,
+    /// From the pty request: TERM and the screen.
+    pty: Option<(String, Rect)>,
     env: Vec<(String, String)>,
-    /// The running view's keys and resizes.
-    view: Option<(Keys, SyncSender<Event>)>,
+    /// The running view's key parser (which it shares, to read a held ESC) and its queue
+    /// of keys and resizes.
+    view: Option<(Arc<Mutex<Keys>>, SyncSender<Event>)>,
 }
 
 fn reject() -> Auth {
@@ -116,15 +117,6 @@ fn accept_if(yes: bool) -> Auth {
 /// The variables that choose colours and glyphs, and nothing else.
 fn allowed_env(name: &str) -> bool {
     name == "TERM" || name == "LANG" || name.starts_with("LC_")
-}
-
-/// A terminal size as the view takes it (a pty may claim 0 or more than 65535 columns).
-fn dimension(n: u32, default: u16) -> u16 {
-    if n == 0 {
-        default
-    } else {
-        n.min(u32::from(u16::MAX)) as u16
-    }
 }
 
 impl Connection {
@@ -192,8 +184,13 @@ impl Connection {
 
     /// Starts the view: its thread runs the event loop, a task writes its frames.
     fn start_view(&mut self, write: ChannelWriteHalf<Msg>) {
-        let (term_w, term_h) = self.pty.as_ref().map_or((80, 24), |&(_, w, h)| (w, h));
+        let screen = self
+            .pty
+            .as_ref()
+            .map_or_else(|| ui::screen_area(80, 24), |&(_, area)| area);
         let (keys_tx, keys_rx) = std::sync::mpsc::sync_channel(KEY_QUEUE);
+        let keys = Arc::new(Mutex::new(Keys::new()));
+        let parser = Arc::clone(&keys);
         let (frames_tx, frames_rx) = tokio::sync::mpsc::channel(QUEUE);
         let theme = self.theme();
         let server = Arc::clone(&self.server);
@@ -220,12 +217,11 @@ impl Connection {
         let thread = std::thread::Builder::new()
             .name("kiln-session".to_string())
             .spawn(move || {
-                let mut events = ClientEvents::new(keys_rx, server.idle);
+                let mut events = ClientEvents::new(keys_rx, parser, server.idle);
                 if let Mode::Shared(stage) = &server.mode {
                     events.follow(stage.activity());
                 }
-                let screen = Rect::new(0, 0, term_w, term_h);
-                let mut out = match Screen::remote(Frames::new(frames_tx), term_w, term_h) {
+                let mut out = match Screen::new(Frames::new(frames_tx), screen) {
                     Ok(out) => out,
                     Err(e) => return record.end(&format!("error: {e:#}")),
                 };
@@ -255,7 +251,7 @@ impl Connection {
             self.record.end(&format!("no thread for the view: {e}"));
             return;
         }
-        self.view = Some((Keys::new(), keys_tx));
+        self.view = Some((keys, keys_tx));
     }
 
     /// Hands an event to the view; dropped if the view is far behind (it takes keys
@@ -418,7 +414,7 @@ impl Handler for Connection {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         let term: String = term.chars().take(64).collect();
-        self.pty = Some((term, dimension(col_width, 80), dimension(row_height, 24)));
+        self.pty = Some((term, ui::screen_area(col_width, row_height)));
         session.channel_success(channel)
     }
 
@@ -507,10 +503,9 @@ impl Handler for Connection {
         _pix_height: u32,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        self.send(Event::Resize(
-            dimension(col_width, 80),
-            dimension(row_height, 24),
-        ));
+        // Clamped here as well as by the view, so no event carries a client's number.
+        let area = ui::screen_area(col_width, row_height);
+        self.send(Event::Resize(area.width, area.height));
         Ok(())
     }
 
@@ -520,8 +515,11 @@ impl Handler for Connection {
         data: &[u8],
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let keys = match &mut self.view {
-            Some((keys, _)) => keys.feed(data),
+        let keys = match &self.view {
+            Some((keys, _)) => keys
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .feed(data, Instant::now()),
             None => return Ok(()),
         };
         for key in keys {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::channel::Activity;
 use crate::ui::keys::Action;
@@ -187,7 +187,14 @@ impl Tui for SharedView {
         let mut show = self.stage.lock();
         let (run, status) = split(area);
         show.app.set_theme(self.theme);
-        Tui::render(&show.app, run, buf);
+        if self.presents(&show) {
+            Tui::render(&show.app, run, buf);
+        } else {
+            // The run's footer lists the presenter's keys, none of which work here: a
+            // watcher's last row is the status line, which says what they can do.
+            Tui::render(&show.app, area, buf);
+            Clear.render(status, buf);
+        }
         Paragraph::new(self.status(&show)).render(status, buf);
         self.theme.enforce(buf);
     }
@@ -206,5 +213,51 @@ impl Drop for SharedView {
         let mut show = self.stage.lock();
         show.viewers.retain(|v| v.id != self.id);
         show.generation += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::Theme;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn screen(view: &SharedView, width: u16, height: u16) -> Vec<String> {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal
+            .draw(|f| view.render(f.area(), f.buffer_mut()))
+            .unwrap();
+        let buf = terminal.backend().buffer();
+        (0..height)
+            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_watcher_is_offered_only_what_a_watcher_can_do() {
+        let theme = Theme::colour(false);
+        let area = Rect::new(0, 0, 80, 24);
+        let app = crate::serve::demo_app(theme, area, false, None).unwrap();
+        let stop = Arc::new(AtomicBool::new(true));
+        let stage = Stage::start(app, false, 20, stop);
+        let presenter = stage.join("ann@127.0.0.1".to_string(), false, theme);
+        let watcher = stage.join("bob@127.0.0.2".to_string(), false, theme);
+        let shown = screen(&presenter, 80, 24).join("\n");
+        assert!(
+            shown.contains("reheat") && shown.contains("you present"),
+            "{shown}"
+        );
+        let lines = screen(&watcher, 80, 24);
+        let text = lines.join("\n");
+        for key in ["pause", "reheat", "speed", "help"] {
+            assert!(!text.contains(key), "a watcher is offered {key}:\n{text}");
+        }
+        assert!(
+            lines[23].contains("ann@127.0.0.1 presents") && lines[23].contains("q leaves"),
+            "{text}"
+        );
+        // The run itself is still drawn above it.
+        assert!(lines[0].contains("kiln"), "{text}");
     }
 }

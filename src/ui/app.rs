@@ -208,7 +208,11 @@ impl App {
                     Err(e) => format!("not saved: {e}"),
                 });
             }
-            Action::TogglePause | Action::Step | Action::Reheat | Action::Restart => {}
+            Action::TogglePause
+            | Action::Step
+            | Action::Reheat
+            | Action::Restart
+            | Action::Dismiss => {}
         }
         Flow::Continue
     }

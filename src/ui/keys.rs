@@ -27,6 +27,8 @@ pub enum Action {
     Quit,
     /// Ctrl-C: quit, whatever is open.
     QuitNow,
+    /// Esc where it does not quit (over SSH): closes the help, and nothing else.
+    Dismiss,
     /// A key the current board handles (e.g. `b` for the best tour).
     Board(char),
 }
@@ -205,7 +207,7 @@ pub const KEYS: &[Key] = &[
     key(
         "q",
         None,
-        "quit (also Esc, Ctrl-C, Ctrl-D)",
+        "quit (also Ctrl-C, Ctrl-D; Esc in a local terminal)",
         Works::Everywhere,
     ),
 ];
@@ -220,6 +222,24 @@ pub fn footer(view: View) -> impl Iterator<Item = (String, &'static str)> {
     keys_for(view).filter_map(|k| k.hint.map(|hint| (k.key.to_string(), hint)))
 }
 
+/// What Esc does when nothing is open for it to close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Esc {
+    /// Quits, as `q` does (the local terminal).
+    Quits,
+    /// Nothing: a lone ESC from afar may be the first half of a key a slow link split.
+    Dismisses,
+}
+
+/// The action of `key` where Esc does what `esc` says.
+pub fn action_where(key: KeyEvent, esc: Esc) -> Option<Action> {
+    if key.code == KeyCode::Esc && esc == Esc::Dismisses {
+        return Some(Action::Dismiss);
+    }
+    action(key)
+}
+
+/// The action of `key` in the local terminal.
 pub fn action(key: KeyEvent) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d'))

@@ -2,6 +2,7 @@
 
 mod app;
 pub mod boards;
+mod compact;
 mod format;
 mod help;
 mod history;
@@ -27,7 +28,7 @@ pub use app::App;
 pub use history::History;
 pub use keys::Flow;
 pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session};
-pub use terminal::{Screen, Sink};
+pub use terminal::{MAX_SCREEN, Screen, Sink, screen_area};
 pub use theme::{Glyphs, Theme};
 
 use crate::anneal::interrupt;
@@ -85,8 +86,7 @@ pub trait Tui {
 /// Runs the TUI on `demos` until the user quits; the terminal is restored on every way out.
 pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
     let theme = Theme::from_env(options.glyphs);
-    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
-    let screen = ratatui::layout::Rect::new(0, 0, width, height);
+    let screen = terminal::local_area();
     let mut app = App::new(
         demos,
         tab,
@@ -114,6 +114,11 @@ pub enum Input {
 pub trait Events {
     /// Waits at most `timeout` for the next input.
     fn next(&mut self, timeout: Duration) -> std::io::Result<Input>;
+
+    /// What Esc does here when nothing is open for it to close.
+    fn esc(&self) -> keys::Esc {
+        keys::Esc::Quits
+    }
 }
 
 /// The local terminal's events, through crossterm.
@@ -154,7 +159,7 @@ pub fn event_loop<W: Sink>(
     events: &mut impl Events,
     stop: &AtomicBool,
 ) -> Result<()> {
-    let size = screen.terminal.size()?;
+    let size = screen.area();
     let mut pacer = pace::Pacer::new(fps, size.width, size.height, Instant::now());
     let idle = Duration::from_secs_f64(1.0 / f64::from(fps.max(1)));
     let mut dirty = true;
@@ -180,7 +185,7 @@ pub fn event_loop<W: Sink>(
         let wait = if dirty { wait.min(idle) } else { idle };
         match events.next(wait)? {
             Input::Event(Event::Key(key)) if key.kind == KeyEventKind::Press => {
-                if let Some(action) = keys::action(key) {
+                if let Some(action) = keys::action_where(key, events.esc()) {
                     if ui.on_action(action) == Flow::Quit {
                         break;
                     }
@@ -189,9 +194,10 @@ pub fn event_loop<W: Sink>(
                 }
             }
             Input::Event(Event::Resize(width, height)) => {
-                screen.resize(width, height)?;
-                ui.resize(ratatui::layout::Rect::new(0, 0, width, height));
-                pacer.resize(width, height);
+                let area = terminal::screen_area(width.into(), height.into());
+                screen.resize(area)?;
+                ui.resize(area);
+                pacer.resize(area.width, area.height);
                 dirty = true;
                 urgent = true;
             }

@@ -365,6 +365,7 @@ impl Tui for Race {
             | Action::PreviousDemo
             | Action::Attract
             | Action::Save
+            | Action::Dismiss
             | Action::Board(_) => {}
         }
         Flow::Continue

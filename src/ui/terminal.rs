@@ -17,7 +17,35 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
+use super::compact::Compact;
 use crate::anneal::worker::WORKER_THREAD;
+
+/// The largest screen kiln draws, in cells. Every size a terminal or an SSH client reports
+/// goes through [`screen_area`] before anything is allocated for it: a client may claim
+/// 100000x100000, and a screen's buffers, frames and boards grow with its area.
+pub const MAX_SCREEN: (u16, u16) = (500, 200);
+
+/// The screen kiln draws for a terminal that says it is `width` x `height`: at most
+/// [`MAX_SCREEN`] (a larger terminal gets its top-left corner), and 80x24's side for a side
+/// of 0 (a pty request that leaves the size out).
+pub fn screen_area(width: u32, height: u32) -> Rect {
+    let side = |n: u32, default: u16, max: u16| match n {
+        0 => default,
+        n => n.min(u32::from(max)) as u16,
+    };
+    Rect::new(
+        0,
+        0,
+        side(width, 80, MAX_SCREEN.0),
+        side(height, 24, MAX_SCREEN.1),
+    )
+}
+
+/// The local terminal's screen area, clamped as every reported size is.
+pub fn local_area() -> Rect {
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    screen_area(width.into(), height.into())
+}
 
 /// Where a screen's bytes go: the local terminal, or a remote one that may be slow.
 pub trait Sink: Write {
@@ -64,12 +92,13 @@ impl<W: Write> Write for Counted<W> {
 }
 
 /// A full-screen terminal: the local one in raw mode on the alternate screen, or a remote
-/// one; dropping it restores the terminal.
+/// one; dropping it restores the terminal. Its size is always the one last reported through
+/// [`screen_area`], never queried by ratatui behind it (which would take a terminal's
+/// claimed size unclamped).
 pub struct Screen<W: Sink> {
-    pub terminal: Terminal<CrosstermBackend<Counted<W>>>,
+    pub terminal: Terminal<Compact<CrosstermBackend<Counted<W>>>>,
     written: Arc<AtomicU64>,
-    /// A remote terminal's size is what its client last said, not what a query returns.
-    fixed: bool,
+    area: Rect,
 }
 
 /// The local terminal's screen.
@@ -87,71 +116,74 @@ fn counted<W>(inner: W) -> (Counted<W>, Arc<AtomicU64>) {
 impl Local {
     pub fn enter() -> io::Result<Local> {
         install_panic_hook();
-        // With NO_COLOR, crossterm writes colour changes as an empty SGR, which resets bold
-        // and reverse video too; the monochrome theme asks for no colour but needs those.
-        crossterm::style::force_color_output(true);
         enable_raw_mode()?;
-        let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
-        if let Err(e) = execute!(out, EnterAlternateScreen, cursor::Hide) {
-            restore();
-            return Err(e);
-        }
-        let (out, written) = counted(out);
-        let terminal = Terminal::new(CrosstermBackend::new(out)).inspect_err(|_| restore())?;
-        Ok(Screen {
-            terminal,
-            written,
-            fixed: false,
-        })
+        let out = BufWriter::with_capacity(1 << 16, io::stdout());
+        Screen::new(out, local_area()).inspect_err(|_| restore())
     }
 }
 
 impl<W: Sink> Screen<W> {
-    /// A remote terminal of `width` x `height` that `out` writes to, on its alternate screen.
-    pub fn remote(mut out: W, width: u16, height: u16) -> io::Result<Screen<W>> {
+    /// A terminal of `area`'s size (from [`screen_area`]) that `out` writes to, on its
+    /// alternate screen.
+    pub fn new(mut out: W, area: Rect) -> io::Result<Screen<W>> {
+        // With NO_COLOR, crossterm writes colour changes as an empty SGR, which resets bold
+        // and reverse video too; the monochrome theme asks for no colour but needs those.
         crossterm::style::force_color_output(true);
         queue!(out, EnterAlternateScreen, cursor::Hide)?;
+        out.flush()?;
         let (out, written) = counted(out);
-        let viewport = Viewport::Fixed(Rect::new(0, 0, width, height));
-        let terminal =
-            Terminal::with_options(CrosstermBackend::new(out), TerminalOptions { viewport })?;
+        let viewport = Viewport::Fixed(area);
+        let backend = Compact::new(CrosstermBackend::new(out), area);
+        let terminal = Terminal::with_options(backend, TerminalOptions { viewport })?;
         Ok(Screen {
             terminal,
             written,
-            fixed: true,
+            area,
         })
     }
 
     /// Whether a frame drawn now would go out at once.
     pub fn ready(&self) -> bool {
-        self.terminal.backend().writer().inner.ready()
+        self.terminal.backend().inner().writer().inner.ready()
     }
 
     /// Draws a frame between synchronized-update escapes, so the terminal shows it whole;
     /// returns the bytes it took.
     pub(super) fn draw(&mut self, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<u64> {
         let before = self.written.load(Ordering::Relaxed);
-        queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
+        queue!(
+            self.terminal.backend_mut().inner_mut(),
+            BeginSynchronizedUpdate
+        )?;
         self.terminal.draw(render)?;
-        let out = self.terminal.backend_mut().writer_mut();
+        let out = self.terminal.backend_mut().inner_mut().writer_mut();
         queue!(out, EndSynchronizedUpdate)?;
         out.inner.end_frame()?;
         Ok(self.written.load(Ordering::Relaxed) - before)
     }
 
-    /// The terminal is now `width` x `height`.
-    pub fn resize(&mut self, width: u16, height: u16) -> io::Result<()> {
-        if self.fixed {
-            self.terminal.resize(Rect::new(0, 0, width, height))
-        } else {
-            self.terminal.autoresize()
-        }
+    /// The terminal is now `area` (from [`screen_area`]).
+    pub fn resize(&mut self, area: Rect) -> io::Result<()> {
+        self.area = area;
+        self.terminal.backend_mut().resize(area);
+        self.terminal.resize(area)
+    }
+
+    /// The screen's size as last reported (ratatui's own `size` asks the process's
+    /// terminal, which is not a remote client's, and is not clamped).
+    pub fn area(&self) -> Rect {
+        self.area
     }
 }
 
 impl<W: Sink> Drop for Screen<W> {
     fn drop(&mut self) {
-        self.terminal.backend_mut().writer_mut().inner.restore();
+        self.terminal
+            .backend_mut()
+            .inner_mut()
+            .writer_mut()
+            .inner
+            .restore();
     }
 }
 

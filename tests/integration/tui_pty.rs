@@ -393,7 +393,7 @@ fn dumb_and_old_terminals_get_ascii_without_colour() {
 
 /// The most an 80x24 and a 200x50 screen may take, in bytes a second while running.
 const BUDGET_80X24: f64 = 20_000.0;
-const BUDGET_200X50: f64 = 60_000.0;
+const BUDGET_200X50: f64 = 230_000.0;
 
 #[test]
 fn every_view_keeps_to_its_bandwidth_and_sends_nothing_paused() {
