@@ -24,6 +24,7 @@ mod presets_models;
 mod race_headless;
 mod readme_examples;
 mod serve;
+mod serve_hostile;
 mod sudoku_headless;
 mod sudoku_model;
 mod sudoku_parse;

@@ -1,11 +1,10 @@
 //! `kiln serve` end to end: the real binary serving on 127.0.0.1 (a port the OS picks),
 //! the real OpenSSH client in a pseudo-terminal, its screen read with vt100.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -13,94 +12,14 @@ use portable_pty::CommandBuilder;
 
 use crate::common::scratch::scratch;
 use crate::common::screens::{self, Pty};
+use crate::common::server::{Server, WAIT};
 
-const WAIT: Duration = Duration::from_secs(20);
-
-struct Server {
-    child: Child,
-    port: u16,
-    log: Arc<Mutex<String>>,
+/// `ssh` to the server with `args`, no pty, no questions; its output.
+trait Ssh {
+    fn ssh(&self, args: &[&str]) -> Output;
 }
 
-impl Server {
-    fn start(dir: &Path, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--host-key"])
-            .arg(dir.join("host_key"))
-            .args(args)
-            .env("XDG_STATE_HOME", dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let log = Arc::new(Mutex::new(String::new()));
-        let (lines, seen) = (
-            BufReader::new(child.stderr.take().unwrap()),
-            Arc::clone(&log),
-        );
-        thread::spawn(move || {
-            for line in lines.lines().map_while(Result::ok) {
-                let mut log = seen.lock().unwrap();
-                log.push_str(&line);
-                log.push('\n');
-            }
-        });
-        let mut server = Server {
-            child,
-            port: 0,
-            log,
-        };
-        let log = server.wait_log("listening on 127.0.0.1:");
-        let address = log.split("listening on 127.0.0.1:").nth(1).unwrap();
-        let port: String = address.chars().take_while(char::is_ascii_digit).collect();
-        server.port = port.parse().unwrap();
-        server
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
-    }
-
-    fn wait_log(&self, what: &str) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let log = self.log();
-            if log.contains(what) {
-                return log;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the server never said {what:?}:\n{log}"
-            );
-            thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn signal(&self, name: &str) {
-        let pid = self.child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args(["-s", name, &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-    }
-
-    /// The server's exit code, once it has exited.
-    fn wait_exit(&mut self) -> Option<i32> {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            assert!(Instant::now() < deadline, "the server did not exit");
-            thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// `ssh` to the server with `args`, no pty, no questions; its output.
+impl Ssh for Server {
     fn ssh(&self, args: &[&str]) -> Output {
         let mut cmd = Command::new("ssh");
         cmd.args(ssh_options(self.port))
@@ -108,13 +27,6 @@ impl Server {
         cmd.args(args);
         cmd.stdin(Stdio::null());
         output_within(cmd)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

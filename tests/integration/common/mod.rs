@@ -3,6 +3,7 @@
 pub(crate) mod delta;
 pub(crate) mod scratch;
 pub(crate) mod screens;
+pub(crate) mod server;
 
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
