@@ -2,6 +2,7 @@
 //! problem, and exit code 2. Also how input files are read: `-` is stdin, a leading UTF-8
 //! byte-order mark is skipped, and text that is not UTF-8 is refused at its line and column.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
@@ -120,14 +121,16 @@ fn read_at_most(reader: impl Read) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+pub const BOM: &[u8] = "\u{feff}".as_bytes();
+
 /// `bytes` as text without a leading byte-order mark, or an error at the first byte that is
 /// not UTF-8 (a Latin-1 file, say).
-pub fn text_of(bytes: Vec<u8>, source: &str) -> Result<String, InputError> {
-    const BOM: &[u8] = "\u{feff}".as_bytes();
-    let bytes = match bytes.strip_prefix(BOM) {
-        Some(rest) => rest.to_vec(),
-        None => bytes,
-    };
+pub fn text_of(mut bytes: Vec<u8>, source: &str) -> Result<String, InputError> {
+    // Shifted in place rather than copied: the file may be large.
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -145,6 +148,18 @@ pub fn text_of(bytes: Vec<u8>, source: &str) -> Result<String, InputError> {
         .at_line(line)
         .at_column(column)
     })
+}
+
+/// How many characters of file text an error quotes at most.
+const EXCERPT_CHARS: usize = 40;
+
+/// `text` as an error quotes it: whole when short, else its first 40 characters and `...`,
+/// so that a file's 50 MB line is not a 50 MB "one line" error.
+pub fn excerpt(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}...", &text[..end])),
+    }
 }
 
 /// Whitespace-separated tokens of `line` with their 1-based character column.
@@ -191,6 +206,14 @@ mod tests {
             e.to_string(),
             "f:2:13: not UTF-8 text (byte 0xe9); save the file as UTF-8"
         );
+    }
+
+    #[test]
+    fn long_text_is_quoted_in_part() {
+        assert_eq!(excerpt("short"), "short");
+        let forty = "é".repeat(40);
+        assert_eq!(excerpt(&forty), forty);
+        assert_eq!(excerpt(&format!("{forty}xyz")), format!("{forty}..."));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 mod batches;
 mod budgets;
 mod common;
+mod files_flags;
 mod fuzz_inputs;
 mod fuzz_keys;
 mod headless_progress;

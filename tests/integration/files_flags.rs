@@ -1,0 +1,80 @@
+//! Files and flags (issue 22): every mistake ends as one short line, `kiln: WHERE: WHY`,
+//! and exit code 2, or does what docs/limits.md says.
+
+use std::process::Output;
+
+use crate::common::kiln;
+use crate::common::scratch::scratch;
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Exit code 2 and exactly `expected` as the one line on stderr.
+fn refused_with(args: &[&str], expected: &str) {
+    let output = kiln(args);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{args:?}: {}",
+        stderr(&output)
+    );
+    assert_eq!(stderr(&output), format!("{expected}\n"), "{args:?}");
+    assert!(output.stdout.is_empty(), "{args:?}: refused before any run");
+}
+
+#[test]
+fn a_huge_line_is_quoted_in_part() {
+    let _cores = crate::common::busy();
+    let dir = scratch("huge-line");
+    let long = "x".repeat(1 << 20);
+    let digits = "9".repeat(1 << 20);
+    let cases = [
+        (
+            "first.tsp",
+            format!("{long}\n"),
+            &["tsp"][..],
+            format!(
+                "first.tsp:1:1: expected 'KEY : value', found '{}...'",
+                &long[..40]
+            ),
+        ),
+        (
+            "city.tsp",
+            format!("NODE_COORD_SECTION\n1 {digits} 2\n"),
+            &["tsp"],
+            format!(
+                "city.tsp:2:3: expected 'id x y', found '1 {}...'",
+                &digits[..38]
+            ),
+        ),
+        (
+            "grid.txt",
+            format!("1 2 3 4\n1 2 3 4\n1 2 3 4\n1 2 3 {digits}\n"),
+            &["sudoku"],
+            format!(
+                "grid.txt:4:7: bad number '{}...': expected 1-4, or 0 or -1 for empty",
+                &digits[..40]
+            ),
+        ),
+        (
+            "a.tour",
+            format!("TOUR_SECTION\n{digits}\n"),
+            &["tsp", "puzzles/tsp/berlin52.tsp", "--tour"],
+            format!(
+                "a.tour:2:1: '{}...' is not a city id in 1..=52",
+                &digits[..40]
+            ),
+        ),
+    ];
+    for (name, text, command, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let mut args = command.to_vec();
+        args.extend([path.to_str().unwrap(), "--headless"]);
+        refused_with(
+            &args,
+            &format!("kiln: {}/{expected}", dir.to_str().unwrap()),
+        );
+    }
+}
