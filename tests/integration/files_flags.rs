@@ -78,3 +78,54 @@ fn a_huge_line_is_quoted_in_part() {
         );
     }
 }
+
+#[test]
+fn an_empty_shard_is_refused() {
+    let _cores = crate::common::busy();
+    refused_with(
+        &[
+            "sudoku",
+            "puzzles/sudoku/easy20.txt",
+            "--headless",
+            "--shard",
+            "21/30",
+        ],
+        "kiln: --shard 21/30: puzzles/sudoku/easy20.txt holds 20 puzzles, so this shard is empty",
+    );
+    refused_with(
+        &[
+            "sudoku",
+            "puzzles/sudoku/easy20.txt",
+            "--headless",
+            "--index",
+            "3",
+            "--seeds",
+            "1..2",
+            "--shard",
+            "3/3",
+        ],
+        "kiln: --shard 3/3: --index 3 picks 1 puzzle and --seeds gives 2 seeds, so this shard \
+         is empty",
+    );
+    refused_with(
+        &["tsp", "--headless", "--shard", "2/2"],
+        "kiln: --shard 2/2: without --seeds there is one run, so this shard is empty",
+    );
+    refused_with(
+        &["image", "--headless", "--seeds", "1..2", "--shard", "3/4"],
+        "kiln: --shard 3/4: --seeds gives 2 seeds, so this shard is empty",
+    );
+    // The last shard that holds a puzzle still runs.
+    let output = kiln(&[
+        "sudoku",
+        "puzzles/sudoku/easy20.txt",
+        "--headless",
+        "--shard",
+        "20/30",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        crate::common::lines(&output)[0]["source"],
+        "puzzles/sudoku/easy20.txt:20"
+    );
+}

@@ -15,7 +15,7 @@ use super::{SudokuArgs, SudokuSnapshot};
 use crate::anneal::{Search, Trace, run_traced};
 use crate::batch;
 use crate::export;
-use crate::input::InputError;
+use crate::input::{InputError, source_name};
 use crate::json::{self, Stop};
 use crate::messages::{count, say};
 use crate::output_args::{Format, OutputFile, Problem};
@@ -255,7 +255,21 @@ pub(super) fn run(
     let puzzles = selected_puzzles(args)?;
     let output = output_file(args, puzzles.len())?;
     let seeds = args.batch.seeds(&args.anneal);
-    let runs = args.batch.select(every_run(&puzzles, &seeds));
+    let runs = args.batch.select(every_run(&puzzles, &seeds), || {
+        let mut what = match (args.index, &args.file) {
+            (Some(index), _) => format!("--index {index} picks 1 puzzle"),
+            (None, Some(path)) => format!(
+                "{} holds {}",
+                source_name(path),
+                count(puzzles.len(), "puzzle", "puzzles")
+            ),
+            (None, None) => "without a file there is 1 puzzle".to_string(),
+        };
+        if seeds.len() > 1 {
+            what += &format!(" and --seeds gives {}", count(seeds.len(), "seed", "seeds"));
+        }
+        what
+    })?;
     let jobs = args.batch.jobs(chains_per_puzzle(args, &puzzles));
     let solve_run = |run: &Run| {
         let args = SudokuArgs {
