@@ -129,3 +129,33 @@ fn an_empty_shard_is_refused() {
         "puzzles/sudoku/easy20.txt:20"
     );
 }
+
+#[test]
+fn a_sudoku_output_that_cannot_be_written_is_reported_in_the_line() {
+    let _cores = crate::common::busy();
+    for (shard, puzzles) in [("1/20", 1), ("1/10", 2)] {
+        let output = kiln(&[
+            "sudoku",
+            "puzzles/sudoku/easy20.txt",
+            "--headless",
+            "--shard",
+            shard,
+            "--output",
+            "/dev/full",
+        ]);
+        assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+        let lines = crate::common::lines(&output);
+        assert_eq!(lines.len(), puzzles);
+        let (last, before) = lines.split_last().unwrap();
+        assert!(
+            last["output_error"].as_str().unwrap().contains("/dev/full"),
+            "{last}"
+        );
+        assert!(before.iter().all(|line| line.get("output_error").is_none()));
+        assert!(
+            stderr(&output).contains("not written"),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
