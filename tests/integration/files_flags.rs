@@ -159,3 +159,33 @@ fn a_sudoku_output_that_cannot_be_written_is_reported_in_the_line() {
         );
     }
 }
+
+#[test]
+fn a_plain_pbm_after_a_byte_order_mark_is_read() {
+    let _cores = crate::common::busy();
+    let dir = scratch("bom-pbm");
+    let mut text = "\u{feff}P1\n8 8\n".to_string();
+    for y in 0..8 {
+        let row: Vec<&str> = (0..8)
+            .map(|x| if (x + y) % 3 == 0 { "1" } else { "0" })
+            .collect();
+        text += &(row.join(" ") + "\n");
+    }
+    let path = dir.join("bom.pbm");
+    std::fs::write(&path, text).unwrap();
+    let output = kiln(&[
+        "image",
+        path.to_str().unwrap(),
+        "--kernel",
+        "n4",
+        "--max-steps",
+        "1000",
+        "--headless",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines = crate::common::lines(&output);
+    assert_eq!(
+        (lines[0]["width"].as_u64(), lines[0]["height"].as_u64()),
+        (Some(8), Some(8))
+    );
+}
