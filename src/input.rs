@@ -82,6 +82,22 @@ pub fn source_name(path: &Path) -> String {
     }
 }
 
+/// Refuses a second input given as `-`: stdin is read once, so the second would get the
+/// first one's bytes and fail with a confusing error. `inputs` are each a flag (`""` for
+/// the positional file), what it reads (as "the tour") and its path, if given.
+pub fn stdin_once(inputs: &[(&str, &str, Option<&Path>)]) -> Result<(), InputError> {
+    let mut on_stdin = inputs
+        .iter()
+        .filter(|(_, _, path)| *path == Some(Path::new(STDIN)));
+    match (on_stdin.next(), on_stdin.next()) {
+        (Some((_, first, _)), Some((flag, second, _))) => Err(InputError::new(
+            format!("{flag} {STDIN}"),
+            format!("standard input is already {first}; give {second} as a file"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Input files are read whole; a larger one (`/dev/zero`, a wrong file) is refused rather
 /// than read until memory runs out. The largest inputs kiln takes are far smaller (a
 /// 4096x4096 PNG stored without compression: 64 MiB).
@@ -205,6 +221,24 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "f:2:13: not UTF-8 text (byte 0xe9); save the file as UTF-8"
+        );
+    }
+
+    #[test]
+    fn stdin_is_one_input_at_most() {
+        let stdin = Some(Path::new("-"));
+        let file = Some(Path::new("a.tsp"));
+        let inputs = |cities, tour| {
+            [
+                ("", "the cities file", cities),
+                ("--tour", "the tour", tour),
+            ]
+        };
+        assert!(stdin_once(&inputs(stdin, None)).is_ok());
+        assert!(stdin_once(&inputs(file, stdin)).is_ok());
+        assert_eq!(
+            stdin_once(&inputs(stdin, stdin)).unwrap_err().to_string(),
+            "--tour -: standard input is already the cities file; give the tour as a file"
         );
     }
 

@@ -189,3 +189,16 @@ fn a_plain_pbm_after_a_byte_order_mark_is_read() {
         (Some(8), Some(8))
     );
 }
+
+#[test]
+fn stdin_is_given_to_one_input_only() {
+    let _cores = crate::common::busy();
+    refused_with(
+        &["tsp", "-", "--tour", "-", "--headless"],
+        "kiln: --tour -: standard input is already the cities file; give the tour as a file",
+    );
+    refused_with(
+        &["image", "-", "--denoise", "--clean", "-", "--headless"],
+        "kiln: --clean -: standard input is already the image; give the clean image as a file",
+    );
+}

@@ -82,6 +82,10 @@ pub(crate) fn known_optimum(name: &str) -> Option<u64> {
 
 /// Loads the instance the arguments name: `--random N`, a file, or the built-in one.
 pub fn load(args: &TspArgs) -> Result<Loaded, InputError> {
+    crate::input::stdin_once(&[
+        ("", "the cities file", args.file.as_deref()),
+        ("--tour", "the tour", args.tour.as_deref()),
+    ])?;
     let (instance, source, built_in_tour) = if let Some(n) = args.random {
         let instance = random::instance(n, args.layout, args.anneal.seed);
         (instance, format!("--random {n}"), None)
