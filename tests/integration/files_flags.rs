@@ -79,6 +79,39 @@ fn a_huge_line_is_quoted_in_part() {
     }
 }
 
+/// Every city of a tour line exactly once.
+fn a_valid_tour(line: &serde_json::Value) -> bool {
+    let n = line["n"].as_u64().unwrap();
+    let mut tour: Vec<u64> = line["tour"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    tour.sort_unstable();
+    tour == (1..=n).collect::<Vec<u64>>()
+}
+
+#[test]
+fn a_million_cities_in_a_second_still_give_a_tour() {
+    // How long it takes is measured in docs/limits.md, not here: only that the setup's
+    // cheaper path still ends in a valid line.
+    let _cores = crate::common::busy();
+    let output = kiln(&[
+        "tsp",
+        "--random",
+        "1000000",
+        "--time-limit",
+        "1",
+        "--headless",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines = crate::common::lines(&output);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["n"], 1_000_000);
+    assert!(a_valid_tour(&lines[0]));
+}
+
 #[test]
 fn an_empty_shard_is_refused() {
     let _cores = crate::common::busy();

@@ -292,7 +292,9 @@ pub(super) fn run(
     let mut written = None;
     let print = |mut report: Report| {
         printed += 1;
-        let drawn = output.as_ref().map(|file| output_bytes(file.format, &report));
+        let drawn = output
+            .as_ref()
+            .map(|file| output_bytes(file.format, &report));
         if let (Some(file), Some(Ok(drawn))) = (&output, &drawn) {
             bytes.extend(drawn);
             // The file is written before the last line, which says how that went.
