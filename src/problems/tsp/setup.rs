@@ -154,6 +154,7 @@ pub(crate) fn defaults(problem: &TspProblem, args: &TspArgs) -> Defaults {
     }
 }
 
+/// A run's time limit when `--time-limit` is not given: none when `--max-steps` bounds it.
 fn default_time_limit(args: &TspArgs) -> Option<f64> {
     args.anneal.max_steps.is_none().then_some(DEFAULT_SECONDS)
 }
