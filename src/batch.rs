@@ -12,6 +12,8 @@ use clap::Args;
 use crate::anneal::interrupt;
 use crate::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, Seeds, Shard, whole};
+use crate::input::InputError;
+use crate::messages::count;
 use crate::progress::BatchProgress;
 
 /// The runs share nothing, but were written for the main thread's 8 MiB stack.
@@ -42,16 +44,29 @@ impl BatchArgs {
             .map_or_else(|| vec![anneal.seed], |seeds| seeds.0.clone())
     }
 
-    /// This shard's share of `items` (all of them without `--shard`), in order.
-    pub fn select<T>(&self, items: Vec<T>) -> Vec<T> {
-        match self.shard {
-            Some(shard) => items
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, item)| shard.selects(i).then_some(item))
-                .collect(),
-            None => items,
+    /// This shard's share of `items` (all of them without `--shard`), in order. A shard
+    /// past the end of the batch is refused rather than run as nothing: `what` says what
+    /// the batch holds, as in "FILE holds 20 puzzles".
+    pub fn select<T>(
+        &self,
+        items: Vec<T>,
+        what: impl Fn() -> String,
+    ) -> Result<Vec<T>, InputError> {
+        let Some(shard) = self.shard else {
+            return Ok(items);
+        };
+        let selected: Vec<T> = items
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, item)| shard.selects(i).then_some(item))
+            .collect();
+        if selected.is_empty() {
+            return Err(InputError::new(
+                format!("--shard {}/{}", shard.part, shard.count),
+                format!("{}, so this shard is empty", what()),
+            ));
         }
+        Ok(selected)
     }
 
     /// Threads for the batch: `--jobs`, or as many as the cores can keep busy when each run
@@ -143,8 +158,12 @@ pub fn per_seed<A: Clone + Sync>(
     }
     let mut own = args.clone();
     let all_seeds = batch.seeds(anneal(&mut own));
-    let several = all_seeds.len() > 1;
-    let seeds = batch.select(all_seeds);
+    let given = all_seeds.len();
+    let several = given > 1;
+    let seeds = batch.select(all_seeds, || match &batch.seeds {
+        Some(_) => format!("--seeds gives {}", count(given, "seed", "seeds")),
+        None => "without --seeds there is one run".to_string(),
+    })?;
     let seeded = |&seed: &u64| {
         let mut args = args.clone();
         let flags = anneal(&mut args);

@@ -2,6 +2,7 @@
 //! problem, and exit code 2. Also how input files are read: `-` is stdin, a leading UTF-8
 //! byte-order mark is skipped, and text that is not UTF-8 is refused at its line and column.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
@@ -81,6 +82,22 @@ pub fn source_name(path: &Path) -> String {
     }
 }
 
+/// Refuses a second input given as `-`: stdin is read once, so the second would get the
+/// first one's bytes and fail with a confusing error. `inputs` are each a flag (`""` for
+/// the positional file), what it reads (as "the tour") and its path, if given.
+pub fn stdin_once(inputs: &[(&str, &str, Option<&Path>)]) -> Result<(), InputError> {
+    let mut on_stdin = inputs
+        .iter()
+        .filter(|(_, _, path)| *path == Some(Path::new(STDIN)));
+    match (on_stdin.next(), on_stdin.next()) {
+        (Some((_, first, _)), Some((flag, second, _))) => Err(InputError::new(
+            format!("{flag} {STDIN}"),
+            format!("standard input is already {first}; give {second} as a file"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Input files are read whole; a larger one (`/dev/zero`, a wrong file) is refused rather
 /// than read until memory runs out. The largest inputs kiln takes are far smaller (a
 /// 4096x4096 PNG stored without compression: 64 MiB).
@@ -120,14 +137,16 @@ fn read_at_most(reader: impl Read) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+pub const BOM: &[u8] = "\u{feff}".as_bytes();
+
 /// `bytes` as text without a leading byte-order mark, or an error at the first byte that is
 /// not UTF-8 (a Latin-1 file, say).
-pub fn text_of(bytes: Vec<u8>, source: &str) -> Result<String, InputError> {
-    const BOM: &[u8] = "\u{feff}".as_bytes();
-    let bytes = match bytes.strip_prefix(BOM) {
-        Some(rest) => rest.to_vec(),
-        None => bytes,
-    };
+pub fn text_of(mut bytes: Vec<u8>, source: &str) -> Result<String, InputError> {
+    // Shifted in place rather than copied: the file may be large.
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -145,6 +164,18 @@ pub fn text_of(bytes: Vec<u8>, source: &str) -> Result<String, InputError> {
         .at_line(line)
         .at_column(column)
     })
+}
+
+/// How many characters of file text an error quotes at most.
+const EXCERPT_CHARS: usize = 40;
+
+/// `text` as an error quotes it: whole when short, else its first 40 characters and `...`,
+/// so that a file's 50 MB line is not a 50 MB "one line" error.
+pub fn excerpt(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}...", &text[..end])),
+    }
 }
 
 /// Whitespace-separated tokens of `line` with their 1-based character column.
@@ -191,6 +222,32 @@ mod tests {
             e.to_string(),
             "f:2:13: not UTF-8 text (byte 0xe9); save the file as UTF-8"
         );
+    }
+
+    #[test]
+    fn stdin_is_one_input_at_most() {
+        let stdin = Some(Path::new("-"));
+        let file = Some(Path::new("a.tsp"));
+        let inputs = |cities, tour| {
+            [
+                ("", "the cities file", cities),
+                ("--tour", "the tour", tour),
+            ]
+        };
+        assert!(stdin_once(&inputs(stdin, None)).is_ok());
+        assert!(stdin_once(&inputs(file, stdin)).is_ok());
+        assert_eq!(
+            stdin_once(&inputs(stdin, stdin)).unwrap_err().to_string(),
+            "--tour -: standard input is already the cities file; give the tour as a file"
+        );
+    }
+
+    #[test]
+    fn long_text_is_quoted_in_part() {
+        assert_eq!(excerpt("short"), "short");
+        let forty = "é".repeat(40);
+        assert_eq!(excerpt(&forty), forty);
+        assert_eq!(excerpt(&format!("{forty}xyz")), format!("{forty}..."));
     }
 
     #[test]

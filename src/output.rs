@@ -38,6 +38,14 @@ impl fmt::Display for OutputFailed {
 
 impl std::error::Error for OutputFailed {}
 
+/// What a JSON line says of its `--output` file: why it was not written, if it was not.
+pub fn output_error(written: Option<&Result<(), OutputFailed>>) -> Option<String> {
+    match written {
+        Some(Err(failed)) => Some(failed.to_string()),
+        _ => None,
+    }
+}
+
 /// The target of `--output path` (with `--force` if `force`), refused before the run if
 /// it would destroy a file.
 pub fn checked_target(

@@ -24,7 +24,7 @@ use crate::messages::warn;
 use crate::serve_args::ServeArgs;
 use crate::ui::{App, Glyphs, Options, Theme};
 use auth::Policy;
-use limits::{Admission, Limits};
+use limits::Limits;
 use session::{Connection, Record};
 use shared::Stage;
 
@@ -215,16 +215,12 @@ async fn goodbye(server: &Server) {
 
 /// One client from TCP connection to its end, and its log line.
 async fn connection(server: Arc<Server>, config: Arc<Config>, socket: TcpStream, peer: SocketAddr) {
-    let (place, refusal) = match server.limits.admit(peer.ip()) {
-        Admission::Admitted(place) => (place, None),
-        Admission::Refused(place, why) => (place, Some(why)),
-        Admission::Dropped => {
-            Record::new(peer).log_with("dropped: too many refused at once");
-            return;
-        }
+    let Some(handshake) = server.limits.handshake(peer.ip()) else {
+        Record::new(peer).log_with("dropped: too many logging in at once");
+        return;
     };
     let record = Record::new(peer);
-    let handler = Connection::new(Arc::clone(&server), Arc::clone(&record), refusal);
+    let handler = Connection::new(Arc::clone(&server), Arc::clone(&record), handshake);
     let session = match tokio::time::timeout(
         LOGIN_TIME,
         russh::server::run_stream(config, socket, handler),
@@ -254,6 +250,5 @@ async fn connection(server: Arc<Server>, config: Arc<Config>, socket: TcpStream,
         record.end(&format!("error: {e}"));
     }
     watchdog.abort();
-    drop(place);
     record.log_with("client left");
 }

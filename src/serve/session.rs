@@ -17,6 +17,7 @@ use tokio::sync::mpsc::Receiver;
 use super::auth::KeyVerdict;
 use super::channel::{ClientEvents, Ended, Frames, QUEUE};
 use super::input::Keys;
+use super::limits::Place;
 use super::{Mode, Server};
 use crate::messages::warn;
 use crate::ui::{self, Screen, Theme};
@@ -88,8 +89,9 @@ impl Record {
 pub(super) struct Connection {
     server: Arc<Server>,
     record: Arc<Record>,
-    /// Why this client is turned away once logged in (the server is full).
-    refusal: Option<String>,
+    /// Its handshake place until it logs in, then its session place (none if the server
+    /// was full); given back when the connection ends and this handler with it.
+    place: Option<Place>,
     presenter_key: bool,
     /// Whether the session channel is open (one per connection).
     opened: bool,
@@ -123,12 +125,12 @@ impl Connection {
     pub(super) fn new(
         server: Arc<Server>,
         record: Arc<Record>,
-        refusal: Option<String>,
+        handshake: Place,
     ) -> Connection {
         Connection {
             server,
             record,
-            refusal,
+            place: Some(handshake),
             presenter_key: false,
             opened: false,
             writer: None,
@@ -145,12 +147,11 @@ impl Connection {
         self.record.state().user = Some(user);
     }
 
-    /// Whether `key` gets `user` in, offered or proven (a full server lets anyone in to
-    /// tell them so), and what it makes them.
+    /// Whether `key` gets `user` in, offered or proven, and what it makes them.
     fn judge_key(&self, user: &str, key: &russh::keys::PublicKey) -> (Auth, KeyVerdict) {
         self.user(user);
         let verdict = self.server.policy.judge_key(key);
-        let auth = accept_if(self.refusal.is_some() || verdict != KeyVerdict::Refused);
+        let auth = accept_if(verdict != KeyVerdict::Refused);
         (auth, verdict)
     }
 
@@ -322,9 +323,7 @@ impl Handler for Connection {
 
     async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
         self.user(user);
-        Ok(accept_if(
-            self.refusal.is_some() || self.server.policy.open_to(MethodKind::None),
-        ))
+        Ok(accept_if(self.server.policy.open_to(MethodKind::None)))
     }
 
     async fn auth_keyboard_interactive<'a>(
@@ -335,7 +334,7 @@ impl Handler for Connection {
     ) -> Result<Auth, Self::Error> {
         self.user(user);
         Ok(accept_if(
-            self.refusal.is_some() || self.server.policy.open_to(MethodKind::KeyboardInteractive),
+            self.server.policy.open_to(MethodKind::KeyboardInteractive),
         ))
     }
 
@@ -359,9 +358,6 @@ impl Handler for Connection {
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
         self.user(user);
-        if self.refusal.is_some() {
-            return Ok(Auth::Accept);
-        }
         if !self.server.policy.takes_passwords() {
             return Ok(reject());
         }
@@ -375,11 +371,17 @@ impl Handler for Connection {
         Ok(accept_if(matches))
     }
 
+    /// A session place is taken only now, so connections that never log in keep nobody out.
     async fn auth_succeeded(&mut self, session: &mut Session) -> Result<(), Self::Error> {
         self.record.state().logged_in = true;
-        if let Some(why) = &self.refusal {
-            self.record.end("refused: server full");
-            session.disconnect(russh::Disconnect::TooManyConnections, why, "")?;
+        // The handshake place goes back first: it is not a session's.
+        self.place = None;
+        match self.server.limits.admit(self.record.peer.ip()) {
+            Ok(place) => self.place = Some(place),
+            Err(why) => {
+                self.record.end("refused: server full");
+                session.disconnect(russh::Disconnect::TooManyConnections, &why, "")?;
+            }
         }
         Ok(())
     }

@@ -254,18 +254,20 @@ fn a_live_run_with_trace_writes_its_history_from_the_first_sample_to_the_last() 
 }
 
 #[test]
-fn sigterm_ends_the_app_and_restores_the_terminal() {
+fn sigterm_and_sighup_end_the_app_and_restore_the_terminal() {
     let _cores = crate::common::busy();
-    let mut tui = Tui::start(&[], 80, 24);
-    tui.wait_for("Energy");
-    let pid = tui.child.process_id().unwrap();
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_eq!(tui.wait_exit(), 143, "128 + SIGTERM");
-    tui.assert_restored();
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let mut tui = Tui::start(&[], 80, 24);
+        tui.wait_for("Energy");
+        let pid = tui.child.process_id().unwrap();
+        let killed = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        assert_eq!(tui.wait_exit(), code, "128 + SIG{signal}");
+        tui.assert_restored();
+    }
 }
 
 #[test]

@@ -15,8 +15,10 @@ pub fn load(path: &Path) -> Result<Bitmap, InputError> {
     parse(&input::read_bytes(path)?, &input::source_name(path))
 }
 
-/// Parses the bytes of a PBM or PNG file, telling them apart by their magic number.
+/// Parses the bytes of a PBM or PNG file, telling them apart by their magic number (after
+/// a byte-order mark, which an editor may put before a plain P1 file as before any text).
 pub fn parse(bytes: &[u8], source: &str) -> Result<Bitmap, InputError> {
+    let bytes = bytes.strip_prefix(input::BOM).unwrap_or(bytes);
     if bytes.is_empty() {
         return Err(InputError::new(source, "empty file"));
     }

@@ -75,9 +75,7 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
         seconds: started.elapsed().as_secs_f64(),
     };
     let mut report = Report::new(ran, args, &outcome, t0, mode);
-    if let Some(Err(failed)) = &written {
-        report.output_error = Some(failed.to_string());
-    }
+    report.output_error = crate::output::output_error(written.as_ref());
     serde_json::to_writer(&mut *out, &report)?;
     writeln!(out)?;
     let seconds = started.elapsed().as_secs_f64();

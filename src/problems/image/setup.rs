@@ -56,6 +56,10 @@ pub struct Setup {
 }
 
 pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
+    crate::input::stdin_once(&[
+        ("", "the image", args.file.as_deref()),
+        ("--clean", "the clean image", args.clean.as_deref()),
+    ])?;
     let started = Instant::now();
     let mut rng = Rng::seed_from_u64(args.anneal.seed ^ SETUP_SALT);
     let (input, source) = match &args.file {

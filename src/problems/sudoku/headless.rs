@@ -15,7 +15,7 @@ use super::{SudokuArgs, SudokuSnapshot};
 use crate::anneal::{Search, Trace, run_traced};
 use crate::batch;
 use crate::export;
-use crate::input::InputError;
+use crate::input::{InputError, source_name};
 use crate::json::{self, Stop};
 use crate::messages::{count, say};
 use crate::output_args::{Format, OutputFile, Problem};
@@ -65,6 +65,10 @@ pub struct Report {
     /// 1 = winner (races only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rank: Option<usize>,
+    /// Why `--output` could not be written, when it could not (on the batch's last line:
+    /// the file holds every puzzle and is written once they are all solved).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_error: Option<String>,
     /// The best grid with where each value came from, for a picture (`--output x.png`);
     /// absent when nothing was annealed.
     #[serde(skip)]
@@ -141,6 +145,7 @@ impl Report {
             preset: solver.preset.name(),
             generations: None,
             rank: None,
+            output_error: None,
             best: None,
         }
     }
@@ -255,7 +260,21 @@ pub(super) fn run(
     let puzzles = selected_puzzles(args)?;
     let output = output_file(args, puzzles.len())?;
     let seeds = args.batch.seeds(&args.anneal);
-    let runs = args.batch.select(every_run(&puzzles, &seeds));
+    let runs = args.batch.select(every_run(&puzzles, &seeds), || {
+        let mut what = match (args.index, &args.file) {
+            (Some(index), _) => format!("--index {index} picks 1 puzzle"),
+            (None, Some(path)) => format!(
+                "{} holds {}",
+                source_name(path),
+                count(puzzles.len(), "puzzle", "puzzles")
+            ),
+            (None, None) => "without a file there is 1 puzzle".to_string(),
+        };
+        if seeds.len() > 1 {
+            what += &format!(" and --seeds gives {}", count(seeds.len(), "seed", "seeds"));
+        }
+        what
+    })?;
     let jobs = args.batch.jobs(chains_per_puzzle(args, &puzzles));
     let solve_run = |run: &Run| {
         let args = SudokuArgs {
@@ -268,21 +287,37 @@ pub(super) fn run(
         Ok(report)
     };
     let mut tally = Tally::default();
-    let mut written = Vec::new();
-    let print = |report: Report| {
+    let mut bytes = Vec::new();
+    let mut printed = 0;
+    let mut written = None;
+    let print = |mut report: Report| {
+        printed += 1;
+        let drawn = output
+            .as_ref()
+            .map(|file| output_bytes(file.format, &report));
+        if let (Some(file), Some(Ok(drawn))) = (&output, &drawn) {
+            bytes.extend(drawn);
+            // The file is written before the last line, which says how that went.
+            if printed == runs.len() {
+                written = Some(file.target.write(&bytes));
+                report.output_error = crate::output::output_error(written.as_ref());
+            }
+        }
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
         out.flush()?;
         tally.add(&report);
-        if let Some(file) = &output {
-            written.extend(output_bytes(file.format, &report)?);
-        }
+        // A grid that cannot be drawn fails the run once its line is out.
+        drawn.transpose()?;
         Ok(())
     };
     batch::run_in_order(&runs, jobs, solve_run, print)?;
-    // The lines printed are kept whatever becomes of the file; its failure is exit code 3.
-    if let Some(file) = &output {
-        file.target.write(&written)?;
+    // A batch cut short by a signal writes what it has. The lines printed are kept
+    // whatever becomes of the file; its failure is exit code 3.
+    match (written, &output) {
+        (Some(written), _) => written?,
+        (None, Some(file)) => file.target.write(&bytes)?,
+        (None, None) => {}
     }
     let what = match args.preset {
         Some(preset) => format!("sudoku --preset {preset}"),

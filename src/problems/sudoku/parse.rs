@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::check::first_clash;
 use super::grid::{BOX_SIDES, Geometry, Puzzle, box_side_for_cells, value_of};
-use crate::input::{InputError, tokens};
+use crate::input::{InputError, excerpt, tokens};
 use crate::messages::count;
 
 /// The puzzle kiln solves when given no file (AI Escargot, from Norvig's hardest.txt).
@@ -187,7 +187,10 @@ fn parse_grid(
                     return Err(err(
                         number,
                         column,
-                        format!("bad number '{token}': expected 1-{width}, or 0 or -1 for empty"),
+                        format!(
+                            "bad number '{}': expected 1-{width}, or 0 or -1 for empty",
+                            excerpt(token)
+                        ),
                     ));
                 }
             };

@@ -1,6 +1,9 @@
 //! Edge lengths for the hot loop (a matrix, or computed on the fly when n is large) and
 //! k-nearest-neighbour candidate lists.
 
+use std::time::Instant;
+
+use super::curve::Curve;
 use super::instance::Instance;
 use super::nearest::nearest;
 
@@ -48,10 +51,17 @@ pub(crate) struct Neighbours {
 }
 
 impl Neighbours {
-    pub(crate) fn new(instance: &Instance, distances: &Distances, k: usize) -> Self {
+    /// The lists, exact unless finding them would end after `until`: then the
+    /// space-filling curve that completed them comes too (see `nearest`).
+    pub(crate) fn new(
+        instance: &Instance,
+        distances: &Distances,
+        k: usize,
+        until: Option<Instant>,
+    ) -> (Self, Option<Curve>) {
         let k = k.clamp(1, instance.len() - 1);
-        let lists = nearest(instance, k, |a, b| distances.get(a, b));
-        Neighbours { k, lists }
+        let (lists, curve) = nearest(instance, k, |a, b| distances.get(a, b), until);
+        (Neighbours { k, lists }, curve)
     }
 
     #[inline(always)]

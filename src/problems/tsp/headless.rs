@@ -247,10 +247,7 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         file.target
             .write(&export::tsp::output(&best, reference, file.format))
     });
-    let output_error = match &written {
-        Some(Err(failed)) => Some(failed.to_string()),
-        _ => None,
-    };
+    let output_error = crate::output::output_error(written.as_ref());
     let report = Report {
         problem: "tsp",
         source: &loaded.source,

@@ -4,6 +4,7 @@
 //! most of the budget on an iterated local search (`local_search`).
 
 mod args;
+mod curve;
 pub(crate) mod distance;
 mod headless;
 pub(crate) mod instance;

@@ -7,6 +7,7 @@ use std::time::Instant;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
+use super::curve::{Curve, Phase};
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
 use super::local_search::{Descent, DescentStats};
@@ -100,13 +101,35 @@ impl TspProblem {
         init: Init,
         rng: &mut Rng,
     ) -> Self {
+        Self::set_up_by(instance, moves, cost, k, init, rng, None)
+    }
+
+    /// As `new`, but the candidate lists and the nearest-neighbour tour give way to a
+    /// space-filling curve for the cities they would reach after `until`, so that a run
+    /// with a short time limit still has time to anneal.
+    pub fn set_up_by(
+        instance: Arc<Instance>,
+        moves: MoveSet,
+        cost: Cost,
+        k: usize,
+        init: Init,
+        rng: &mut Rng,
+        until: Option<Instant>,
+    ) -> Self {
         let distances = Arc::new(Distances::new(&instance));
-        let neighbours = Arc::new(Neighbours::new(&instance, &distances, k));
+        // The greedy tour takes a fraction of the time the exact lists take (a quarter,
+        // 0.3 s against 1.2 s at 1,000,000 cities, when the lists went city by city): the
+        // lists get two thirds of the time left, so that the tour still has time after.
+        let lists_by = until.map(|until| {
+            let now = Instant::now();
+            now + until.saturating_duration_since(now).mul_f64(2.0 / 3.0)
+        });
+        let (neighbours, curve) = Neighbours::new(&instance, &distances, k, lists_by);
         let n = instance.len() as u32;
         let mut problem = TspProblem {
             instance,
             distances,
-            neighbours,
+            neighbours: Arc::new(neighbours),
             tour: Tour::new((0..n).collect()),
             moves,
             cost,
@@ -115,7 +138,11 @@ impl TspProblem {
             Init::Random => problem.randomize(rng),
             Init::Nearest => {
                 let start = rng.random_range(0..n);
-                let order = problem.nearest_neighbour_tour(start);
+                // Lists that ran late leave no time for the greedy tour either.
+                let order = match curve {
+                    Some(curve) => curve.order,
+                    None => problem.nearest_neighbour_tour(start, until),
+                };
                 problem.tour.set_order(&order);
             }
         }
@@ -151,16 +178,24 @@ impl TspProblem {
         cost.max(1.0)
     }
 
-    fn nearest_neighbour_tour(&self, start: u32) -> Vec<u32> {
+    /// The greedy tour from `start`, or the order of a space-filling curve when the greedy
+    /// one would end after `until` (its last cities, scattered far apart, would make a
+    /// greedy start finished along the curve worse than the curve alone).
+    fn nearest_neighbour_tour(&self, start: u32, until: Option<Instant>) -> Vec<u32> {
         let n = self.instance.len();
         let mut visited = vec![false; n];
         let mut unvisited = Unvisited::new(&self.instance);
+        // Paced from here: the buckets are filled once, not per city.
+        let phase = Phase::start(until, n);
         let mut order = Vec::with_capacity(n);
         let mut city = start;
         loop {
             visited[city as usize] = true;
             unvisited.remove(city);
             order.push(city);
+            if phase.late(order.len()) {
+                return Curve::new(&self.instance.cities).order;
+            }
             // Candidates first (cheap), the nearest of all the others when they are used.
             let candidate = self
                 .neighbours

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
@@ -28,6 +29,9 @@ const T_START: f64 = 1.0;
 const T_END: f64 = 0.03;
 /// Annealing time when neither --time-limit nor --max-steps is given.
 const DEFAULT_SECONDS: f64 = 1.0;
+/// The share of the time limit the setup may take before it turns to the cheaper
+/// space-filling curve; the rest is the annealer's and the polish's.
+const SETUP_SHARE: f64 = 0.8;
 
 /// An instance and what is known about it, before any annealing.
 #[derive(Debug, Clone)]
@@ -82,6 +86,10 @@ pub(crate) fn known_optimum(name: &str) -> Option<u64> {
 
 /// Loads the instance the arguments name: `--random N`, a file, or the built-in one.
 pub fn load(args: &TspArgs) -> Result<Loaded, InputError> {
+    crate::input::stdin_once(&[
+        ("", "the cities file", args.file.as_deref()),
+        ("--tour", "the tour", args.tour.as_deref()),
+    ])?;
     let (instance, source, built_in_tour) = if let Some(n) = args.random {
         let instance = random::instance(n, args.layout, args.anneal.seed);
         (instance, format!("--random {n}"), None)
@@ -141,9 +149,14 @@ pub(crate) fn defaults(problem: &TspProblem, args: &TspArgs) -> Defaults {
         schedule: ScheduleKind::Exponential,
         t0: StartTemperature::Fixed(T_START * scale),
         t_min: T_END * scale,
-        time_limit: args.anneal.max_steps.is_none().then_some(DEFAULT_SECONDS),
+        time_limit: default_time_limit(args),
         ..Defaults::default()
     }
+}
+
+/// A run's time limit when `--time-limit` is not given: none when `--max-steps` bounds it.
+fn default_time_limit(args: &TspArgs) -> Option<f64> {
+    args.anneal.max_steps.is_none().then_some(DEFAULT_SECONDS)
 }
 
 /// Everything a run needs.
@@ -174,17 +187,26 @@ impl Setup {
 }
 
 /// Builds the problem (first tour from `--seed`) and its run configuration.
+/// The time limit counts the setup, which is held to `SETUP_SHARE` of it.
 pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
+    let started = Instant::now();
+    let set_up_by = args
+        .anneal
+        .time_limit
+        .or_else(|| default_time_limit(args))
+        .and_then(|limit| Duration::try_from_secs_f64(limit * SETUP_SHARE).ok())
+        .and_then(|share| started.checked_add(share));
     let loaded = load(args)?;
     let seed = args.anneal.seed;
     let mut rng = Rng::seed_from_u64(seed);
-    let problem = TspProblem::new(
+    let problem = TspProblem::set_up_by(
         Arc::clone(&loaded.instance),
         args.moves,
         args.cost,
         args.neighbours as usize,
         args.init,
         &mut rng,
+        set_up_by,
     );
     let config = args
         .anneal

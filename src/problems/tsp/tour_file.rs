@@ -1,6 +1,6 @@
 //! TSPLIB tour files (`.opt.tour`): read a reference tour, write ours.
 
-use crate::input::{InputError, tokens};
+use crate::input::{InputError, excerpt, tokens};
 use crate::messages::count;
 
 /// Reads the TOUR_SECTION of a tour file for an instance of `n` cities; returns 0-based
@@ -21,7 +21,10 @@ pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError>
                 "TOUR_SECTION" => in_tour = true,
                 "EOF" => break,
                 "TYPE" if !line.ends_with("TOUR") => {
-                    return Err(err(line_no, format!("not a tour file ('{line}')")));
+                    return Err(err(
+                        line_no,
+                        format!("not a tour file ('{}')", excerpt(line)),
+                    ));
                 }
                 _ => {}
             }
@@ -36,7 +39,11 @@ pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError>
                 .ok()
                 .filter(|id| (1..=n).contains(id))
                 .ok_or_else(|| {
-                    err(line_no, format!("'{token}' is not a city id in 1..={n}")).at_column(column)
+                    err(
+                        line_no,
+                        format!("'{}' is not a city id in 1..={n}", excerpt(token)),
+                    )
+                    .at_column(column)
                 })?;
             if seen_on[id - 1] != 0 {
                 return Err(err(

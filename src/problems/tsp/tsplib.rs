@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::instance::{Instance, MAX_CITIES, MAX_COORDINATE, Metric, Point};
-use crate::input::{InputError, tokens};
+use crate::input::{InputError, excerpt, tokens};
 use crate::messages::count;
 
 /// Where the parser is in the file.
@@ -45,7 +45,8 @@ fn metric(value: &str) -> Result<Metric, String> {
                 .to_string(),
         ),
         other => Err(format!(
-            "EDGE_WEIGHT_TYPE {other} is not supported (use EUC_2D, CEIL_2D, ATT or GEO)"
+            "EDGE_WEIGHT_TYPE {} is not supported (use EUC_2D, CEIL_2D, ATT or GEO)",
+            excerpt(other)
         )),
     }
 }
@@ -112,7 +113,10 @@ pub fn parse(text: &str, source: &str) -> Result<Instance, InputError> {
                 return Err(err(
                     line_no,
                     at_value,
-                    format!("TYPE {value} is not supported (only symmetric TSP)"),
+                    format!(
+                        "TYPE {} is not supported (only symmetric TSP)",
+                        excerpt(value)
+                    ),
                 ));
             }
             "DIMENSION" => {
@@ -144,7 +148,7 @@ pub fn parse(text: &str, source: &str) -> Result<Instance, InputError> {
                 return Err(err(
                     line_no,
                     column_of(raw, line),
-                    format!("{what}, found '{line}'"),
+                    format!("{what}, found '{}'", excerpt(line)),
                 ));
             }
             // Other header keys (EDGE_WEIGHT_FORMAT, NODE_COORD_TYPE, ...) change nothing here.
@@ -210,7 +214,7 @@ pub fn parse(text: &str, source: &str) -> Result<Instance, InputError> {
 fn parse_dimension(value: &str) -> Result<usize, String> {
     let d = value
         .parse::<usize>()
-        .map_err(|_| format!("DIMENSION '{value}' is not a whole number"))?;
+        .map_err(|_| format!("DIMENSION '{}' is not a whole number", excerpt(value)))?;
     if d > MAX_CITIES {
         return Err(format!(
             "DIMENSION {d} is more than {MAX_CITIES} cities, kiln's limit"
@@ -226,12 +230,11 @@ fn coordinate_line<'a>(
     err: &impl Fn(usize, usize, String) -> InputError,
 ) -> Result<CityLine<'a>, InputError> {
     let fields: Vec<(usize, &str)> = tokens(raw).collect();
-    let found = raw.trim();
     let bad = |column: usize| {
         err(
             line_no,
             column,
-            format!("expected 'id x y', found '{found}'"),
+            format!("expected 'id x y', found '{}'", excerpt(raw.trim())),
         )
     };
     let [(id_at, id), (x_at, x), (y_at, y)] = fields[..] else {
@@ -277,7 +280,7 @@ fn check_coordinates(city: &CityLine, metric: Metric) -> Result<(), (usize, Stri
                 city.columns[axis + 1],
                 format!(
                     "{what} {} is outside -{limit}..{limit}{}",
-                    city.written[axis],
+                    excerpt(city.written[axis]),
                     match metric {
                         Metric::Geo => " (DDD.MM degrees)",
                         _ => " (larger ones give edge lengths kiln cannot add exactly)",
