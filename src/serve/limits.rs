@@ -103,20 +103,16 @@ impl Limits {
 
     /// A place to log in from, or `None`: the connection is closed unanswered.
     pub(super) fn handshake(&self, address: IpAddr) -> Option<Place> {
-        let taken =
-            self.counts()
-                .handshakes
-                .take(address, HANDSHAKES, HANDSHAKES_PER_ADDRESS);
+        let taken = self
+            .counts()
+            .handshakes
+            .take(address, HANDSHAKES, HANDSHAKES_PER_ADDRESS);
         taken.ok().map(|()| self.place(Kind::Handshake, address))
     }
 
     /// A session for a client that logged in, or what to tell it.
     pub(super) fn admit(&self, address: IpAddr) -> Result<Place, String> {
-        match self
-            .counts()
-            .sessions
-            .take(address, self.max, PER_ADDRESS)
-        {
+        match self.counts().sessions.take(address, self.max, PER_ADDRESS) {
             Ok(()) => Ok(self.place(Kind::Session, address)),
             Err(Full::All) => Err(format!(
                 "kiln: server full ({} sessions); try again later",

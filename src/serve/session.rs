@@ -122,11 +122,7 @@ fn allowed_env(name: &str) -> bool {
 }
 
 impl Connection {
-    pub(super) fn new(
-        server: Arc<Server>,
-        record: Arc<Record>,
-        handshake: Place,
-    ) -> Connection {
+    pub(super) fn new(server: Arc<Server>, record: Arc<Record>, handshake: Place) -> Connection {
         Connection {
             server,
             record,

@@ -698,6 +698,19 @@ async fn past_max_sessions(port: u16) -> Held {
     Box::new(admitted)
 }
 
+/// Case 8: twice as many connections as there are session places, from two addresses,
+/// that open and send nothing (until the login time runs out, 30 s). They hold places to
+/// log in from, not sessions: the new client during the attack still gets its view.
+async fn silent(port: u16) -> Held {
+    let mut held = Vec::new();
+    for n in 0..2 * MAX_SESSIONS {
+        held.push(dial(port, attacker(n as u8 % 2)).await.unwrap());
+    }
+    // The server has taken them all before the new client comes.
+    sleep(Duration::from_millis(300)).await;
+    Box::new(held)
+}
+
 /// Sends `bytes` on a raw TCP connection from `from` and reads until the server closes
 /// it; how long that took.
 async fn raw(port: u16, from: [u8; 4], bytes: Vec<u8>) -> Duration {
@@ -777,10 +790,11 @@ enum Case {
     NeverReads,
     PastMaxSessions,
     Garbage,
+    Silent,
 }
 
 impl Case {
-    const ALL: [Case; 7] = [
+    const ALL: [Case; 8] = [
         Case::PtySizes,
         Case::WindowChangeStorm,
         Case::OversizedRequests,
@@ -788,6 +802,7 @@ impl Case {
         Case::NeverReads,
         Case::PastMaxSessions,
         Case::Garbage,
+        Case::Silent,
     ];
 
     /// Runs the case on a runtime of its own.
@@ -819,6 +834,11 @@ impl Case {
                 under_attack("past-max-sessions", &args, true, past_max_sessions).await
             }
             Case::Garbage => under_attack("garbage", &[], false, garbage).await,
+            Case::Silent => {
+                let max = MAX_SESSIONS.to_string();
+                let args = ["--max-sessions", max.as_str()];
+                under_attack("silent-connections", &args, false, silent).await
+            }
         }
     }
 }
@@ -857,6 +877,12 @@ fn clients_that_never_read_cost_little() {
 fn clients_past_max_sessions_are_told_the_server_is_full() {
     let _cores = crate::common::busy();
     Case::PastMaxSessions.run();
+}
+
+#[test]
+fn silent_connections_keep_nobody_out() {
+    let _cores = crate::common::busy();
+    Case::Silent.run();
 }
 
 #[test]
