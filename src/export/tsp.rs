@@ -6,7 +6,7 @@ use super::Export;
 use super::canvas::{BLACK, Canvas, Pen, Surface};
 use super::svg::Svg;
 use crate::output_args::Format;
-use crate::problems::tsp::{Point, TspSnapshot, tour_file};
+use crate::problems::tsp::{Bounds, Point, TspSnapshot, tour_file};
 
 /// Pixels along the longer side of the cities' bounding box.
 const LONG_SIDE: f64 = 800.0;
@@ -34,16 +34,8 @@ struct Frame {
 
 impl Frame {
     fn fit(cities: &[Point]) -> Frame {
-        let (mut left, mut right, mut bottom, mut top) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-        for p in cities {
-            left = left.min(p.x);
-            right = right.max(p.x);
-            bottom = bottom.min(p.y);
-            top = top.max(p.y);
-        }
-        if cities.is_empty() {
-            (left, right, bottom, top) = (0.0, 0.0, 0.0, 0.0);
-        }
+        let Bounds { low, high } = Bounds::of(cities);
+        let (left, right, bottom, top) = (low.x, high.x, low.y, high.y);
         let span = (right - left).max(top - bottom).max(1e-9);
         let scale = (LONG_SIDE - 2.0 * MARGIN) / span;
         let pixels = |length: f64| (length * scale + 2.0 * MARGIN).round() as u32 + 1;

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::instance::{Instance, Point};
+use super::instance::{Bounds, Instance, Point};
 
 /// Items a phase does between looks at the clock.
 const CHECK_EVERY: usize = 4096;
@@ -60,15 +60,10 @@ pub(crate) struct Curve {
 
 impl Curve {
     pub(super) fn new(points: &[Point]) -> Self {
-        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-        for p in points {
-            x0 = x0.min(p.x);
-            x1 = x1.max(p.x);
-            y0 = y0.min(p.y);
-            y1 = y1.max(p.y);
-        }
+        let bounds = Bounds::of(points);
+        let (x0, y0) = (bounds.low.x, bounds.low.y);
         // One scale for both axes, so the curve's cells are square.
-        let side = (x1 - x0).max(y1 - y0).max(f64::MIN_POSITIVE);
+        let side = bounds.width().max(bounds.height()).max(f64::MIN_POSITIVE);
         let cells = f64::from((1u32 << BITS) - 1);
         let cell = |v: f64, v0: f64| ((v - v0) / side * cells) as u32;
         // The curve position above the city index: sorting orders by position, then index.

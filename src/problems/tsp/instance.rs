@@ -19,6 +19,44 @@ pub struct Point {
     pub y: f64,
 }
 
+/// The smallest box that holds some cities (a point at the origin when there are none).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    pub low: Point,
+    pub high: Point,
+}
+
+impl Bounds {
+    pub fn of<'a>(points: impl IntoIterator<Item = &'a Point>) -> Bounds {
+        let mut points = points.into_iter();
+        let first = points.next().copied().unwrap_or(Point { x: 0.0, y: 0.0 });
+        points.fold(
+            Bounds {
+                low: first,
+                high: first,
+            },
+            |b, p| Bounds {
+                low: Point {
+                    x: b.low.x.min(p.x),
+                    y: b.low.y.min(p.y),
+                },
+                high: Point {
+                    x: b.high.x.max(p.x),
+                    y: b.high.y.max(p.y),
+                },
+            },
+        )
+    }
+
+    pub fn width(&self) -> f64 {
+        self.high.x - self.low.x
+    }
+
+    pub fn height(&self) -> f64 {
+        self.high.y - self.low.y
+    }
+}
+
 /// TSPLIB distance functions. Every one yields an integer, computed per edge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Metric {
@@ -104,26 +142,7 @@ impl Instance {
         if self.metric == Metric::Geo {
             return MAX_GEO_EDGE;
         }
-        let (mut low, mut high) = (
-            Point {
-                x: f64::MAX,
-                y: f64::MAX,
-            },
-            Point {
-                x: f64::MIN,
-                y: f64::MIN,
-            },
-        );
-        for p in self.cities.iter() {
-            low = Point {
-                x: low.x.min(p.x),
-                y: low.y.min(p.y),
-            };
-            high = Point {
-                x: high.x.max(p.x),
-                y: high.y.max(p.y),
-            };
-        }
+        let Bounds { low, high } = Bounds::of(self.cities.iter());
         self.metric.distance(low, high) as u64
     }
 

@@ -19,7 +19,7 @@ pub mod tsplib;
 
 pub use args::{DEFAULT_KICK_SHARE, TspArgs};
 pub use headless::headless;
-pub use instance::{Instance, Metric, Point};
+pub use instance::{Bounds, Instance, Metric, Point};
 pub use problem::{Cost, Init, Move, MoveSet, TspProblem, TspSnapshot};
 pub use random::Layout;
 pub use setup::{Loaded, Setup, build, load};

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use super::curve::{Curve, Phase};
-use super::instance::{Instance, Metric, Point};
+use super::instance::{Bounds, Instance, Metric, Point};
 
 /// Cities per grid bucket, on average.
 const PER_BUCKET: f64 = 2.0;
@@ -38,14 +38,9 @@ struct Grid {
 
 impl Grid {
     fn new(points: &[Point]) -> Self {
-        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-        for p in points {
-            x0 = x0.min(p.x);
-            x1 = x1.max(p.x);
-            y0 = y0.min(p.y);
-            y1 = y1.max(p.y);
-        }
-        let (width, height) = ((x1 - x0).max(0.0), (y1 - y0).max(0.0));
+        let bounds = Bounds::of(points);
+        let (x0, y0) = (bounds.low.x, bounds.low.y);
+        let (width, height) = (bounds.width(), bounds.height());
         let buckets = (points.len() as f64 / PER_BUCKET).max(1.0);
         // Square buckets of equal area; a degenerate box (a line, a point) gets a size
         // from its one extent, or 1.
