@@ -102,6 +102,11 @@ impl<B: Backend> Backend for Compact<B> {
                 cells.extend((last_x + 1..x).map(|x| (x, y)));
             }
             self.shown[(x, y)] = cell.clone();
+            // A wide character covers the next cell too (ratatui then skips it): what that
+            // cell shows is not known, so no fill may write it.
+            if !narrow(cell) && x + 1 < area.right() {
+                self.shown[(x + 1, y)].set_symbol("");
+            }
             cells.push((x, y));
         }
         let shown = &self.shown;
@@ -245,6 +250,18 @@ mod tests {
         let (plain, compact) = (plain.len() - first.len(), compact.len() - first.len());
         // 30 moves of 6-7 bytes and 30 cells of 3 bytes, against one move and 59 cells.
         assert!(compact * 10 < plain * 7, "{compact} against {plain} bytes");
+    }
+
+    #[test]
+    fn no_fill_writes_over_the_cell_a_wide_character_covered() {
+        let size = (24, 3);
+        let frames: [Frame; 3] = [
+            vec![(21, 2, "a", Color::Reset)],
+            vec![(19, 2, "x世y", Color::Reset)],
+            vec![(20, 2, "⣿", Color::Reset), (22, 2, "a", Color::Reset)],
+        ];
+        let (plain, compact) = bytes(&frames, size);
+        assert_eq!(screen(&plain, size), screen(&compact, size));
     }
 
     fn frame() -> impl Strategy<Value = Frame> {
