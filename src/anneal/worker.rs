@@ -36,33 +36,40 @@ pub enum Speed {
 }
 
 impl Speed {
-    /// The speeds the `+`/`-` keys walk through, slowest first, about 3x apart.
-    pub const LADDER: [Speed; 15] = [
-        Speed::Limited(10),
-        Speed::Limited(30),
-        Speed::Limited(100),
-        Speed::Limited(300),
-        Speed::Limited(1_000),
-        Speed::Limited(3_000),
-        Speed::Limited(10_000),
-        Speed::Limited(30_000),
-        Speed::Limited(100_000),
-        Speed::Limited(300_000),
-        Speed::Limited(1_000_000),
-        Speed::Limited(3_000_000),
-        Speed::Limited(10_000_000),
-        Speed::Limited(30_000_000),
-        Speed::Full,
-    ];
+    /// The speeds the `+`/`-` keys walk through, slowest first: 1, 2, 5, 10, 20, 50, ...
+    /// steps a second up to 20M, then full speed.
+    pub const LADDER: [Speed; 24] = {
+        let mut ladder = [Speed::Full; 24];
+        let mut i = 0;
+        let mut decade = 1;
+        while i < 23 {
+            ladder[i] = Speed::Limited(decade * [1, 2, 5][i % 3]);
+            i += 1;
+            if i % 3 == 0 {
+                decade *= 10;
+            }
+        }
+        ladder
+    };
 
+    /// The next speed up the ladder from this one (on it or not).
     pub fn faster(self) -> Speed {
-        let i = Self::LADDER.iter().position(|s| *s == self).unwrap_or(0);
-        Self::LADDER[(i + 1).min(Self::LADDER.len() - 1)]
+        let next = Self::LADDER.iter().find(|s| s.above(self));
+        next.copied().unwrap_or(Speed::Full)
     }
 
+    /// The next speed down the ladder from this one (on it or not); the slowest stays.
     pub fn slower(self) -> Speed {
-        let i = Self::LADDER.iter().position(|s| *s == self).unwrap_or(0);
-        Self::LADDER[i.saturating_sub(1)]
+        let next = Self::LADDER.iter().rev().find(|s| self.above(**s));
+        next.copied().unwrap_or(Self::LADDER[0])
+    }
+
+    fn above(self, other: Speed) -> bool {
+        match (self, other) {
+            (Speed::Full, Speed::Limited(_)) => true,
+            (Speed::Limited(a), Speed::Limited(b)) => a > b,
+            (_, Speed::Full) => false,
+        }
     }
 
     /// Steps in one tick (a single step at the slowest pace is still a step).
@@ -71,6 +78,47 @@ impl Speed {
             Speed::Limited(rate) => (rate as f64 * TICK.as_secs_f64()).ceil().max(1.0) as u64,
             Speed::Full => SLICE,
         }
+    }
+
+    /// What `s` takes while paused: one proposal at a pace slow enough to follow each (up
+    /// to 20 a second), else one tick's worth.
+    fn per_step_key(self) -> u64 {
+        match self {
+            Speed::Limited(rate) if rate <= ONE_BY_ONE => 1,
+            speed => speed.per_tick(),
+        }
+    }
+}
+
+/// The fastest pace at which each proposal can be followed on screen.
+const ONE_BY_ONE: u64 = 20;
+
+/// The steps a paced run owes: `rate` a second since `since`, of which `done` are taken.
+/// Counting from one start (not tick by tick, which rounds every tick up to a whole step)
+/// keeps a slow pace exact: 10 a second is 10, not one per 20 ms tick.
+#[derive(Debug, Clone, Copy)]
+struct Pace {
+    since: Instant,
+    done: u64,
+}
+
+impl Pace {
+    fn new(now: Instant) -> Pace {
+        Pace {
+            since: now,
+            done: 0,
+        }
+    }
+
+    fn owed(&self, rate: u64, now: Instant) -> u64 {
+        let due = rate as f64 * now.saturating_duration_since(self.since).as_secs_f64();
+        (due as u64).saturating_sub(self.done)
+    }
+
+    /// When `steps` more than those done are due.
+    fn due(&self, rate: u64, steps: u64) -> Instant {
+        let at = (self.done + steps) as f64 / rate.max(1) as f64;
+        self.since + Duration::from_secs_f64(at.min(1e9))
     }
 }
 
@@ -208,6 +256,7 @@ impl<S: Send + 'static> Worker<S> {
                         paused: false,
                         show_best: false,
                         seq: 0,
+                        pace: Pace::new(Instant::now()),
                     }
                     .run()
                 });
@@ -296,6 +345,8 @@ struct Loop<E: Search> {
     show_best: bool,
     /// The number of the last publication.
     seq: u64,
+    /// The steps a limited speed owes, counted from when it was set (or resumed).
+    pace: Pace,
 }
 
 impl<E: Search> Loop<E> {
@@ -306,7 +357,6 @@ impl<E: Search> Loop<E> {
             None => self.publish(true),
         }
         let mut last_publish = Instant::now();
-        let mut next_tick = Instant::now();
         loop {
             let idle = self.paused || self.search.stopped().is_some();
             let command = if idle {
@@ -327,7 +377,21 @@ impl<E: Search> Loop<E> {
                 }
                 continue;
             }
-            if let Some(command) = self.run_tick()
+            let steps = match self.speed {
+                Speed::Full => SLICE,
+                Speed::Limited(rate) => {
+                    let owed = self.pace.owed(rate, Instant::now());
+                    // Behind by more than a tick (a pace the machine cannot keep, or time
+                    // spent paused or finished): the debt is dropped, not run in a burst.
+                    if owed > 2 * self.speed.per_tick() {
+                        self.pace = Pace::new(Instant::now());
+                    }
+                    owed.min(self.speed.per_tick())
+                }
+            };
+            let (done, cut) = self.run_tick(steps);
+            self.pace.done += done;
+            if let Some(command) = cut
                 && !self.obey(command)
             {
                 return;
@@ -340,12 +404,13 @@ impl<E: Search> Loop<E> {
                 self.publish(false);
                 last_publish = Instant::now();
             }
-            if let Speed::Limited(_) = self.speed {
-                next_tick += TICK;
+            if let Speed::Limited(rate) = self.speed {
+                // Wakes when the next step is due, or a tick's worth of them at a fast pace.
+                let wake = self.pace.due(rate, self.speed.per_tick());
                 let now = Instant::now();
-                if next_tick > now {
+                if wake > now {
                     // Sleep in the command channel so a key still gets through at once.
-                    match self.commands.recv_timeout(next_tick - now) {
+                    match self.commands.recv_timeout(wake - now) {
                         Ok(c) => {
                             if !self.obey(c) {
                                 return;
@@ -354,31 +419,29 @@ impl<E: Search> Loop<E> {
                         Err(RecvTimeoutError::Timeout) => {}
                         Err(RecvTimeoutError::Disconnected) => return,
                     }
-                } else {
-                    next_tick = now;
                 }
             }
         }
     }
 
-    /// Runs one tick's steps in slices, so that a key gets through within a slice however
-    /// fast the speed is set (a tick at u64::MAX steps a second would otherwise run for
-    /// hours); returns the command that cut the tick short, if one did.
-    fn run_tick(&mut self) -> Option<Command> {
+    /// Runs `steps` steps in slices, so that a key gets through within a slice however
+    /// fast the speed is set; a pace the machine cannot keep stops after a tick. Returns the
+    /// steps taken and the command that cut them short, if one did.
+    fn run_tick(&mut self, steps: u64) -> (u64, Option<Command>) {
         let started = Instant::now();
-        let mut left = self.speed.per_tick();
-        while left > 0 && self.search.stopped().is_none() {
-            let slice = left.min(SLICE);
+        let mut done = 0;
+        while done < steps && self.search.stopped().is_none() {
+            let slice = (steps - done).min(SLICE);
             let core = CORES.get().map(Cores::take);
             self.search.step_batch(slice);
             drop(core);
-            left -= slice;
-            if left == 0 {
+            done += slice;
+            if done == steps {
                 break;
             }
             match self.commands.try_recv() {
-                Ok(command) => return Some(command),
-                Err(mpsc::TryRecvError::Disconnected) => return Some(Command::Quit),
+                Ok(command) => return (done, Some(command)),
+                Err(mpsc::TryRecvError::Disconnected) => return (done, Some(Command::Quit)),
                 Err(mpsc::TryRecvError::Empty) => {}
             }
             // A pace the machine cannot keep runs flat out, publishing as it goes.
@@ -386,7 +449,7 @@ impl<E: Search> Loop<E> {
                 break;
             }
         }
-        None
+        (done, None)
     }
 
     /// Carries out a command; `false` means quit.
@@ -395,12 +458,13 @@ impl<E: Search> Loop<E> {
             Command::Quit => return false,
             Command::TogglePause => {
                 self.paused = !self.paused;
+                self.pace = Pace::new(Instant::now());
                 self.announce(Report::Paused(self.paused));
                 return true;
             }
             Command::Step => {
                 if self.paused {
-                    self.search.step_batch(self.speed.per_tick());
+                    self.search.step_batch(self.speed.per_step_key());
                 }
             }
             Command::Reheat | Command::Restart => {
@@ -415,7 +479,10 @@ impl<E: Search> Loop<E> {
                     return true;
                 }
             }
-            Command::SetSpeed(speed) => self.speed = speed,
+            Command::SetSpeed(speed) => {
+                self.speed = speed;
+                self.pace = Pace::new(Instant::now());
+            }
             Command::ShowBest(best) => {
                 self.show_best = best;
                 self.mailbox.wanted.store(true, Ordering::Release);
@@ -655,12 +722,68 @@ mod tests {
     }
 
     #[test]
-    fn speed_ladder_ends_at_full_and_starts_at_ten() {
+    fn the_speed_ladder_goes_one_two_five_from_one_to_full() {
+        let rates: Vec<u64> = Speed::LADDER
+            .iter()
+            .filter_map(|s| match s {
+                Speed::Limited(rate) => Some(*rate),
+                Speed::Full => None,
+            })
+            .collect();
+        assert_eq!(rates[..7], [1, 2, 5, 10, 20, 50, 100]);
+        assert_eq!(rates.last(), Some(&20_000_000));
+        assert_eq!(Speed::LADDER.last(), Some(&Speed::Full));
         assert_eq!(Speed::Full.faster(), Speed::Full);
-        assert_eq!(Speed::Limited(10).slower(), Speed::Limited(10));
-        assert_eq!(Speed::Limited(1_000).faster(), Speed::Limited(3_000));
-        assert_eq!(Speed::Limited(30_000_000).faster(), Speed::Full);
+        assert_eq!(Speed::Limited(1).slower(), Speed::Limited(1));
+        assert_eq!(Speed::Limited(20_000_000).faster(), Speed::Full);
+        assert_eq!(Speed::Full.slower(), Speed::Limited(20_000_000));
+        // Off the ladder (`--speed 30`): the next one up or down.
+        assert_eq!(Speed::Limited(30).faster(), Speed::Limited(50));
+        assert_eq!(Speed::Limited(30).slower(), Speed::Limited(20));
         assert_eq!(Speed::Limited(10).per_tick(), 1);
         assert_eq!(Speed::Limited(1_000).per_tick(), 20);
+        assert_eq!(Speed::Limited(20).per_step_key(), 1);
+        assert_eq!(Speed::Limited(1_000).per_step_key(), 20);
+    }
+
+    #[test]
+    fn a_slow_pace_owes_exactly_its_rate() {
+        let start = Instant::now();
+        let mut pace = Pace::new(start);
+        assert_eq!(pace.owed(10, start + Duration::from_millis(99)), 0);
+        assert_eq!(pace.owed(10, start + Duration::from_millis(100)), 1);
+        pace.done = 1;
+        assert_eq!(pace.due(10, 1), start + Duration::from_millis(200));
+        assert_eq!(pace.owed(10, start + Duration::from_secs(10)), 99);
+    }
+
+    /// Steps a worker at `rate` takes in `seconds`, from its samples' iteration counts.
+    fn steps_in(rate: u64, seconds: f64) -> f64 {
+        let worker = Worker::spawn(hot_runner(), Speed::Limited(rate), 1.0);
+        let iteration = |worker: &Worker<Vec<bool>>| {
+            let samples = worker.drain().filter_map(|s| match s.report {
+                Report::Sample(s) => Some(s.iteration),
+                _ => None,
+            });
+            samples.last()
+        };
+        thread::sleep(Duration::from_millis(300));
+        let first = iteration(&worker).unwrap_or(0);
+        let started = Instant::now();
+        thread::sleep(Duration::from_secs_f64(seconds));
+        let last = iteration(&worker).unwrap_or(0);
+        (last - first) as f64 / started.elapsed().as_secs_f64()
+    }
+
+    #[test]
+    fn slow_speeds_take_their_rate_not_a_step_a_tick() {
+        // 10 a second ran 50 a second before (a step every 20 ms tick at least).
+        for rate in [5, 10, 30] {
+            let measured = steps_in(rate, 1.0);
+            assert!(
+                (measured - rate as f64).abs() <= rate as f64 * 0.5 + 3.0,
+                "{rate}/s ran {measured:.1}/s"
+            );
+        }
     }
 }

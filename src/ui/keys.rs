@@ -165,7 +165,7 @@ pub const KEYS: &[Key] = &[
     key(
         "+ -",
         Some("speed"),
-        "faster / slower, 10 steps/s ... full (also = _)",
+        "faster / slower, 1 step/s ... full (also = _)",
         Works::Everywhere,
     ),
     key(
