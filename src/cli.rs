@@ -1,6 +1,7 @@
 //! The command line: `kiln [sudoku|tsp|image] ...`, headless or live.
 
 pub mod errors;
+pub mod generate;
 pub mod ranges;
 mod values;
 
@@ -111,6 +112,8 @@ impl Cli {
             Some(Command::Serve(args)) => args.check(),
             Some(Command::Presets) => self.refuse_view_flags("presets"),
             Some(Command::Plot(args)) => self.refuse_view_flags("plot").and_then(|()| args.check()),
+            Some(Command::Completions { .. }) => self.refuse_view_flags("completions"),
+            Some(Command::Man) => self.refuse_view_flags("man"),
             None => Ok(()),
         }
     }
@@ -231,6 +234,25 @@ pub enum Command {
     /// Serve the live view over SSH: `ssh -p 2222 HOST` watches, with nothing to install.
     #[command(args = hidden_globals(&["headless", "quiet"]))]
     Serve(ServeArgs),
+    /// Print a completion script for bash, zsh or fish on stdout.
+    ///
+    /// Save it where your shell looks, e.g.
+    /// `kiln completions bash > ~/.local/share/bash-completion/completions/kiln`,
+    /// `kiln completions zsh > ~/.zfunc/_kiln` (with `fpath+=~/.zfunc` before `compinit`),
+    /// `kiln completions fish > ~/.config/fish/completions/kiln.fish`.
+    #[command(args = hidden_globals(&VIEW_AND_OUTPUT))]
+    Completions {
+        /// The shell that will read the script.
+        #[arg(value_enum)]
+        shell: generate::Shell,
+    },
+    /// Print the man page (roff) on stdout: every command on one page.
+    ///
+    /// The top page (the live view, the global options) comes first, then a section per
+    /// command. Save it as kiln.1 where man looks, e.g.
+    /// `kiln man > ~/.local/share/man/man1/kiln.1`, and read it with `man kiln`.
+    #[command(args = hidden_globals(&VIEW_AND_OUTPUT))]
+    Man,
 }
 
 impl Command {
@@ -241,7 +263,11 @@ impl Command {
             Command::Tsp(args) => Some(&args.anneal),
             Command::Image(args) => Some(&args.anneal),
             Command::Race(args) => Some(&args.anneal),
-            Command::Presets | Command::Plot(_) | Command::Serve(_) => None,
+            Command::Presets
+            | Command::Plot(_)
+            | Command::Serve(_)
+            | Command::Completions { .. }
+            | Command::Man => None,
         }
     }
 }
@@ -280,6 +306,8 @@ mod tests {
             &["presets", "--headless", "--fps", "5"],
             &["serve", "--headless", "--fps", "5"],
             &["--headless", "--fps", "5", "serve"],
+            &["completions", "bash", "--headless", "--fps", "5"],
+            &["man", "--headless", "--fps", "5"],
         ] {
             let cli = Cli::try_parse_from(std::iter::once("kiln").chain(words.iter().copied()))
                 .unwrap_or_else(|e| panic!("{words:?}: {e}"));

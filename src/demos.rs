@@ -206,8 +206,17 @@ pub fn for_command(command: Option<&Command>) -> Result<Startup> {
                 0,
             ))
         }
-        Some(Command::Presets | Command::Race(_) | Command::Plot(_) | Command::Serve(_)) => {
-            unreachable!("presets print, plots draw, races and the server have their own screens")
+        Some(
+            Command::Presets
+            | Command::Race(_)
+            | Command::Plot(_)
+            | Command::Serve(_)
+            | Command::Completions { .. }
+            | Command::Man,
+        ) => {
+            unreachable!(
+                "presets, completions and man print, plots draw, races and the server have their own screens"
+            )
         }
         Some(Command::Tsp(args)) => {
             crate::problems::tsp::load(args)?;

@@ -112,6 +112,15 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     if let Some(Command::Plot(args)) = &cli.command {
         return kiln::plot::run(args);
     }
+    if let Some(Command::Completions { shell }) = &cli.command {
+        return Ok(kiln::cli::generate::completions(
+            *shell,
+            &mut std::io::stdout(),
+        )?);
+    }
+    if let Some(Command::Man) = &cli.command {
+        return Ok(kiln::cli::generate::man(&mut std::io::stdout())?);
+    }
     if let Some(Command::Serve(args)) = &cli.command {
         let options = kiln::ui::Options {
             fps: cli.globals.fps,
@@ -173,8 +182,10 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         Command::Tsp(args) => kiln::problems::tsp::headless(args, &mut out, &mut log),
         Command::Image(args) => kiln::problems::image::headless(args, &mut out, &mut log),
         Command::Race(args) => kiln::race::headless_race(args, &mut out, &mut log),
-        Command::Presets | Command::Plot(_) | Command::Serve(_) => {
-            unreachable!("done before anything else")
-        }
+        Command::Presets
+        | Command::Plot(_)
+        | Command::Serve(_)
+        | Command::Completions { .. }
+        | Command::Man => unreachable!("done before anything else"),
     }
 }

@@ -3,6 +3,7 @@
 mod batches;
 mod budgets;
 mod common;
+mod completions;
 mod files_flags;
 mod flags;
 mod fuzz_inputs;
