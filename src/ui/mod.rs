@@ -3,7 +3,7 @@
 mod app;
 pub mod boards;
 mod compact;
-mod format;
+pub(crate) mod format;
 mod help;
 mod history;
 pub mod keys;
