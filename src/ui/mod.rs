@@ -13,7 +13,7 @@ mod session;
 mod stats;
 pub mod terminal;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod theme;
 
 use std::sync::Arc;
