@@ -27,7 +27,7 @@ use crossterm::event::{self, Event, KeyEventKind};
 pub use app::App;
 pub use history::History;
 pub use keys::Flow;
-pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session};
+pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session, Tab};
 pub use terminal::{MAX_SCREEN, Screen, Sink, screen_area};
 pub use theme::{Glyphs, Theme};
 
