@@ -19,6 +19,7 @@ use plotters::prelude::*;
 
 use crate::anneal::{Sample, trace};
 use crate::input::InputError;
+use crate::ui::format::{Si, si};
 
 /// Embedded so a PNG has its text on any machine (plotters' `ab_glyph` reads no system fonts).
 const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
@@ -268,8 +269,8 @@ where
         .configure_mesh()
         .x_desc(x.label())
         .y_desc("energy")
-        .x_label_formatter(&|v| short(*v))
-        .y_label_formatter(&|v| short(*v))
+        .x_label_formatter(&|v| si(*v, Si::Tick))
+        .y_label_formatter(&|v| si(*v, Si::Tick))
         .y_max_light_lines(1)
         .label_style((FAMILY, 15))
         .draw()?;
@@ -322,7 +323,7 @@ fn temperature_panel<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(x.label())
         .y_desc("temperature")
-        .x_label_formatter(&|v| short(*v))
+        .x_label_formatter(&|v| si(*v, Si::Tick))
         .y_label_formatter(&|v| format!("{v:.0e}"))
         // Light lines at every 2..9 of a decade crowd a short log axis into a grey band.
         .y_max_light_lines(1)
@@ -426,43 +427,9 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     })
 }
 
-/// A tick label short enough to read: 250k, 1.5M, 0.25, 1.8e19.
-fn short(v: f64) -> String {
-    let a = v.abs();
-    match a {
-        _ if a >= 1e12 => format!("{v:.1e}"),
-        _ if a >= 1e9 => format!("{}G", trim(v / 1e9)),
-        _ if a >= 1e6 => format!("{}M", trim(v / 1e6)),
-        _ if a >= 1e4 => format!("{}k", trim(v / 1e3)),
-        _ => trim(v),
-    }
-}
-
-/// `v` with at most three decimals and no trailing zeros.
-fn trim(v: f64) -> String {
-    let text = format!("{v:.3}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    match text {
-        "-0" => "0".to_string(),
-        _ => text.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tick_labels_are_short() {
-        assert_eq!(short(0.0), "0");
-        assert_eq!(short(2500.0), "2500");
-        assert_eq!(short(250_000.0), "250k");
-        assert_eq!(short(1_500_000.0), "1.5M");
-        assert_eq!(short(3e9), "3G");
-        assert_eq!(short(1.8e19), "1.8e19");
-        assert_eq!(short(-1e300), "-1.0e300");
-        assert_eq!(short(0.125), "0.125");
-    }
 
     #[test]
     fn energy_goes_on_a_log_scale_only_when_positive_and_spread() {

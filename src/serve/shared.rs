@@ -220,19 +220,7 @@ impl Drop for SharedView {
 mod tests {
     use super::*;
     use crate::ui::Theme;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
-    fn screen(view: &SharedView, width: u16, height: u16) -> Vec<String> {
-        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        terminal
-            .draw(|f| view.render(f.area(), f.buffer_mut()))
-            .unwrap();
-        let buf = terminal.backend().buffer();
-        (0..height)
-            .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect())
-            .collect()
-    }
+    use crate::ui::testing::screen;
 
     #[test]
     fn a_watcher_is_offered_only_what_a_watcher_can_do() {

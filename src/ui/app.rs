@@ -96,7 +96,7 @@ impl App {
         screen: Rect,
         attract: bool,
     ) -> Result<Self> {
-        let speed = speed.unwrap_or_else(|| demos[tab].default_speed());
+        let speed = speed.unwrap_or_else(|| demos[tab].tab().pace);
         let session = demos[tab].start(index, speed, board_area(screen))?;
         let mut puzzle = vec![0; demos.len()];
         puzzle[tab] = index;
@@ -132,7 +132,7 @@ impl App {
     /// Moves the attract loop on: the next puzzle, and after a tab's last the next tab.
     fn advance(&mut self) {
         let next = self.puzzle[self.tab] + 1;
-        if next < self.demos[self.tab].count() || self.demos.len() == 1 {
+        if next < self.demos[self.tab].tab().count || self.demos.len() == 1 {
             self.switch(self.tab, Step::Forward);
         } else {
             let tab = (self.tab + 1) % self.demos.len();
@@ -228,7 +228,7 @@ impl App {
     }
 
     fn switch(&mut self, tab: usize, step: Step) {
-        let count = self.demos[tab].count().max(1);
+        let count = self.demos[tab].tab().count.max(1);
         let current = self.puzzle[tab];
         let index = match step {
             Step::Forward => (current + 1) % count,
@@ -241,7 +241,7 @@ impl App {
         let speed = if tab == self.tab {
             self.speed
         } else {
-            self.demos[tab].default_speed()
+            self.demos[tab].tab().pace
         };
         match self.demos[tab].start(index, speed, board_area(self.screen)) {
             Ok(session) => {
@@ -268,11 +268,11 @@ impl App {
         let mut spans = vec![Span::styled(" kiln ", theme.title)];
         if self.demos.len() > 1 {
             spans.push(Span::styled(
-                format!("[{}] ", self.demos[self.tab].name()),
+                format!("[{}] ", self.demos[self.tab].tab().name),
                 theme.key,
             ));
         }
-        let count = self.demos[self.tab].count();
+        let count = self.demos[self.tab].tab().count;
         if count > 1 {
             spans.push(Span::styled(
                 format!("{}/{count} ", self.puzzle[self.tab] + 1),
@@ -491,17 +491,15 @@ mod tests {
     use super::*;
     use crate::ui::boards::sudoku::SudokuView;
     use crate::ui::keys::keys_for;
+    use crate::ui::session::Tab;
     use crate::ui::testing::{self, frozen, frozen_solved};
 
     /// A demo whose runs are frozen in `.0`, on a solved board when `.1`.
     struct FrozenDemo(RunState, bool);
 
     impl Demo for FrozenDemo {
-        fn name(&self) -> &str {
-            "Sudoku"
-        }
-        fn count(&self) -> usize {
-            3
+        fn tab(&self) -> Tab {
+            Tab::new("Sudoku", 3, 1_000)
         }
         fn start(&self, _: usize, _: Speed, _: BoardArea) -> Result<Box<dyn Session>> {
             let view = SudokuView::new(3, "27 givens +0 propagated".to_string());
@@ -510,9 +508,6 @@ mod tests {
             } else {
                 Box::new(frozen(self.0.clone(), view))
             })
-        }
-        fn default_speed(&self) -> Speed {
-            Speed::Limited(1_000)
         }
     }
 

@@ -15,20 +15,48 @@ pub(super) fn count(n: u64) -> String {
     out
 }
 
-/// 45_200_000.0 -> "45.2M".
-pub(super) fn si(x: f64) -> String {
-    let (value, unit) = match x.abs() {
-        a if a >= 1e9 => (x / 1e9, "G"),
-        a if a >= 1e6 => (x / 1e6, "M"),
-        a if a >= 1e3 => (x / 1e3, "k"),
+/// Where a number `si` writes is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Si {
+    /// A panel's counter, four characters and a prefix at most: "45.2M", "1.0k", "950".
+    Panel,
+    /// A plot's tick, a round number shown exactly: "2500", "250k", "0.125", "1.8e19".
+    Tick,
+}
+
+/// `x` with an SI prefix (k, M or G), as `place` wants it.
+pub(crate) fn si(x: f64, place: Si) -> String {
+    let a = x.abs();
+    // A trace's energies can be anything up to f64::MAX, and "1000000000G" fits no axis.
+    if place == Si::Tick && a >= 1e12 {
+        return format!("{x:.1e}");
+    }
+    // Ticks spaced by 500 read better as 2500, 3000 than as 2.5k, 3k.
+    let k_from = match place {
+        Si::Panel => 1e3,
+        Si::Tick => 1e4,
+    };
+    let (value, unit) = match a {
+        _ if a >= 1e9 => (x / 1e9, "G"),
+        _ if a >= 1e6 => (x / 1e6, "M"),
+        _ if a >= k_from => (x / 1e3, "k"),
         _ => (x, ""),
     };
-    if unit.is_empty() {
-        format!("{value:.0}")
-    } else if value.abs() >= 100.0 {
-        format!("{value:.0}{unit}")
-    } else {
-        format!("{value:.1}{unit}")
+    let digits = match place {
+        Si::Tick => trim(value),
+        Si::Panel if unit.is_empty() || value.abs() >= 100.0 => format!("{value:.0}"),
+        Si::Panel => format!("{value:.1}"),
+    };
+    format!("{digits}{unit}")
+}
+
+/// `v` with at most three decimals and no trailing zeros.
+fn trim(v: f64) -> String {
+    let text = format!("{v:.3}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    match text {
+        "-0" => "0".to_string(),
+        _ => text.to_string(),
     }
 }
 
@@ -73,9 +101,9 @@ mod tests {
         assert_eq!(count(0), "0");
         assert_eq!(count(999), "999");
         assert_eq!(count(1_234_567), "1,234,567");
-        assert_eq!(si(45_200_000.0), "45.2M");
-        assert_eq!(si(950.0), "950");
-        assert_eq!(si(123_456.0), "123k");
+        assert_eq!(si(45_200_000.0, Si::Panel), "45.2M");
+        assert_eq!(si(950.0, Si::Panel), "950");
+        assert_eq!(si(123_456.0, Si::Panel), "123k");
         assert_eq!(energy(12.0), "12");
         assert_eq!(energy(8873.25), "8873.2");
         assert_eq!(energy(0.5), "0.500");
@@ -83,5 +111,17 @@ mod tests {
         assert_eq!(temperature(1e-5), "1.00e-5");
         assert_eq!(elapsed(Duration::from_millis(1234)), "1.23 s");
         assert_eq!(elapsed(Duration::from_secs(75)), "1:15.00");
+    }
+
+    #[test]
+    fn tick_labels_are_short() {
+        assert_eq!(si(0.0, Si::Tick), "0");
+        assert_eq!(si(2500.0, Si::Tick), "2500");
+        assert_eq!(si(250_000.0, Si::Tick), "250k");
+        assert_eq!(si(1_500_000.0, Si::Tick), "1.5M");
+        assert_eq!(si(3e9, Si::Tick), "3G");
+        assert_eq!(si(1.8e19, Si::Tick), "1.8e19");
+        assert_eq!(si(-1e300, Si::Tick), "-1.0e300");
+        assert_eq!(si(0.125, Si::Tick), "0.125");
     }
 }

@@ -3,7 +3,7 @@
 mod app;
 pub mod boards;
 mod compact;
-mod format;
+pub(crate) mod format;
 mod help;
 mod history;
 pub mod keys;
@@ -13,7 +13,7 @@ mod session;
 mod stats;
 pub mod terminal;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod theme;
 
 use std::sync::Arc;
@@ -27,7 +27,7 @@ use crossterm::event::{self, Event, KeyEventKind};
 pub use app::App;
 pub use history::History;
 pub use keys::Flow;
-pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session};
+pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session, Tab};
 pub use terminal::{MAX_SCREEN, Screen, Sink, screen_area};
 pub use theme::{Glyphs, Theme};
 

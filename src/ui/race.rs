@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::format;
+use super::format::{self, Si};
 use super::help::Help;
 use super::keys::{Action, View, close_help, footer, hint_spans};
 use super::session::{BoardArea, RunState, Session};
@@ -226,11 +226,11 @@ impl Race {
             Span::raw(format::energy(now.energy)),
         ];
         let best = counter("best  ", format::energy(now.best_energy));
-        let iterations = counter("iter  ", format::si(now.iteration as f64));
+        let iterations = counter("iter  ", format::si(now.iteration as f64, Si::Panel));
         let rate = counter(
             "it/s  ",
             if *session.state() == RunState::Running {
-                format::si(session.history().rate())
+                format::si(session.history().rate(), Si::Panel)
             } else {
                 "-".to_string()
             },

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use std::path::{Path, PathBuf};
 
+use color_eyre::Result;
 use color_eyre::eyre::eyre;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -97,11 +98,11 @@ pub trait Session: Send {
     fn board_key(&mut self, key: char) -> bool;
     fn target_word(&self) -> &'static str;
     /// Saves the board as shown and the best state found as new files in `dir`.
-    fn save(&self, _dir: &Path) -> color_eyre::Result<Vec<PathBuf>> {
+    fn save(&self, _dir: &Path) -> Result<Vec<PathBuf>> {
         Err(eyre!("this board cannot be saved"))
     }
     /// Writes the best state to the run's `--output` file, if it has one.
-    fn write_output(&self) -> color_eyre::Result<()> {
+    fn write_output(&self) -> Result<()> {
         Ok(())
     }
 }
@@ -114,21 +115,33 @@ pub struct BoardArea {
     pub height: u16,
 }
 
+/// What the tabs show of a demo, and the pace its runs start at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tab {
+    /// e.g. "Sudoku".
+    pub name: &'static str,
+    /// How many puzzles `n`/`p` walk through.
+    pub count: usize,
+    /// The pace a fresh demo of this problem starts at.
+    pub pace: Speed,
+}
+
+impl Tab {
+    /// A tab of `count` puzzles, started at `pace` steps a second.
+    pub fn new(name: &'static str, count: usize, pace: u64) -> Tab {
+        Tab {
+            name,
+            count,
+            pace: Speed::Limited(pace),
+        }
+    }
+}
+
 /// A problem in the UI: its puzzles and how to start one.
 pub trait Demo: Send {
-    /// Tab name, e.g. "Sudoku".
-    fn name(&self) -> &str;
-    /// How many puzzles `n`/`p` walk through.
-    fn count(&self) -> usize;
+    fn tab(&self) -> Tab;
     /// Starts annealing puzzle `index` (0-based) at `speed`, for a board drawn in `area`.
-    fn start(
-        &self,
-        index: usize,
-        speed: Speed,
-        area: BoardArea,
-    ) -> color_eyre::Result<Box<dyn Session>>;
-    /// The pace a fresh demo of this problem starts at.
-    fn default_speed(&self) -> Speed;
+    fn start(&self, index: usize, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>>;
 }
 
 /// Time that runs only while the run does.
@@ -240,7 +253,7 @@ where
         self
     }
 
-    fn best(&self) -> color_eyre::Result<E::Snapshot> {
+    fn best(&self) -> Result<E::Snapshot> {
         self.worker
             .best()
             .ok_or_else(|| eyre!("the annealer did not hand over its best state"))
@@ -351,7 +364,7 @@ where
         self.view.target_word()
     }
 
-    fn save(&self, dir: &Path) -> color_eyre::Result<Vec<PathBuf>> {
+    fn save(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         let shown = self
             .snapshot
             .as_ref()
@@ -363,7 +376,7 @@ where
         Ok(export.save_in(dir)?)
     }
 
-    fn write_output(&self) -> color_eyre::Result<()> {
+    fn write_output(&self) -> Result<()> {
         match &self.output {
             Some(output) => output.write(&self.best()?),
             None => Ok(()),

@@ -6,7 +6,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
 
-use super::format;
+use super::format::{self, Si};
 use super::history::History;
 use super::theme::Theme;
 use crate::anneal::worker::Speed;
@@ -179,13 +179,13 @@ impl Widget for StatsPanel<'_> {
         .render(gauges, buf);
 
         let rate = if self.running {
-            format::si(self.history.rate())
+            format::si(self.history.rate(), Si::Panel)
         } else {
             "-".to_string()
         };
         let speed = match self.speed {
             Speed::Full => "full".to_string(),
-            Speed::Limited(rate) => format!("{}/s", format::si(rate as f64)),
+            Speed::Limited(rate) => format!("{}/s", format::si(rate as f64, Si::Panel)),
         };
         Paragraph::new(vec![
             Line::raw(""),

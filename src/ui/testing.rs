@@ -122,7 +122,7 @@ impl<V: BoardView<SudokuSnapshot>> Session for Frozen<V> {
 }
 
 /// The screen `tui` draws at `width` x `height`, line by line.
-pub(super) fn screen(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
+pub(crate) fn screen(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
         .draw(|f| tui.render(f.area(), f.buffer_mut()))

@@ -2,13 +2,13 @@
 //! pressed, in whatever order and at whatever size, nothing panics and every frame draws.
 
 use proptest::prelude::*;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use kiln::anneal::worker::Speed;
 use kiln::ui::{App, Flow, Theme, Tui, keys};
+
+use crate::common::screens::drawn;
 
 /// Every key the view knows but `e`, and some it does not. (`e` saves into the process's
 /// directory, which every test of this crate shares; the pty tests press it.)
@@ -33,13 +33,6 @@ fn key() -> impl Strategy<Value = KeyEvent> {
         1 => Just(KeyModifiers::CONTROL),
     ];
     (codes, modifiers).prop_map(|(code, modifiers)| KeyEvent::new(code, modifiers))
-}
-
-fn draw(app: &App, width: u16, height: u16) {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|f| app.render(f.area(), f.buffer_mut()))
-        .unwrap();
 }
 
 proptest! {
@@ -70,7 +63,7 @@ proptest! {
                 break;
             }
             app.poll();
-            draw(&app, width, height);
+            drawn(&app, width, height);
         }
     }
 }

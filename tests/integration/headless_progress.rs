@@ -3,18 +3,12 @@
 //! `--quiet`.
 
 use std::io::Read;
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
-fn kiln(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::common::kiln;
 
 fn stderr_lines(output: &std::process::Output) -> Vec<String> {
     String::from_utf8_lossy(&output.stderr)

@@ -1,20 +1,18 @@
 //! End to end: the built binary with --headless on the shipped files, its JSON checked.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn kiln(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .arg("image")
-        .args(args)
-        .arg("--headless")
-        .output()
-        .unwrap()
+use crate::common::kiln;
+
+/// `kiln image` with `args`, headless.
+fn headless(args: &[&str]) -> Output {
+    kiln(&[&["image"], args, &["--headless"]].concat())
 }
 
 fn json(args: &[&str]) -> Value {
-    let out = kiln(args);
+    let out = headless(args);
     assert!(
         out.status.success(),
         "{}",
@@ -242,7 +240,7 @@ fn custom_kernels_and_free_edges_run() {
 }
 
 fn failure(args: &[&str]) -> (i32, String) {
-    let out = kiln(args);
+    let out = headless(args);
     assert!(out.stdout.is_empty());
     (
         out.status.code().unwrap(),

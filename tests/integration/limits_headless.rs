@@ -1,6 +1,5 @@
 //! The built binary at its limits: numbers out of range, a full stderr, control characters
-//! in input, non-finite results, exit codes and messages (docs/limits.md). Each test names
-//! the finding of the "limits that hold" issue it covers.
+//! in input, non-finite results, exit codes and messages (docs/limits.md).
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -47,7 +46,7 @@ const HARD: &str = "puzzles/sudoku/hardest11.txt";
 const BERLIN: &str = "puzzles/tsp/berlin52.tsp";
 
 #[test]
-fn finding_1_numbers_out_of_range_are_refused_when_parsed() {
+fn numbers_out_of_range_are_refused_when_parsed() {
     let _cores = crate::common::busy();
     let cases: [(&[&str], &str); 9] = [
         (
@@ -91,7 +90,7 @@ fn finding_1_numbers_out_of_range_are_refused_when_parsed() {
 }
 
 #[test]
-fn finding_1_command_line_errors_are_one_line_with_code_2() {
+fn command_line_errors_are_one_line_with_code_2() {
     let _cores = crate::common::busy();
     refused(
         &["sudoku", "--sed", "3"],
@@ -130,7 +129,7 @@ fn with_stderr(args: &str, redirect: &str) -> Output {
 }
 
 #[test]
-fn finding_2_a_failed_write_to_stderr_does_not_abort() {
+fn a_failed_write_to_stderr_does_not_abort() {
     let _cores = crate::common::busy();
     for redirect in ["2>/dev/full", "2>&-"] {
         let solved = with_stderr("sudoku puzzles/sudoku/default.txt --headless", redirect);
@@ -158,7 +157,7 @@ fn assert_no_controls(text: &[u8]) {
 }
 
 #[test]
-fn finding_8_control_characters_from_input_are_escaped() {
+fn control_characters_from_input_are_escaped() {
     let _cores = crate::common::busy();
     let dir = scratch("escapes");
     let tsp = file(
@@ -205,7 +204,7 @@ fn finding_8_control_characters_from_input_are_escaped() {
 }
 
 #[test]
-fn finding_11_weights_that_would_make_energies_infinite_are_refused() {
+fn weights_that_would_make_energies_infinite_are_refused() {
     let _cores = crate::common::busy();
     let noisy = "puzzles/image/toy_4x5_noisy.pbm";
     refused(
@@ -223,7 +222,7 @@ fn finding_11_weights_that_would_make_energies_infinite_are_refused() {
 }
 
 #[test]
-fn finding_11_coordinates_whose_lengths_would_overflow_are_refused() {
+fn coordinates_whose_lengths_would_overflow_are_refused() {
     let _cores = crate::common::busy();
     let dir = scratch("coordinates");
     let huge = file(
@@ -257,7 +256,7 @@ fn finding_11_coordinates_whose_lengths_would_overflow_are_refused() {
 }
 
 #[test]
-fn finding_11_gap_is_reported_only_against_a_plausible_optimum() {
+fn gap_is_reported_only_against_a_plausible_optimum() {
     let _cores = crate::common::busy();
     let output = kiln(&[
         "tsp",
@@ -289,7 +288,7 @@ fn finding_11_gap_is_reported_only_against_a_plausible_optimum() {
 }
 
 #[test]
-fn finding_12_every_command_exits_1_when_nothing_is_solved() {
+fn every_command_exits_1_when_nothing_is_solved() {
     let _cores = crate::common::busy();
     // A puzzle without a solution, in a race and alone.
     let output = kiln(&["race", "puzzles/sudoku/no_solution.txt", "--headless"]);
@@ -318,7 +317,7 @@ fn finding_12_every_command_exits_1_when_nothing_is_solved() {
 }
 
 #[test]
-fn finding_13_dash_reads_the_puzzle_from_stdin() {
+fn dash_reads_the_puzzle_from_stdin() {
     let _cores = crate::common::busy();
     let puzzle = std::fs::read("puzzles/sudoku/small4.txt").unwrap();
     let output = kiln_with_stdin(&["sudoku", "-", "--headless"], &puzzle);
@@ -335,7 +334,7 @@ fn finding_13_dash_reads_the_puzzle_from_stdin() {
 }
 
 #[test]
-fn finding_13_a_byte_order_mark_is_skipped_and_latin1_located() {
+fn a_byte_order_mark_is_skipped_and_latin1_located() {
     let _cores = crate::common::busy();
     let dir = scratch("encodings");
     let mut text = b"\xef\xbb\xbf".to_vec();
@@ -356,7 +355,7 @@ fn finding_13_a_byte_order_mark_is_skipped_and_latin1_located() {
 }
 
 #[test]
-fn finding_13_counts_agree_in_number_and_tsp_errors_have_columns() {
+fn counts_agree_in_number_and_tsp_errors_have_columns() {
     let _cores = crate::common::busy();
     let dir = scratch("messages");
     let one = file(&dir, "one.tsp", b"NODE_COORD_SECTION\n1 0 0\n");
@@ -386,7 +385,7 @@ fn finding_13_counts_agree_in_number_and_tsp_errors_have_columns() {
 }
 
 #[test]
-fn finding_13_flags_that_apply_only_with_another_are_refused() {
+fn flags_that_apply_only_with_another_are_refused() {
     let _cores = crate::common::busy();
     refused(
         &["image", "--lambda", "2", "--headless"],
@@ -478,7 +477,7 @@ fn plot_and_presets_refuse_the_flags_of_the_live_view_and_of_json() {
 }
 
 #[test]
-fn finding_13_flags_the_run_would_ignore_are_refused() {
+fn flags_the_run_would_ignore_are_refused() {
     let cases: [(&[&str], &str); 14] = [
         // The schedule in effect is the problem's default unless --schedule is given.
         (

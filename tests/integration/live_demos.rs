@@ -54,11 +54,12 @@ fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
     let startup = kiln::demos::for_command(None).unwrap();
     let mut table = Vec::new();
     for demo in &startup.demos {
-        let Speed::Limited(rate) = demo.default_speed() else {
-            panic!("{}: a demo runs at a watchable pace", demo.name());
+        let tab = demo.tab();
+        let Speed::Limited(rate) = tab.pace else {
+            panic!("{}: a demo runs at a watchable pace", tab.name);
         };
-        for index in 0..demo.count() {
-            let what = format!("{} {}", demo.name(), index + 1);
+        for index in 0..tab.count {
+            let what = format!("{} {}", tab.name, index + 1);
             let mut session = demo.start(index, Speed::Full, AREA).unwrap();
             let (steps, t_high, t_low) = run_to_the_end(&mut session, &what);
             let seconds = steps as f64 / rate as f64;

@@ -5,8 +5,6 @@
 
 use std::time::{Duration, Instant};
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
 use kiln::anneal::worker::Speed;
@@ -15,21 +13,12 @@ use kiln::problems::sudoku::{self, Puzzle};
 use kiln::ui::boards::sudoku::SudokuDemo;
 use kiln::ui::{App, Glyphs, Options, Theme, Tui};
 
+use crate::common::screens::drawn;
+
 const HARDEST: &str = include_str!("../../puzzles/sudoku/hardest11.txt");
 
 fn hardest() -> Vec<Puzzle> {
     sudoku::parse_puzzles(HARDEST, "hardest11.txt").unwrap()
-}
-
-fn frame(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|f| tui.render(f.area(), f.buffer_mut()))
-        .unwrap();
-    let buf = terminal.backend().buffer();
-    (0..height)
-        .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect())
-        .collect()
 }
 
 /// The 9x9 grids drawn on a screen, read back from the text: each grid row is a run of
@@ -116,7 +105,7 @@ fn watch(
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         tui.poll();
-        let lines = frame(tui, 80, 24);
+        let lines = drawn(tui, 80, 24);
         let text = lines.join("\n");
         let claims = claims(&text);
         if claims > 0 {

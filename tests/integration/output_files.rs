@@ -3,17 +3,14 @@
 //! run still prints the result, with the error, and exits 3.
 
 use std::fs;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::common::kiln;
 use crate::common::scratch::scratch;
 
-fn kiln(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .args(["--headless", "--max-steps", "20000"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap()
+/// `kiln` with `args`, headless and short.
+fn headless(args: &[&str]) -> Output {
+    kiln(&[args, &["--headless", "--max-steps", "20000"]].concat())
 }
 
 fn stderr(out: &Output) -> String {
@@ -36,7 +33,7 @@ fn an_input_is_never_replaced_by_the_output() {
     for extra in [&[][..], &["--force"][..]] {
         let mut args = vec!["tsp", "--tour", path, "--output", path];
         args.extend_from_slice(extra);
-        let out = kiln(&args);
+        let out = headless(&args);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
         assert!(
             stderr(&out).contains("is an input of this run"),
@@ -55,7 +52,7 @@ fn an_existing_file_needs_force() {
     let output = dir.join("best.pbm");
     fs::write(&output, "mine").unwrap();
     let path = output.to_str().unwrap();
-    let out = kiln(&["image", "--size", "32x32", "--output", path]);
+    let out = headless(&["image", "--size", "32x32", "--output", path]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("exists; --force replaces it"),
@@ -63,7 +60,7 @@ fn an_existing_file_needs_force() {
         stderr(&out)
     );
     assert_eq!(fs::read_to_string(&output).unwrap(), "mine");
-    let out = kiln(&["image", "--size", "32x32", "--output", path, "--force"]);
+    let out = headless(&["image", "--size", "32x32", "--output", path, "--force"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(fs::read(&output).unwrap().starts_with(b"P4"));
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary left");
@@ -72,7 +69,7 @@ fn an_existing_file_needs_force() {
 #[test]
 fn a_path_that_cannot_be_written_is_refused_before_the_run() {
     let _cores = crate::common::busy();
-    let out = kiln(&["tsp", "--output", "/nonexistent-dir/best.tour"]);
+    let out = headless(&["tsp", "--output", "/nonexistent-dir/best.tour"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
     assert!(
@@ -85,7 +82,7 @@ fn a_path_that_cannot_be_written_is_refused_before_the_run() {
 #[test]
 fn a_failed_write_still_prints_the_result_and_exits_3() {
     let _cores = crate::common::busy();
-    let out = kiln(&["tsp", "--output", "/dev/full"]);
+    let out = headless(&["tsp", "--output", "/dev/full"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["tour"].as_array().unwrap().len(), 52);

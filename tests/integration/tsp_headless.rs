@@ -1,18 +1,14 @@
 //! The built binary, headless, on shipped instances: JSON checked against recomputation.
 
-use std::process::Command;
-
 use kiln::problems::tsp::{tour_file, tsplib};
+
+use crate::common::kiln;
 
 const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/tsp");
 
-fn kiln(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .arg("tsp")
-        .args(args)
-        .arg("--headless")
-        .output()
-        .unwrap()
+/// `kiln tsp` with `args`, headless.
+fn headless(args: &[&str]) -> std::process::Output {
+    kiln(&[&["tsp"], args, &["--headless"]].concat())
 }
 
 fn json(output: &std::process::Output) -> serde_json::Value {
@@ -46,7 +42,7 @@ fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
     let file = format!("{PUZZLES}/berlin52.tsp");
     let dir = crate::common::scratch::scratch("tsp-tour");
     let out = dir.join("best.tour");
-    let output = kiln(&[
+    let output = headless(&[
         &file,
         "--time-limit",
         "0.3",
@@ -87,7 +83,7 @@ fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
 fn random_instance_without_a_file_and_the_seed_moves() {
     let _cores = crate::common::busy();
     for moves in ["two-opt", "swap-adjacent", "swap"] {
-        let report = json(&kiln(&[
+        let report = json(&headless(&[
             "--random",
             "200",
             "--layout",
@@ -113,7 +109,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
     let dir = crate::common::scratch::scratch("tsp-bad");
     let bad = dir.join("bad.tsp");
     std::fs::write(&bad, "NAME: bad\nEDGE_WEIGHT_TYPE: EXPLICIT\n").unwrap();
-    let output = kiln(&[bad.to_str().unwrap()]);
+    let output = headless(&[bad.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(
@@ -124,7 +120,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
             bad.display()
         )
     );
-    let output = kiln(&["--random", "2"]);
+    let output = headless(&["--random", "2"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
@@ -138,7 +134,7 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_under_ils() {
     let file = format!("{PUZZLES}/ch150.tsp");
     let args = ["--max-steps", "400000", "--kick-share", "0.75"];
     // An unreachable optimum, so the kicks do not stop early at the real one.
-    let report = json(&kiln(&[
+    let report = json(&headless(&[
         &file,
         args[0],
         args[1],
@@ -162,7 +158,7 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_under_ils() {
 
     // Annealing alone, and the default's annealing then descent, take every step.
     for (flags, search) in [(&["--no-polish"][..], "anneal"), (&[], "anneal+descent")] {
-        let report = json(&kiln(&[&[&file, args[0], args[1]], flags].concat()));
+        let report = json(&headless(&[&[&file, args[0], args[1]], flags].concat()));
         assert_eq!(report["search"], search);
         assert_eq!(report["kicks"], 0);
         assert_eq!(report["kick_evaluations"], 0);
@@ -179,17 +175,17 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_under_ils() {
         }
     }
     // The seed's swap moves have no local search.
-    let report = json(&kiln(&[&file, args[0], args[1], "--moves", "swap"]));
+    let report = json(&headless(&[&file, args[0], args[1], "--moves", "swap"]));
     assert_eq!(report["search"], "anneal");
 
     // Only the kicks take a share.
-    let output = kiln(&[&file, "--kick-share", "0.5"]);
+    let output = headless(&[&file, "--kick-share", "0.5"]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
         "kiln: --kick-share needs --ils (the share of the budget the kicks take)\n"
     );
-    let output = kiln(&[&file, "--ils", "--kick-share", "1"]);
+    let output = headless(&[&file, "--ils", "--kick-share", "1"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("1 is not in [0, 1)"), "{stderr}");

@@ -22,6 +22,22 @@ pub enum CellKind {
     Annealed,
 }
 
+impl CellKind {
+    /// The kind of every cell, from the givens and the fixed cells as the models take them
+    /// (0 = not given, not fixed).
+    pub(super) fn of_cells(givens: &[u8], fixed: &[u8]) -> Arc<[CellKind]> {
+        givens
+            .iter()
+            .zip(fixed)
+            .map(|(&g, &f)| match (g, f) {
+                (0, 0) => CellKind::Annealed,
+                (0, _) => CellKind::Propagated,
+                _ => CellKind::Given,
+            })
+            .collect()
+    }
+}
+
 /// A swap of two free cells of one box, with everything `delta` and `apply` need, so the
 /// hot loop never divides or looks anything up twice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,6 +165,25 @@ impl SudokuSnapshot {
     }
 }
 
+/// The `Problem` methods that copy a model's grid out, for every model that keeps its grid
+/// as `geometry`, `kinds` and `values` (the fields of a `SudokuSnapshot`).
+macro_rules! grid_snapshots {
+    () => {
+        fn snapshot(&self) -> SudokuSnapshot {
+            SudokuSnapshot::of(&self.geometry, &self.kinds, &self.values)
+        }
+
+        fn snapshot_into(&self, into: &mut SudokuSnapshot) {
+            into.refresh(&self.geometry, &self.kinds, &self.values);
+        }
+
+        fn snapshot_cost(&self) -> usize {
+            self.values.len()
+        }
+    };
+}
+pub(super) use grid_snapshots;
+
 impl SudokuAnneal {
     /// `fixed` holds the givens and the propagated cells (0 = free); `givens` tells them
     /// apart. The free cells start as a random fill from `rng`.
@@ -167,15 +202,7 @@ impl SudokuAnneal {
         rng: &mut Rng,
     ) -> Self {
         let side = geometry.side;
-        let kinds: Arc<[CellKind]> = givens
-            .iter()
-            .zip(fixed)
-            .map(|(&g, &f)| match (g, f) {
-                (0, 0) => CellKind::Annealed,
-                (0, _) => CellKind::Propagated,
-                _ => CellKind::Given,
-            })
-            .collect();
+        let kinds = CellKind::of_cells(givens, fixed);
         let offset = |line: usize| (line * (side + 1)) as u16;
         let mut swaps = Vec::new();
         let mut boxes = Vec::with_capacity(side);
@@ -494,17 +521,7 @@ impl Problem for SudokuAnneal {
         self.recount();
     }
 
-    fn snapshot(&self) -> SudokuSnapshot {
-        SudokuSnapshot::of(&self.geometry, &self.kinds, &self.values)
-    }
-
-    fn snapshot_into(&self, into: &mut SudokuSnapshot) {
-        into.refresh(&self.geometry, &self.kinds, &self.values);
-    }
-
-    fn snapshot_cost(&self) -> usize {
-        self.values.len()
-    }
+    grid_snapshots!();
 }
 
 #[cfg(test)]

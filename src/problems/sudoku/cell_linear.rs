@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rand::Rng as _;
 
-use super::anneal::{CellKind, SudokuSnapshot};
+use super::anneal::{CellKind, SudokuSnapshot, grid_snapshots};
 use super::grid::Geometry;
 use crate::anneal::{Problem, Rng};
 
@@ -36,15 +36,7 @@ impl CellLinear {
     /// with random values from `rng`.
     pub fn new(geometry: Arc<Geometry>, givens: &[u8], fixed: &[u8], rng: &mut Rng) -> Self {
         let side = geometry.side;
-        let kinds: Arc<[CellKind]> = givens
-            .iter()
-            .zip(fixed)
-            .map(|(&g, &f)| match (g, f) {
-                (0, 0) => CellKind::Annealed,
-                (0, _) => CellKind::Propagated,
-                _ => CellKind::Given,
-            })
-            .collect();
+        let kinds = CellKind::of_cells(givens, fixed);
         let units = (0..geometry.cells())
             .map(|c| {
                 let offset = |unit: usize| (unit * (side + 1)) as u16;
@@ -163,15 +155,5 @@ impl Problem for CellLinear {
         self.recount();
     }
 
-    fn snapshot(&self) -> SudokuSnapshot {
-        SudokuSnapshot::of(&self.geometry, &self.kinds, &self.values)
-    }
-
-    fn snapshot_into(&self, into: &mut SudokuSnapshot) {
-        into.refresh(&self.geometry, &self.kinds, &self.values);
-    }
-
-    fn snapshot_cost(&self) -> usize {
-        self.values.len()
-    }
+    grid_snapshots!();
 }

@@ -310,7 +310,10 @@ impl TspProblem {
         (best, evaluated)
     }
 
-    /// The cities whose tour neighbours `mv` changes (with repeats for 2-opt).
+    /// The cities whose tour neighbours `mv` changes (with repeats for 2-opt). For an
+    /// Or-opt move, `[a, s, e, f, p, q]`: the run `s..e` between `a` and `f` goes between `p`
+    /// and `q`.
+    #[inline(always)]
     pub fn touched(&self, mv: &Move) -> [u32; 6] {
         let t = &self.tour;
         let n = self.n();
@@ -413,15 +416,8 @@ impl Problem for TspProblem {
                 let (c, d) = (t.at(j), t.at(j + 1));
                 self.c(a, c) + self.c(b, d) - self.c(a, b) - self.c(c, d)
             }
-            Move::OrOpt {
-                start,
-                len,
-                after,
-                reversed,
-            } => {
-                let (a, s) = (t.at(start + n - 1), t.at(start));
-                let (e, f) = (t.at(start + len - 1), t.at(start + len));
-                let (p, q) = (t.at(after), t.at(after + 1));
+            Move::OrOpt { reversed, .. } => {
+                let [a, s, e, f, p, q] = self.touched(mv);
                 let inserted = if reversed {
                     self.c(p, e) + self.c(s, q)
                 } else {
@@ -450,17 +446,8 @@ impl Problem for TspProblem {
     fn apply(&mut self, mv: &Move) {
         match *mv {
             Move::Reverse { i, j } => self.tour.reverse(i, j),
-            Move::OrOpt {
-                start,
-                len,
-                after,
-                reversed,
-            } => {
-                let n = self.n();
-                let t = &self.tour;
-                let (a, s) = (t.at(start + n - 1), t.at(start));
-                let (e, f) = (t.at(start + len - 1), t.at(start + len));
-                let (p, q) = (t.at(after), t.at(after + 1));
+            Move::OrOpt { reversed, .. } => {
+                let [a, s, e, f, p, q] = self.touched(mv);
                 // a [s..e] f..p q  ->  a p..f [e..s] q  ->  a f..p [e..s] q  (-> [s..e])
                 self.tour.exchange(a, s, p, q);
                 self.tour.exchange(a, p, f, e);

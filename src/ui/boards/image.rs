@@ -3,6 +3,7 @@
 //! each dot (or, with `--ascii`, each density character) stand for a block of pixels,
 //! dithered by the block's density.
 
+use color_eyre::Result;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -13,7 +14,7 @@ use crate::export::{self, Export, Output};
 use crate::output_args::OutputFile;
 use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, Setup, build};
 use crate::ui::boards::TraceSlot;
-use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
+use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
 
 pub struct ImageView {
@@ -252,7 +253,7 @@ impl Prepared {
 impl ImageDemo {
     /// Run `index` for a board of `area`: a random image (or the built-in picture) without a
     /// given size fills the board one pixel per dot.
-    fn prepare(&self, index: usize, area: BoardArea) -> color_eyre::Result<Prepared> {
+    fn prepare(&self, index: usize, area: BoardArea) -> Result<Prepared> {
         let mut args = self.runs[index % self.runs.len()].clone();
         if args.file.is_none() && args.size.is_none() {
             args.size = Some(dots(area));
@@ -272,20 +273,11 @@ impl ImageDemo {
 }
 
 impl Demo for ImageDemo {
-    fn name(&self) -> &str {
-        "Image"
+    fn tab(&self) -> Tab {
+        Tab::new("Image", self.runs.len(), DEFAULT_PACE)
     }
 
-    fn count(&self) -> usize {
-        self.runs.len()
-    }
-
-    fn start(
-        &self,
-        index: usize,
-        speed: Speed,
-        area: BoardArea,
-    ) -> color_eyre::Result<Box<dyn Session>> {
+    fn start(&self, index: usize, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
         let prepared = self.prepare(index, area)?;
         let view = prepared.view();
         let output = prepared.output.clone().map(|file| Output {
@@ -300,10 +292,6 @@ impl Demo for ImageDemo {
             )
             .with_output(output),
         ))
-    }
-
-    fn default_speed(&self) -> Speed {
-        Speed::Limited(DEFAULT_PACE)
     }
 }
 
@@ -512,7 +500,7 @@ mod tests {
     fn presets_fill_the_board_one_pixel_per_dot_and_draw_exactly() {
         let demo = presets();
         for area in [SMALL, LARGE] {
-            for index in 0..demo.count() {
+            for index in 0..demo.runs.len() {
                 let prepared = demo.prepare(index, area).unwrap();
                 let input = &prepared.setup.input;
                 assert_eq!((input.width, input.height), dots(area));

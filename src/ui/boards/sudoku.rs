@@ -8,11 +8,12 @@ use ratatui::style::Style;
 
 use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
+use color_eyre::Result;
 use color_eyre::eyre::{bail, eyre};
 
 use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuArgs, SudokuSnapshot, solver, symbol};
 use crate::ui::boards::TraceSlot;
-use crate::ui::session::{BoardArea, BoardView, Demo, Live, Session};
+use crate::ui::session::{BoardArea, BoardView, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
 
 pub struct SudokuView {
@@ -331,20 +332,12 @@ pub struct SudokuDemo {
 }
 
 impl Demo for SudokuDemo {
-    fn name(&self) -> &str {
-        "Sudoku"
+    /// The show's puzzles cool over 600k steps: 20 s at 30k steps a second.
+    fn tab(&self) -> Tab {
+        Tab::new("Sudoku", self.puzzles.len(), 30_000)
     }
 
-    fn count(&self) -> usize {
-        self.puzzles.len()
-    }
-
-    fn start(
-        &self,
-        index: usize,
-        speed: Speed,
-        _area: BoardArea,
-    ) -> color_eyre::Result<Box<dyn Session>> {
+    fn start(&self, index: usize, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
         let puzzle = self
             .puzzles
             .get(index)
@@ -384,11 +377,6 @@ impl Demo for SudokuDemo {
             Live::start(solver.launch(title).traced(self.trace.take()), view, speed)
                 .with_output(output),
         ))
-    }
-
-    /// The show's puzzles cool over 600k steps: 20 s at this pace.
-    fn default_speed(&self) -> Speed {
-        Speed::Limited(30_000)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use color_eyre::Result;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
@@ -16,7 +17,7 @@ use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
 use crate::problems::tsp::{Cost, Loaded, Point, TspArgs, TspSnapshot, build};
 use crate::ui::boards::{TraceSlot, step_budget};
-use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session};
+use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
 
 pub struct TspView {
@@ -332,20 +333,11 @@ const TYPICAL_RATE: f64 = 20e6;
 pub(crate) const DEFAULT_PACE: u64 = 1_000_000;
 
 impl Demo for TspDemo {
-    fn name(&self) -> &str {
-        "TSP"
+    fn tab(&self) -> Tab {
+        Tab::new("TSP", self.runs.len(), DEFAULT_PACE)
     }
 
-    fn count(&self) -> usize {
-        self.runs.len()
-    }
-
-    fn start(
-        &self,
-        index: usize,
-        speed: Speed,
-        _area: BoardArea,
-    ) -> color_eyre::Result<Box<dyn Session>> {
+    fn start(&self, index: usize, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
         let args = &self.runs[index % self.runs.len()];
         let mut setup = build(args)?;
         step_budget(&mut setup.config, &args.anneal, TYPICAL_RATE);
@@ -373,10 +365,6 @@ impl Demo for TspDemo {
         Ok(Box::new(
             Live::start(launch.traced(self.trace.take()), view, speed).with_output(output),
         ))
-    }
-
-    fn default_speed(&self) -> Speed {
-        Speed::Limited(DEFAULT_PACE)
     }
 }
 
