@@ -15,17 +15,10 @@ import time
 
 import paramiko
 
+from view_rate import status_kib as status
+
 KILN = os.environ.get("KILN") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "kiln")
-
-
-def status(pid, field):
-    try:
-        text = open(f"/proc/{pid}/status").read()
-    except OSError:
-        return 0
-    m = re.search(rf"{field}:\s+(\d+)", text)
-    return int(m.group(1)) if m else 0
 
 
 class Server:

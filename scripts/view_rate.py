@@ -31,13 +31,14 @@ SSH = ["ssh", "-tt", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile
        "-o", "LogLevel=ERROR"]
 
 
-def peak_kib(pid):
-    """The peak resident memory of `pid` so far, in KiB (0 once it is gone)."""
+def status_kib(pid, field):
+    """A memory figure of `pid` (VmHWM: its peak so far, VmRSS: now), in KiB; 0 once it
+    is gone."""
     try:
         status = open(f"/proc/{pid}/status").read()
     except OSError:
         return 0
-    m = re.search(r"VmHWM:\s+(\d+)", status)
+    m = re.search(rf"{field}:\s+(\d+)", status)
     return int(m.group(1)) if m else 0
 
 
@@ -77,7 +78,7 @@ def run_in_pty(argv, width, height, seconds, paused, watch_pid=None, keys=b""):
             if time.monotonic() >= count_from:
                 counted += data
                 total += len(data)
-        peak = max(peak, peak_kib(watch_pid or pid))
+        peak = max(peak, status_kib(watch_pid or pid, "VmHWM"))
     os.write(fd, b"q")
     deadline = time.monotonic() + 5
     status = None
