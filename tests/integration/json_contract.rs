@@ -414,11 +414,42 @@ fn a_tsp_run_that_reaches_the_optimum_says_so() {
     let line = &lines(&output)[0];
     assert_eq!(line["length"], line["optimum"], "{line}");
     assert_eq!(line["stop"], "optimum", "{line}");
-    // The alias keeps the annealer's own word.
+    // The alias keeps the annealer's own word: its budget, or the optimum itself.
     assert!(matches!(
         line["reason"].as_str(),
-        Some("time_limit" | "max_steps")
+        Some("time_limit" | "max_steps" | "target")
     ));
+}
+
+#[test]
+fn a_run_that_anneals_to_the_optimum_stops_there() {
+    let _cores = crate::common::busy();
+    // Without kicks: berlin52's optimum comes long before the 300,000 steps.
+    let output = kiln(&[
+        "tsp",
+        "puzzles/tsp/berlin52.tsp",
+        "--max-steps",
+        "300000",
+        "--headless",
+    ]);
+    let line = &lines(&output)[0];
+    assert_eq!(line["length"], line["optimum"], "{line}");
+    assert_eq!(line["stop"], "optimum", "{line}");
+    assert_eq!(line["reason"], "target", "{line}");
+    assert!(line["iterations"].as_u64().unwrap() < 300_000, "{line}");
+    // With the squared cost the energy is not the length: no target, the whole budget.
+    let output = kiln(&[
+        "tsp",
+        "puzzles/tsp/berlin52.tsp",
+        "--max-steps",
+        "300000",
+        "--cost",
+        "squared",
+        "--headless",
+    ]);
+    let line = &lines(&output)[0];
+    assert_eq!(line["iterations"], 300_000, "{line}");
+    assert_eq!(line["stop"], "steps", "{line}");
 }
 
 #[test]

