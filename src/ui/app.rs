@@ -22,6 +22,24 @@ use crate::anneal::StopReason;
 use crate::anneal::worker::{Command, Speed};
 use crate::export::saved_message;
 
+/// How long a notice (files saved, a puzzle that would not start) stays in the title.
+const NOTICE_TIME: Duration = Duration::from_secs(4);
+
+/// A line for the title, and when it goes.
+struct Notice {
+    text: String,
+    until: Instant,
+}
+
+impl Notice {
+    fn new(text: String) -> Notice {
+        Notice {
+            text,
+            until: Instant::now() + NOTICE_TIME,
+        }
+    }
+}
+
 pub struct App {
     demos: Vec<Box<dyn Demo>>,
     tab: usize,
@@ -31,8 +49,9 @@ pub struct App {
     speed: Speed,
     help: bool,
     theme: Theme,
-    /// Why the last puzzle change failed, or which files were saved, until the next change.
-    notice: Option<String>,
+    /// Why the last puzzle change failed, or which files were saved: shown in the title for
+    /// `NOTICE_TIME`, or until the next change.
+    notice: Option<Notice>,
     /// The terminal's size, for sizing the next run's board.
     screen: Rect,
     /// Whether a finished run makes way for the next one by itself.
@@ -199,14 +218,14 @@ impl App {
                 self.session.board_key(key);
             }
             Action::Save if !self.saves => {
-                self.notice = Some("saving is off here".to_string());
+                self.notice = Some(Notice::new("saving is off here".to_string()));
             }
             // Into the directory kiln was started in.
             Action::Save => {
-                self.notice = Some(match self.session.save(Path::new(".")) {
+                self.notice = Some(Notice::new(match self.session.save(Path::new(".")) {
                     Ok(paths) => saved_message(&paths),
                     Err(e) => format!("not saved: {e}"),
-                });
+                }));
             }
             Action::TogglePause
             | Action::Step
@@ -251,7 +270,7 @@ impl App {
                 self.speed = speed;
                 self.notice = None;
             }
-            Err(e) => self.notice = Some(format!("{e}")),
+            Err(e) => self.notice = Some(Notice::new(format!("{e}"))),
         }
     }
 
@@ -290,7 +309,7 @@ impl App {
         };
         spans.push(Span::styled(word, style));
         if let Some(notice) = &self.notice {
-            spans.push(Span::styled(format!(" · {notice}"), theme.warn));
+            spans.push(Span::styled(format!(" · {}", notice.text), theme.warn));
         }
         // The numbers first: a narrow terminal cuts the end of the line.
         if let Some(headline) = self.session.headline() {
@@ -308,8 +327,8 @@ impl App {
         }
     }
 
-    fn hints(&self) -> Line<'_> {
-        Line::from(hint_spans(footer(self.view()), &self.theme))
+    fn hints(&self, width: u16) -> Line<'_> {
+        Line::from(hint_spans(footer(self.view(), width), &self.theme))
     }
 
     /// Two lines about a finished run: how it ended, and what it took.
@@ -350,11 +369,16 @@ impl Tui for App {
     fn poll(&mut self) -> bool {
         let changed = self.session.poll();
         let moved = self.tick_attract();
+        // A notice goes by itself, or it would stand before the title for good.
+        let expired = self
+            .notice
+            .take_if(|notice| notice.until <= Instant::now())
+            .is_some();
         // The banner's countdown is redrawn when its whole seconds change, not every frame.
         let left = self.seconds_left();
         let counted = left != self.countdown;
         self.countdown = left;
-        moved || changed || counted
+        moved || changed || counted || expired
     }
 
     fn on_action(&mut self, action: Action) -> Flow {
@@ -435,8 +459,8 @@ impl Widget for &App {
             hints,
         } = areas(area);
 
-        Paragraph::new(self.title_line()).render(title, buf);
-        Paragraph::new(self.hints()).render(hints, buf);
+        Paragraph::new(format::fit(self.title_line(), title.width)).render(title, buf);
+        Paragraph::new(self.hints(hints.width)).render(hints, buf);
         self.session.render_board(board, buf, &self.theme);
         StatsPanel {
             history: self.session.history(),
@@ -682,6 +706,18 @@ mod tests {
         let text = screen(&app, 80, 24).join("\n");
         assert!(!text.contains("SOLVED"), "{text}");
         assert!(text.contains("board not at the target"), "{text}");
+    }
+
+    #[test]
+    fn a_notice_leaves_the_title_after_a_few_seconds() {
+        let mut app = app(RunState::Running).without_saving();
+        app.on_action(Action::Save);
+        assert!(screen(&app, 80, 24)[0].contains("saving is off here"));
+        app.poll();
+        assert!(screen(&app, 80, 24)[0].contains("saving is off here"));
+        app.notice.as_mut().unwrap().until = Instant::now();
+        assert!(app.poll(), "the title changes: redraw");
+        assert!(!screen(&app, 80, 24)[0].contains("saving is off here"));
     }
 
     #[test]

@@ -2,6 +2,51 @@
 
 use std::time::Duration;
 
+use ratatui::text::{Line, Span};
+
+/// `line` in at most `width` columns: a longer one is cut after its last whole word that
+/// fits, separators dropped, and ends in an ellipsis, so a title is never cut mid-word.
+pub(super) fn fit(line: Line<'_>, width: u16) -> Line<'_> {
+    let width = usize::from(width);
+    if line.width() <= width {
+        return line;
+    }
+    let room = width.saturating_sub(1);
+    let mut spans: Vec<Span> = Vec::new();
+    let mut used = 0;
+    for span in line.spans {
+        let n = span.content.chars().count();
+        if used + n <= room {
+            used += n;
+            spans.push(span);
+            continue;
+        }
+        let fits: String = span.content.chars().take(room - used).collect();
+        // A word ends where a space follows it, in this span or after it.
+        let whole = span.content.chars().nth(room - used) == Some(' ');
+        let end = if whole {
+            fits.len()
+        } else {
+            fits.rfind(' ').unwrap_or(0)
+        };
+        spans.push(Span::styled(fits[..end].to_string(), span.style));
+        break;
+    }
+    let separators: &[char] = &[' ', '·'];
+    while let Some(last) = spans.last_mut() {
+        let kept = last.content.trim_end_matches(separators).to_string();
+        if kept.is_empty() {
+            spans.pop();
+        } else {
+            last.content = kept.into();
+            break;
+        }
+    }
+    let style = spans.last().map(|s| s.style).unwrap_or_default();
+    spans.push(Span::styled("…", style));
+    Line::from(spans)
+}
+
 /// 1234567 -> "1,234,567".
 pub(super) fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -95,6 +140,42 @@ pub(super) fn elapsed(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_is_cut_at_a_word_and_ends_in_an_ellipsis() {
+        let text =
+            |line: &Line| -> String { line.spans.iter().map(|s| s.content.as_ref()).collect() };
+        let line = || {
+            Line::from(vec![
+                Span::raw(" kiln "),
+                Span::raw("OPTIMAL"),
+                Span::raw(" · gap 0.00% · best 7542"),
+                Span::raw(" · berlin52 (52 cities)"),
+            ])
+        };
+        let full = text(&line());
+        assert_eq!(text(&fit(line(), 200)), full);
+        for width in [59, 50, 40, 30, 20, 12, 8] {
+            let cut = text(&fit(line(), width));
+            assert!(
+                cut.chars().count() <= usize::from(width),
+                "{width}: {cut:?}"
+            );
+            let kept = cut.strip_suffix('…').unwrap();
+            assert!(full.starts_with(kept), "{width}: {cut:?}");
+            // What follows what is kept is a space: no word was cut.
+            assert_eq!(
+                full[kept.len()..].chars().next(),
+                Some(' '),
+                "{width}: {cut:?}"
+            );
+            assert!(
+                !kept.ends_with(' ') && !kept.ends_with('·'),
+                "{width}: {cut:?}"
+            );
+        }
+        assert_eq!(text(&fit(line(), 1)), "…");
+    }
 
     #[test]
     fn formats() {

@@ -217,9 +217,27 @@ pub fn keys_for(view: View) -> impl Iterator<Item = &'static Key> {
     KEYS.iter().filter(move |k| k.works.in_view(view))
 }
 
-/// The footer's (key, hint) pairs for `view`, ending in `? help`.
-pub fn footer(view: View) -> impl Iterator<Item = (String, &'static str)> {
-    keys_for(view).filter_map(|k| k.hint.map(|hint| (k.key.to_string(), hint)))
+/// The footer's (key, hint) pairs for `view` that fit in `width` columns, ending in
+/// `? help`: a narrow terminal loses the last hints before help, never help itself.
+pub fn footer(view: View, width: u16) -> Vec<(String, &'static str)> {
+    let mut pairs: Vec<(String, &'static str)> = keys_for(view)
+        .filter_map(|k| k.hint.map(|hint| (k.key.to_string(), hint)))
+        .collect();
+    let help = pairs.pop();
+    // As `hint_spans` draws a pair: " key hint".
+    let columns = |(key, hint): &(String, &str)| 2 + key.chars().count() + hint.chars().count();
+    let mut left = usize::from(width).saturating_sub(help.as_ref().map_or(0, columns));
+    pairs.retain(|pair| {
+        let fits = columns(pair) <= left;
+        if fits {
+            left -= columns(pair);
+        } else {
+            left = 0;
+        }
+        fits
+    });
+    pairs.extend(help);
+    pairs
 }
 
 /// What Esc does when nothing is open for it to close.
@@ -317,10 +335,24 @@ mod footer_tests {
             },
             View::Race,
         ] {
-            let spans = hint_spans(footer(view), &Theme::monochrome(true));
+            let spans = hint_spans(footer(view, 80), &Theme::monochrome(true));
             let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
             assert!(text.ends_with("? help"), "{text:?}");
             assert!(text.len() <= 78, "{} columns: {text:?}", text.len());
+            // Narrower: hints before help go, whole, from the end.
+            for width in [60, 40, 20, 8] {
+                let spans = hint_spans(footer(view, width), &Theme::monochrome(true));
+                let narrow: String = spans.iter().map(|s| s.content.as_ref()).collect();
+                assert!(narrow.ends_with("? help"), "{width}: {narrow:?}");
+                assert!(
+                    narrow.chars().count() <= usize::from(width),
+                    "{width}: {narrow:?}"
+                );
+                assert!(
+                    text.starts_with(narrow.trim_end_matches(" ? help")),
+                    "{narrow:?}"
+                );
+            }
         }
     }
 

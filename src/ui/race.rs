@@ -386,7 +386,8 @@ impl Tui for Race {
         for (i, pane) in pane_areas(self.racers.len(), panes).into_iter().enumerate() {
             self.render_pane(i, &placed, pane, buf);
         }
-        Paragraph::new(Line::from(hint_spans(footer(View::Race), theme))).render(hints, buf);
+        let footer = footer(View::Race, hints.width);
+        Paragraph::new(Line::from(hint_spans(footer, theme))).render(hints, buf);
         if self.help {
             Help {
                 view: View::Race,
