@@ -69,8 +69,15 @@ pub(super) fn sparkline(
     area: Rect,
     buf: &mut Buffer,
 ) {
+    // The lowest bar is an eighth of a row, not nothing: a series that has settled near the
+    // run's lowest energy (a tour late in its cooling) would otherwise draw as a blank.
+    let floor = 100u64.div_ceil(8 * u64::from(area.height.max(1)));
+    let data = bars(values, scale).into_iter().map(|bar| match bar {
+        0 => 0,
+        bar => floor + (bar - 1) * (100 - floor) / 99,
+    });
     Sparkline::default()
-        .data(bars(values, scale))
+        .data(data.collect::<Vec<u64>>())
         .max(100)
         .bar_set(theme.bars())
         .style(style)
@@ -225,6 +232,37 @@ mod tests {
             log: true,
         };
         assert_eq!(bars(&[0.01, 0.1, 1.0], log), vec![1, 51, 100]);
+    }
+
+    #[test]
+    fn a_series_at_the_bottom_of_its_scale_still_draws() {
+        for rows in [1, 2, 5] {
+            let area = Rect::new(0, 0, 4, rows);
+            let mut buf = Buffer::empty(area);
+            let theme = Theme::colour(false);
+            let settled = [2.0, 3.0, 2.0, 3.0];
+            sparkline(
+                &settled,
+                linear(0.0, 20_000.0),
+                Style::default(),
+                &theme,
+                area,
+                &mut buf,
+            );
+            let bottom: String = (0..4).map(|x| buf[(x, rows - 1)].symbol()).collect();
+            assert!(!bottom.contains(' '), "{rows} rows: {bottom:?}");
+            // And the top of the scale fills the area.
+            let mut buf = Buffer::empty(area);
+            sparkline(
+                &[20_000.0],
+                linear(0.0, 20_000.0),
+                Style::default(),
+                &theme,
+                area,
+                &mut buf,
+            );
+            assert_eq!(buf[(0, 0)].symbol(), "█");
+        }
     }
 
     #[test]
