@@ -319,11 +319,6 @@ fn race_screen(
     ))
 }
 
-/// The terminal's size, for the boards that are sized to it.
-pub fn terminal_area() -> Rect {
-    crate::ui::terminal::local_area()
-}
-
 /// The race screen of `kiln race PROBLEM ARGS...` on `screen`: one pane per raced value,
 /// titled by what the first pane runs and the raced flags.
 pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
@@ -351,5 +346,10 @@ pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
         .map(|(preset, command)| (preset.name().to_string(), command))
         .collect();
     let source = file_name(&puzzle.source);
-    race_screen(|_| source.to_string(), &panes, options, terminal_area())
+    race_screen(
+        |_| source.to_string(),
+        &panes,
+        options,
+        crate::ui::terminal::local_area(),
+    )
 }

@@ -145,7 +145,8 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
             speed: cli.globals.speed,
         };
         if let Some(plan) = &race {
-            let mut race = kiln::demos::race_plan(plan, &options, kiln::demos::terminal_area())?;
+            let mut race =
+                kiln::demos::race_plan(plan, &options, kiln::ui::terminal::local_area())?;
             return kiln::ui::drive(&mut race, options.fps);
         }
         if let Some(Command::Race(args)) = &cli.command {

@@ -56,6 +56,11 @@ impl<B: Backend> Compact<B> {
         &mut self.inner
     }
 
+    /// The screen's size as kiln gave it.
+    pub fn area(&self) -> Rect {
+        self.shown.area
+    }
+
     /// The screen is now `area`; ratatui clears it next.
     pub fn resize(&mut self, area: Rect) {
         self.shown = Buffer::empty(area);

@@ -98,7 +98,6 @@ impl<W: Write> Write for Counted<W> {
 pub struct Screen<W: Sink> {
     pub terminal: Terminal<Compact<CrosstermBackend<Counted<W>>>>,
     written: Arc<AtomicU64>,
-    area: Rect,
 }
 
 /// The local terminal's screen.
@@ -135,11 +134,7 @@ impl<W: Sink> Screen<W> {
         let viewport = Viewport::Fixed(area);
         let backend = Compact::new(CrosstermBackend::new(out), area);
         let terminal = Terminal::with_options(backend, TerminalOptions { viewport })?;
-        Ok(Screen {
-            terminal,
-            written,
-            area,
-        })
+        Ok(Screen { terminal, written })
     }
 
     /// Whether a frame drawn now would go out at once.
@@ -164,7 +159,6 @@ impl<W: Sink> Screen<W> {
 
     /// The terminal is now `area` (from [`screen_area`]).
     pub fn resize(&mut self, area: Rect) -> io::Result<()> {
-        self.area = area;
         self.terminal.backend_mut().resize(area);
         self.terminal.resize(area)
     }
@@ -172,7 +166,7 @@ impl<W: Sink> Screen<W> {
     /// The screen's size as last reported (ratatui's own `size` asks the process's
     /// terminal, which is not a remote client's, and is not clamped).
     pub fn area(&self) -> Rect {
-        self.area
+        self.terminal.backend().area()
     }
 }
 
