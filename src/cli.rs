@@ -3,7 +3,7 @@
 pub mod errors;
 pub mod generate;
 pub mod ranges;
-mod values;
+pub mod values;
 
 use clap::{Arg, Args, Parser, Subcommand};
 

@@ -156,7 +156,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         let start = kiln::demos::for_command(cli.command.as_ref())?;
         return kiln::ui::run(start.demos, start.tab, start.index, options);
     }
-    kiln::anneal::interrupt::install()?;
+    kiln::interrupt::install()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Errors are not logged: they come back here and `main` prints them, quiet or not.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::anneal::Sample;
+use crate::anneal::{Observer, Sample};
 
 /// How often the line is redrawn: often enough to look alive, rarely enough to cost nothing
 /// (indicatif holds its terminal to the same rate).
@@ -158,6 +158,15 @@ impl Drop for BatchProgress {
             bar.finish_and_clear();
             SHOWN.store(RUNS, Ordering::Relaxed);
         }
+    }
+}
+
+impl Observer for Progress {
+    fn is_on(&self) -> bool {
+        Progress::is_on(self)
+    }
+    fn observe(&mut self, sample: &Sample) {
+        self.show(sample);
     }
 }
 

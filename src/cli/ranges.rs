@@ -9,6 +9,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::anneal_args::StartTemperature;
+use crate::messages::show_number;
 use crate::problems::image::bitmap::check_size;
 
 /// A year: longer runs are surely typos, and every deadline stays far from overflow.
@@ -18,9 +19,7 @@ pub const MAX_SECONDS: f64 = 31_536_000.0;
 pub const MAX_STEPS: u64 = 1_000_000_000_000_000_000;
 /// Above every energy kiln accepts (they stay below 2^53 ~ 9.0e15).
 pub const MAX_TEMPERATURE: f64 = 1e16;
-/// Largest |weight| of kernels, --lambda and --beta: with at most 16M pixels and 4224
-/// kernel offsets, energies stay below 2^53.
-pub const MAX_WEIGHT: f64 = 10_000.0;
+pub use crate::problems::image::kernel::MAX_WEIGHT;
 /// Independent chains, replicas and rounds: each holds a copy of the state.
 pub const MAX_CHAINS: u64 = 64;
 /// GA candidates per generation: the time limit is looked at once a generation, which at
@@ -82,7 +81,12 @@ impl fmt::Display for Reals {
             if self.low_open { '(' } else { '[' },
             if self.high_open { ')' } else { ']' },
         );
-        write!(f, "{open}{}, {}{close}", show(self.low), show(self.high))
+        write!(
+            f,
+            "{open}{}, {}{close}",
+            show_number(self.low),
+            show_number(self.high)
+        )
     }
 }
 
@@ -126,16 +130,6 @@ impl<T: TryFrom<u64>> Wholes<T> {
                 self.unit
             )),
         }
-    }
-}
-
-/// Numbers in messages: huge ones and round powers of ten as `1e16`, the rest as they are.
-pub fn show(x: f64) -> String {
-    let size = x.abs();
-    if size >= 1e15 || (size >= 1e7 && size.log10().fract() == 0.0) {
-        format!("{x:e}")
-    } else {
-        x.to_string()
     }
 }
 

@@ -8,6 +8,7 @@ use super::{Edges, Neighbourhood};
 use crate::anneal_args::AnnealArgs;
 use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
+use crate::cli::values::named;
 use crate::input::InputError;
 use crate::output_args::{OutputArgs, OutputFile, Problem};
 
@@ -41,7 +42,7 @@ pub struct ImageArgs {
     /// Edge rule for the kernel [default: wrap].
     #[arg(
         long,
-        value_enum,
+        value_parser = named::<Edges>(),
         conflicts_with = "denoise",
         help_heading = "Image model"
     )]
@@ -57,7 +58,7 @@ pub struct ImageArgs {
     #[arg(long, value_name = "B", value_parser = real(ranges::WEIGHT), requires = "denoise", help_heading = "Image model")]
     pub beta: Option<f64>,
     /// Neighbour pairs: 4 (axial) or 8 (axial and diagonal, same weight) [default: 4].
-    #[arg(long, value_enum, requires = "denoise", help_heading = "Image model")]
+    #[arg(long, value_parser = named::<Neighbourhood>(), requires = "denoise", help_heading = "Image model")]
     pub neighbourhood: Option<Neighbourhood>,
     /// Invert each input pixel with probability P first (seeded); the input is then the
     /// clean reference for the pixel error.

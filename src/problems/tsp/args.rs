@@ -8,6 +8,7 @@ use super::{Cost, Init, Layout, MoveSet};
 use crate::anneal_args::AnnealArgs;
 use crate::batch::BatchArgs;
 use crate::cli::ranges::{self, real, whole};
+use crate::cli::values::named;
 use crate::input::InputError;
 use crate::output_args::{OutputArgs, OutputFile, Problem};
 
@@ -27,22 +28,22 @@ pub struct TspArgs {
     pub random: Option<usize>,
     /// How --random places its cities: uniform over a square, one Gaussian cloud, or
     /// Gaussian islands.
-    #[arg(long, value_enum, default_value_t = Layout::Uniform, requires = "random", help_heading = "Input")]
+    #[arg(long, value_parser = named::<Layout>(), default_value_t = Layout::Uniform, requires = "random", help_heading = "Input")]
     pub layout: Layout,
     /// Moves: 2-opt reversals and Or-opt moves of 1-3 cities towards near neighbours, or
     /// the classroom solvers' swaps of two consecutive or two arbitrary cities.
-    #[arg(long, value_enum, default_value_t = MoveSet::TwoOpt, help_heading = "TSP model")]
+    #[arg(long, value_parser = named::<MoveSet>(), default_value_t = MoveSet::TwoOpt, help_heading = "TSP model")]
     pub moves: MoveSet,
     /// What is minimised: the sum of edge lengths, or of their squares (punishes long
     /// edges); the reported length is always the TSPLIB length.
-    #[arg(long, value_enum, default_value_t = Cost::Euclidean, help_heading = "TSP model")]
+    #[arg(long, value_parser = named::<Cost>(), default_value_t = Cost::Euclidean, help_heading = "TSP model")]
     pub cost: Cost,
     /// Candidate list size: 2-opt/Or-opt moves join a city to one of its K nearest (at most
     /// all the other cities).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = whole(ranges::NEIGHBOURS), help_heading = "TSP model")]
     pub neighbours: u16,
     /// First tour: greedy nearest neighbour from a random city, or a random permutation.
-    #[arg(long, value_enum, default_value_t = Init::Nearest, help_heading = "TSP model")]
+    #[arg(long, value_parser = named::<Init>(), default_value_t = Init::Nearest, help_heading = "TSP model")]
     pub init: Init,
     /// Known optimal length [default: looked up by instance name in the built-in table].
     #[arg(long, value_name = "LENGTH", value_parser = whole(ranges::OPTIMUM), help_heading = "Input")]

@@ -75,7 +75,7 @@ impl Bitmap {
 }
 
 /// Refuses empty and absurdly large images before anything is allocated.
-pub(crate) fn check_size(source: &str, width: usize, height: usize) -> Result<(), InputError> {
+pub fn check_size(source: &str, width: usize, height: usize) -> Result<(), InputError> {
     if width == 0 || height == 0 {
         return Err(InputError::new(
             source,

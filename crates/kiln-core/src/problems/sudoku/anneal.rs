@@ -110,7 +110,7 @@ pub struct SudokuSnapshot {
 
 /// A 4x4 grid, solved but for one swap in the bottom-left box: r3c1 clashes in its row and
 /// column, r1c4 nowhere; r1c1 is a given and r1c3 propagated (for tests of what is drawn).
-#[cfg(test)]
+#[doc(hidden)]
 pub fn swapped_4x4() -> SudokuSnapshot {
     #[rustfmt::skip]
     let values = vec![

@@ -9,7 +9,7 @@ use crate::messages::count;
 
 /// The puzzle kiln solves when given no file (AI Escargot, from Norvig's hardest.txt).
 pub const DEFAULT_SOURCE: &str = "puzzles/sudoku/default.txt";
-const DEFAULT_TEXT: &str = include_str!("../../../puzzles/sudoku/default.txt");
+const DEFAULT_TEXT: &str = include_str!("../../../../../puzzles/sudoku/default.txt");
 
 /// The embedded default puzzle.
 pub fn default_puzzle() -> Puzzle {

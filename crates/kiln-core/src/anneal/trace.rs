@@ -13,10 +13,10 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::time::Duration;
 
+use super::Observer;
 use super::budget::EPS;
 use super::{Sample, Search};
 use crate::input::InputError;
-use crate::progress::Progress;
 
 pub const HEADER: &str = "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats";
 /// Rows written at each stride before the stride doubles.
@@ -174,16 +174,16 @@ impl<W: Write> Trace<W> {
     }
 }
 
-/// Steps `search` in batches of `batch` until it stops, offering `trace` and `progress` a
+/// Steps `search` in batches of `batch` until it stops, offering `trace` and `observer` a
 /// sample after every batch (and taking none at all when both are off, so a plain run is
 /// unchanged); the two share one sample, which counts acceptance since the last.
 pub fn run_traced<S: Search, W: Write>(
     search: &mut S,
     batch: u64,
     trace: &mut Trace<W>,
-    progress: &mut Progress,
+    observer: &mut dyn Observer,
 ) {
-    let watched = trace.is_on() || progress.is_on();
+    let watched = trace.is_on() || observer.is_on();
     if trace.is_on() {
         trace.record(&search.sample());
     }
@@ -192,7 +192,7 @@ pub fn run_traced<S: Search, W: Write>(
         if watched {
             let sample = search.sample();
             trace.record(&sample);
-            progress.show(&sample);
+            observer.observe(&sample);
         }
     }
 }

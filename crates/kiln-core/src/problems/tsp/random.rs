@@ -5,6 +5,7 @@ use std::sync::Arc;
 use rand::{RngExt, SeedableRng};
 
 use super::instance::{Instance, Metric, Point};
+use crate::Named;
 use crate::anneal::Rng;
 
 /// Cities live in a square this wide: large enough that TSPLIB's integer rounding of edge
@@ -21,15 +22,7 @@ pub enum Layout {
     Clustered,
 }
 
-impl Layout {
-    pub fn name(self) -> &'static str {
-        match self {
-            Layout::Uniform => "uniform",
-            Layout::Normal => "normal",
-            Layout::Clustered => "clustered",
-        }
-    }
-}
+crate::named::named!(Layout { Uniform => "uniform", Normal => "normal", Clustered => "clustered" });
 
 /// A standard normal draw (Box–Muller; rand 0.10 without rand_distr has none).
 fn gaussian(rng: &mut Rng) -> f64 {

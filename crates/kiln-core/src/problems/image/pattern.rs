@@ -21,6 +21,8 @@ pub enum Edges {
     Free,
 }
 
+crate::named::named!(Edges { Wrap => "wrap", Free => "free" });
+
 /// Moves black pixel `black` to the white pixel `white` (both are pixel indices).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Swap {

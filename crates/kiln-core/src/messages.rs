@@ -51,6 +51,16 @@ pub fn warn(args: fmt::Arguments) {
     say(&mut io::stderr(), format_args!("kiln: {args}"));
 }
 
+/// Numbers in messages: huge ones and round powers of ten as `1e16`, the rest as they are.
+pub fn show_number(x: f64) -> String {
+    let size = x.abs();
+    if size >= 1e15 || (size >= 1e7 && size.log10().fract() == 0.0) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,10 @@ pub enum Init {
     Random,
 }
 
+crate::named::named!(MoveSet { TwoOpt => "two-opt", SwapAdjacent => "swap-adjacent", Swap => "swap" });
+crate::named::named!(Cost { Euclidean => "euclidean", Squared => "squared" });
+crate::named::named!(Init { Nearest => "nearest", Random => "random" });
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
     /// Reverse the cyclic run of positions `i..=j` (fewer than n cities).

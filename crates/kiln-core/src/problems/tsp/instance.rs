@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 /// Cities an instance may have (`--random` and files alike): setting one up takes O(n k)
 /// time and memory, a second or so at this size, and its tour lengths still sum exactly.
-pub(crate) const MAX_CITIES: usize = 1_000_000;
+pub const MAX_CITIES: usize = 1_000_000;
 /// Largest |coordinate| of a Euclidean-like instance: any edge is then below 2.9e9, so
 /// lengths fit a u32 and a tour of `MAX_CITIES` edges sums exactly (below 2^53).
 pub(crate) const MAX_COORDINATE: f64 = 1e9;

@@ -6,11 +6,14 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::cli::ranges::{MAX_WEIGHT, show};
 use crate::input::InputError;
+use crate::messages::show_number;
 
 /// Custom kernels may reach this far (a 65x65 window); larger ones are almost surely typos.
 pub const MAX_RADIUS: usize = 32;
+/// Largest |weight| of kernels, --lambda and --beta: with at most 16M pixels and 4224
+/// kernel offsets, energies stay below 2^53.
+pub const MAX_WEIGHT: f64 = 10_000.0;
 
 /// One displacement with its weight. A kernel holds both d and -d.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,7 +46,7 @@ impl Kernel {
                      (larger ones could make energies inexact)",
                     t.dy,
                     t.dx,
-                    show(t.weight)
+                    show_number(t.weight)
                 ));
             }
             if (t.dy, t.dx) == (0, 0) {

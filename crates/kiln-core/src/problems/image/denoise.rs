@@ -29,6 +29,8 @@ pub enum Neighbourhood {
     Eight,
 }
 
+crate::named::named!(Neighbourhood { Four => "4", Eight => "8" });
+
 impl Neighbourhood {
     /// Neighbours of an inner pixel: 4 or 8.
     pub fn size(self) -> u8 {

@@ -3,6 +3,7 @@
 mod budget;
 pub mod interrupt;
 mod launch;
+mod observer;
 mod parallel;
 mod problem;
 mod runner;
@@ -14,6 +15,7 @@ pub mod worker;
 
 pub use budget::Budget;
 pub use launch::Launch;
+pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;
 pub use problem::{Problem, Rng, nth_seed};
 pub use runner::{

@@ -1,0 +1,18 @@
+//! The travelling salesman: TSPLIB or random instances, annealed with 2-opt + Or-opt moves
+//! from nearest-neighbour candidates (or swap moves, for comparison), and an iterated local
+//! search (`local_search`) to finish a tour.
+
+pub mod curve;
+pub mod distance;
+pub mod instance;
+pub mod local_search;
+pub mod nearest;
+pub mod problem;
+pub mod random;
+pub mod tour;
+pub mod tour_file;
+pub mod tsplib;
+
+pub use instance::{Bounds, Instance, Metric, Point};
+pub use problem::{Cost, Init, Move, MoveSet, TspProblem, TspSnapshot};
+pub use random::Layout;
