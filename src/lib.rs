@@ -1,20 +1,14 @@
-//! kiln: simulated annealing, live in your terminal.
+//! kiln: simulated annealing, live in your terminal. The engine and the problems' models
+//! are the `kiln-core` crate (re-exported here as `anneal`, `input`, `messages` and the
+//! models under `problems`); this crate adds the command line, headless runs, the live
+//! view, races, pictures and the SSH server.
 
-pub mod anneal_args;
-pub mod batch;
 pub mod cli;
-pub mod demos;
 pub mod export;
-pub mod interrupt;
-pub mod json;
-pub mod output;
-pub mod output_args;
-pub mod plot;
+pub mod headless;
 pub mod problems;
-pub mod progress;
 pub mod race;
 pub mod serve;
-pub mod serve_args;
 pub mod ui;
 
 pub use kiln_core::{Named, anneal, input, messages};

@@ -53,7 +53,7 @@ fn main() -> ExitCode {
             if let Some(input) = e.downcast_ref::<InputError>() {
                 warn(format_args!("{input}"));
                 ExitCode::from(BAD_INPUT)
-            } else if let Some(failed) = e.downcast_ref::<kiln::output::OutputFailed>() {
+            } else if let Some(failed) = e.downcast_ref::<kiln::headless::output::OutputFailed>() {
                 warn(format_args!("{failed}"));
                 ExitCode::from(OUTPUT_FAILED)
             } else {
@@ -110,7 +110,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
     }
     if let Some(Command::Plot(args)) = &cli.command {
-        return kiln::plot::run(args);
+        return kiln::export::plot::run(args);
     }
     if let Some(Command::Completions { shell }) = &cli.command {
         return Ok(kiln::cli::generate::completions(
@@ -146,17 +146,17 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         };
         if let Some(plan) = &race {
             let mut race =
-                kiln::demos::race_plan(plan, &options, kiln::ui::terminal::local_area())?;
+                kiln::ui::demos::race_plan(plan, &options, kiln::ui::terminal::local_area())?;
             return kiln::ui::drive(&mut race, options.fps);
         }
         if let Some(Command::Race(args)) = &cli.command {
-            let mut race = kiln::demos::race(args, &options)?;
+            let mut race = kiln::ui::demos::race(args, &options)?;
             return kiln::ui::drive(&mut race, options.fps);
         }
-        let start = kiln::demos::for_command(cli.command.as_ref())?;
+        let start = kiln::ui::demos::for_command(cli.command.as_ref())?;
         return kiln::ui::run(start.demos, start.tab, start.index, options);
     }
-    kiln::interrupt::install()?;
+    kiln::headless::interrupt::install()?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Errors are not logged: they come back here and `main` prints them, quiet or not.
@@ -165,7 +165,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         false => Box::new(std::io::stderr()),
     };
     if !cli.globals.quiet && std::io::stderr().is_terminal() {
-        kiln::progress::enable();
+        kiln::headless::progress::enable();
     }
     if let Some(plan) = &race {
         return race::headless_plan(plan, &mut out, &mut log);

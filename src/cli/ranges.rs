@@ -8,7 +8,6 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::anneal_args::StartTemperature;
 use crate::messages::show_number;
 use crate::problems::image::bitmap::check_size;
 
@@ -306,14 +305,6 @@ pub fn image_size(text: &str) -> Result<(usize, usize), String> {
     Ok((w, h))
 }
 
-/// `--t0`: a temperature or `auto`.
-pub fn start_temperature(text: &str) -> Result<StartTemperature, String> {
-    if text.eq_ignore_ascii_case("auto") {
-        return Ok(StartTemperature::Auto);
-    }
-    START_TEMPERATURE.parse(text).map(StartTemperature::Fixed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,13 +395,5 @@ mod tests {
             seeds("1..18446744073709551616"),
             Err(SEED.parse("18446744073709551616").unwrap_err())
         );
-    }
-
-    #[test]
-    fn auto_or_a_temperature() {
-        assert_eq!(start_temperature("AUTO"), Ok(StartTemperature::Auto));
-        assert_eq!(start_temperature("0"), Ok(StartTemperature::Fixed(0.0)));
-        assert!(start_temperature("1e17").is_err());
-        assert!(start_temperature("hot").is_err());
     }
 }

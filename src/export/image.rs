@@ -3,7 +3,7 @@
 
 use super::Export;
 use super::canvas::{BLACK, Canvas, Surface};
-use crate::output_args::Format;
+use crate::cli::output_args::Format;
 use crate::problems::image::{Bitmap, ImageArgs, Mode, file, pbm};
 
 /// Small images are scaled up by a whole factor until their short side is this long...

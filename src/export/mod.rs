@@ -4,6 +4,7 @@
 mod canvas;
 mod font;
 pub mod image;
+pub mod plot;
 pub mod sudoku;
 mod svg;
 pub mod tsp;
@@ -12,7 +13,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::output::Target;
+use crate::headless::output::Target;
 
 /// Longest run name kept in a file name, so the saved message fits a title bar.
 const NAME_CHARS: usize = 20;

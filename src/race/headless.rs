@@ -12,10 +12,10 @@ use serde_json::Value;
 
 use super::{Pane, Plan};
 use crate::cli::Command;
-use crate::json;
+use crate::headless::json;
+use crate::headless::progress::BatchProgress;
 use crate::messages::say;
 use crate::problems::{image, sudoku, tsp};
-use crate::progress::BatchProgress;
 
 /// One pane's place, from its line.
 #[derive(Debug, Serialize)]

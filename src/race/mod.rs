@@ -9,176 +9,20 @@ pub mod panes;
 pub use headless::headless_plan;
 pub use panes::{Pane, Plan, Refusal, plan};
 
+pub use crate::cli::race_args::{MAX_RACERS, RaceArgs, RaceProblem, Words};
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::thread;
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
 use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
 use crate::anneal::{Trace, interrupt};
-use crate::anneal_args::AnnealArgs;
-use crate::cli::Command;
-use crate::cli::ranges::{self, whole};
-use crate::input::InputError;
-use crate::json::{self, Stop};
+use crate::headless::json::{self, Stop};
+use crate::headless::progress::BatchProgress;
 use crate::messages::say;
-use crate::problems::sudoku::{
-    GaArgs, Preset, Puzzle, Report, SudokuArgs, selected_puzzles, solve, unsolved_is_failure,
-};
-use crate::progress::BatchProgress;
-
-/// Race mode runs this many solvers at most (one pane each in the TUI).
-pub const MAX_RACERS: usize = 4;
-
-#[derive(Args, Debug, Clone)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct RaceArgs {
-    #[command(subcommand)]
-    pub problem: Option<RaceProblem>,
-    /// Puzzle file; every puzzle in it is raced in turn unless --index picks one.
-    #[arg(required = true)]
-    pub file: Option<PathBuf>,
-    /// Race only puzzle N of the file (1-based).
-    #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX))]
-    pub index: Option<usize>,
-    /// Two to four presets, comma-separated (`kiln presets` lists them).
-    #[arg(
-        long,
-        alias = "preset",
-        value_name = "A,B,..",
-        value_delimiter = ',',
-        default_value = "kiln,geometric-restart,ga"
-    )]
-    pub presets: Vec<Preset>,
-    /// No singles propagation, even for presets that use it.
-    #[arg(long)]
-    pub no_propagate: bool,
-    #[command(flatten)]
-    pub anneal: AnnealArgs,
-    #[command(flatten)]
-    pub ga: GaArgs,
-}
-
-/// `kiln race PROBLEM ARGS...`: the problem whose flags are raced.
-#[derive(Subcommand, Debug, Clone)]
-pub enum RaceProblem {
-    /// Race any flag of `kiln sudoku`: `kiln race sudoku FILE --index 1 --preset kiln,ga`.
-    #[command(disable_help_flag = true)]
-    Sudoku(Words),
-    /// Race any flag of `kiln tsp`: `kiln race tsp --moves swap,two-opt`.
-    #[command(disable_help_flag = true)]
-    Tsp(Words),
-    /// Race any flag of `kiln image`: `kiln race image --kernel n8,8-16`.
-    #[command(disable_help_flag = true)]
-    Image(Words),
-}
-
-/// The problem's own arguments, as `kiln PROBLEM` takes them; a flag given A,B,.. races
-/// its values (2 to 4 panes in all).
-#[derive(Args, Debug, Clone)]
-pub struct Words {
-    #[arg(
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "ARGS"
-    )]
-    pub words: Vec<String>,
-}
-
-impl RaceProblem {
-    /// The problem's command name and its arguments.
-    pub fn words(&self) -> (&'static str, &[String]) {
-        match self {
-            RaceProblem::Sudoku(w) => ("sudoku", &w.words),
-            RaceProblem::Tsp(w) => ("tsp", &w.words),
-            RaceProblem::Image(w) => ("image", &w.words),
-        }
-    }
-}
-
-impl RaceArgs {
-    /// What clap cannot check: the GA's flags apply only when a GA races.
-    pub fn check(&self) -> Result<(), InputError> {
-        self.anneal.check()?;
-        self.ga
-            .check(self.presets.contains(&Preset::Ga), "ga in --presets")
-    }
-
-    /// The racers, checked: 2 to 4 presets, none twice.
-    pub fn racers(&self) -> Result<Vec<Preset>, InputError> {
-        let p = &self.presets;
-        if !(2..=MAX_RACERS).contains(&p.len()) {
-            return Err(InputError::new(
-                "--presets",
-                format!("a race needs 2 to {MAX_RACERS} presets, not {}", p.len()),
-            ));
-        }
-        if let Some(twice) = p.iter().enumerate().find(|(i, a)| p[..*i].contains(a)) {
-            return Err(InputError::new(
-                "--presets",
-                format!("{} is named twice", twice.1),
-            ));
-        }
-        Ok(p.clone())
-    }
-
-    /// The flags of racer `preset`: the race's own, with its preset.
-    fn racer(&self, preset: Option<Preset>) -> SudokuArgs {
-        SudokuArgs {
-            file: self.file.clone(),
-            index: self.index,
-            no_propagate: self.no_propagate,
-            anneal: self.anneal.clone(),
-            batch: Default::default(),
-            output: Default::default(),
-            preset,
-            focus: None,
-            pairs: None,
-            threads: None,
-            ga: self.ga.clone(),
-        }
-    }
-
-    /// Each racer's preset and command, its trace named by the preset (`t-kiln.csv`) and
-    /// refused if that file exists, before any racer starts (what the race screen runs).
-    pub fn racer_args(&self) -> Result<Vec<(Preset, Command)>, InputError> {
-        self.racers()?
-            .into_iter()
-            .map(|preset| {
-                let mut racer = self.racer(Some(preset));
-                if let Some(path) = &racer.anneal.trace {
-                    let path = crate::anneal_args::with_part(path, preset.name());
-                    Trace::check_new(&path)?;
-                    racer.anneal.trace = Some(path);
-                }
-                Ok((preset, Command::Sudoku(racer)))
-            })
-            .collect()
-    }
-
-    /// The puzzles to race.
-    pub fn puzzles(&self) -> Result<Vec<Puzzle>, InputError> {
-        selected_puzzles(&self.racer(None))
-    }
-
-    /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the pane's
-    /// preset, and the puzzle's number when there are several (`t-ga-2.csv`).
-    pub fn traces(&self, number: usize, count: usize) -> Result<Vec<Trace>, InputError> {
-        self.racers()?
-            .into_iter()
-            .map(|preset| {
-                let part = match count {
-                    1 => preset.name().to_string(),
-                    _ => format!("{}-{number}", preset.name()),
-                };
-                self.anneal.open_trace(Some(&part))
-            })
-            .collect()
-    }
-}
+use crate::problems::sudoku::{Puzzle, Report, solve, unsolved_is_failure};
 
 /// Finishing order: solved before unsolved; solved by seconds; unsolved by the energy left,
 /// then seconds. Returns indices into `reports`, winner first.

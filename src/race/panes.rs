@@ -233,7 +233,7 @@ impl Plan {
                 .into());
             }
             if let Some(path) = &anneal.trace {
-                let path = crate::anneal_args::with_part(path, &part);
+                let path = crate::cli::anneal_args::with_part(path, &part);
                 Trace::check_new(&path)?;
                 anneal.trace = Some(path);
             }

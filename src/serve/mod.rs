@@ -20,8 +20,8 @@ use russh::server::Config;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::anneal::worker::{self, Speed};
+use crate::cli::serve_args::ServeArgs;
 use crate::messages::warn;
-use crate::serve_args::ServeArgs;
 use crate::ui::{App, Glyphs, Options, Theme};
 use auth::Policy;
 use limits::Limits;
@@ -61,7 +61,7 @@ fn demo_app(
     attract: bool,
     speed: Option<Speed>,
 ) -> Result<App> {
-    let start = crate::demos::bare();
+    let start = crate::ui::demos::bare();
     Ok(App::new(
         start.demos,
         start.tab,

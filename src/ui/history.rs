@@ -5,11 +5,20 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::stats::Scale;
 use crate::anneal::Sample;
 
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;
+
+/// How a sparkline maps values to heights: between `low` and `high`, on a log scale if
+/// `log`. A fixed range for the whole run keeps small wiggles near the end small, where a
+/// range fitted to the visible window would blow them up into a barcode.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    pub low: f64,
+    pub high: f64,
+    pub log: bool,
+}
 
 #[derive(Debug, Clone)]
 pub struct History {

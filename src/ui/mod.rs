@@ -3,6 +3,7 @@
 mod app;
 pub mod boards;
 mod compact;
+pub mod demos;
 pub(crate) mod format;
 mod help;
 mod history;
@@ -15,6 +16,7 @@ pub mod terminal;
 #[cfg(test)]
 pub(crate) mod testing;
 mod theme;
+pub mod watch;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +29,7 @@ use crossterm::event::{self, Event, KeyEventKind};
 pub use app::App;
 pub use history::History;
 pub use keys::Flow;
-pub use session::{BoardArea, BoardKey, BoardView, Demo, Live, RunState, Session, Tab};
+pub use session::{Board, BoardArea, BoardKey, Demo, Live, RunState, Session, Tab};
 pub use terminal::{MAX_SCREEN, Screen, Sink, screen_area};
 pub use theme::{Glyphs, Theme};
 

@@ -564,7 +564,7 @@ mod screens {
             speed: Some(Speed::Full),
         };
         let screen = Rect::new(0, 0, width, height);
-        let mut race = crate::demos::race_plan(&plan, &options, screen).unwrap();
+        let mut race = crate::ui::demos::race_plan(&plan, &options, screen).unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
         let done = |race: &Race| {
             race.racers

@@ -1,6 +1,6 @@
 //! The plug-in points of the UI. A `Demo` is a problem with its list of puzzles (a tab);
 //! a `Session` is one puzzle being annealed live. The event loop knows only these traits,
-//! so a new board needs a `BoardView` and a `Demo`, and no change to the loop.
+//! so a new board needs a `Board` and a `Demo`, and no change to the loop.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -35,7 +35,7 @@ pub struct BoardKey {
 }
 
 /// Draws one kind of snapshot.
-pub trait BoardView<S>: Send {
+pub trait Board<S>: Send {
     /// Smallest (width, height) the board can be drawn in.
     fn min_size(&self, snapshot: Option<&S>) -> (u16, u16);
     fn render(&self, snapshot: &S, area: Rect, buf: &mut Buffer, theme: &Theme);
@@ -92,7 +92,7 @@ pub trait Session: Send {
     fn min_board_size(&self) -> (u16, u16);
     fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme);
     fn headline(&self) -> Option<String>;
-    /// 0..=1: how far the run has come (see `BoardView::floor`).
+    /// 0..=1: how far the run has come (see `Board::floor`).
     fn progress(&self) -> f64;
     fn board_keys(&self) -> &'static [BoardKey];
     fn board_key(&mut self, key: char) -> bool;
@@ -195,7 +195,7 @@ pub struct Live<E: Search, V> {
 impl<E, V> Live<E, V>
 where
     E: Search,
-    V: BoardView<E::Snapshot>,
+    V: Board<E::Snapshot>,
 {
     /// Runs `launch` live, drawn by `view`.
     pub fn start(launch: Launch<E>, view: V, speed: Speed) -> Self {
@@ -225,7 +225,7 @@ where
 impl<E, V> Live<E, V>
 where
     E: Search,
-    V: BoardView<E::Snapshot>,
+    V: Board<E::Snapshot>,
 {
     /// Takes in one report of the moment about to be shown.
     fn apply(&mut self, report: Report, at: Instant) {
@@ -263,7 +263,7 @@ where
 impl<E, V> Session for Live<E, V>
 where
     E: Search,
-    V: BoardView<E::Snapshot>,
+    V: Board<E::Snapshot>,
 {
     fn title(&self) -> &str {
         &self.title

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
 
 use super::format::{self, Si};
-use super::history::History;
+use super::history::{History, Scale};
 use super::theme::Theme;
 use crate::anneal::worker::Speed;
 
@@ -29,16 +29,6 @@ pub(super) const MIN_HEIGHT: u16 = 18;
 pub(super) const WIDTH: u16 = 32;
 /// Past this width the panel has nothing more to show.
 pub(super) const MAX_WIDTH: u16 = 44;
-
-/// How a sparkline maps values to heights: between `low` and `high`, on a log scale if
-/// `log`. A fixed range for the whole run keeps small wiggles near the end small, where a
-/// range fitted to the visible window would blow them up into a barcode.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scale {
-    pub low: f64,
-    pub high: f64,
-    pub log: bool,
-}
 
 /// A series scaled to the u64 a `Sparkline` takes (1..=100; 0 for a value that is not a
 /// number), lowest value at the bottom.

@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 
 use super::Tui;
 use super::history::History;
-use super::session::{BoardKey, BoardView, RunState, Session};
+use super::session::{Board, BoardKey, RunState, Session};
 use super::theme::Theme;
 use crate::anneal::Sample;
 use crate::anneal::worker::Command;
@@ -26,14 +26,14 @@ pub(super) struct Frozen<V> {
 
 /// A 9x9 board solved but for r1c1 and r1c2 swapped (columns 1 and 2 clash), after four
 /// samples with the energy falling 40, 20, 10, 4 over 3M iterations.
-pub(super) fn frozen<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+pub(super) fn frozen<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let mut frozen = frozen_solved(state, view);
     frozen.board.values.swap(0, 1);
     frozen
 }
 
 /// The same moment with the board solved.
-pub(super) fn frozen_solved<V: BoardView<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+pub(super) fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let solved =
         "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
     let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
@@ -73,7 +73,7 @@ pub(super) fn frozen_solved<V: BoardView<SudokuSnapshot>>(state: RunState, view:
     }
 }
 
-impl<V: BoardView<SudokuSnapshot>> Session for Frozen<V> {
+impl<V: Board<SudokuSnapshot>> Session for Frozen<V> {
     fn title(&self) -> &str {
         "9x9 frozen.txt:1"
     }

@@ -4,8 +4,8 @@
 use std::collections::VecDeque;
 
 use kiln::anneal::{BATCH, Problem, Rng, RunConfig, Schedule, Search, Trace, run_traced};
+use kiln::headless::progress::Progress;
 use kiln::problems::image::{Bitmap, Denoise, Neighbourhood, Plan, Rounds};
-use kiln::progress::Progress;
 use rand::{RngExt, SeedableRng};
 
 fn random_problem(seed: u64) -> (Denoise, Bitmap, Neighbourhood, Rng) {

@@ -206,7 +206,7 @@ fn race_panes_claim_solved_only_over_valid_boards() {
             attract: false,
             speed: None,
         };
-        let mut race = kiln::demos::race(&args, &options).unwrap();
+        let mut race = kiln::ui::demos::race(&args, &options).unwrap();
         let what = format!("race on puzzle {index} seed {seed}");
         // A pane's title reads "kiln #1 SOLVED ──".
         let claims = |text: &str| text.matches("SOLVED ─").count();

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Edges, Neighbourhood};
-use crate::anneal_args::AnnealArgs;
-use crate::batch::BatchArgs;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::output_args::{OutputArgs, OutputFile, Problem};
 use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
+use crate::headless::batch::BatchArgs;
 use crate::input::InputError;
-use crate::output_args::{OutputArgs, OutputFile, Problem};
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
 #[derive(Args, Debug, Clone)]

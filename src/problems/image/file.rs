@@ -5,8 +5,8 @@ use std::path::Path;
 
 use super::bitmap::Bitmap;
 use super::{pbm, png};
+use crate::cli::output_args::{Format, Problem};
 use crate::input::{self, InputError};
-use crate::output_args::{Format, Problem};
 
 const PNG_MAGIC: &[u8] = b"\x89PNG";
 

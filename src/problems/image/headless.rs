@@ -11,10 +11,10 @@ use super::report::{ModeReport, Ran, Report};
 use super::rounds::Rounds;
 use super::setup::{Mode, build};
 use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
-use crate::batch;
 use crate::export;
+use crate::headless::batch;
+use crate::headless::progress::Progress;
 use crate::messages::{count, say};
-use crate::progress::Progress;
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
@@ -75,7 +75,7 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
         seconds: started.elapsed().as_secs_f64(),
     };
     let mut report = Report::new(ran, args, &outcome, t0, mode);
-    report.output_error = crate::output::output_error(written.as_ref());
+    report.output_error = crate::headless::output::output_error(written.as_ref());
     serde_json::to_writer(&mut *out, &report)?;
     writeln!(out)?;
     let seconds = started.elapsed().as_secs_f64();

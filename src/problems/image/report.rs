@@ -11,7 +11,7 @@ use super::rounds::{Plan, RoundsReport};
 use super::setup;
 use super::{Bitmap, ImageArgs};
 use crate::anneal::{Outcome, StopReason};
-use crate::json::{self, Seconds, Stop};
+use crate::headless::json::{self, Seconds, Stop};
 
 #[derive(Debug, Serialize)]
 pub(super) struct Report {

@@ -13,7 +13,7 @@ use super::kernel::Kernel;
 use super::pattern::{Edges, Pattern};
 use super::rounds::Plan;
 use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
-use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
+use crate::cli::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::escape_controls;
 

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{Model, Preset};
-use crate::anneal_args::AnnealArgs;
-use crate::batch::BatchArgs;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::output_args::{OutputArgs, Problem};
 use crate::cli::ranges::{self, real, whole};
+use crate::headless::batch::BatchArgs;
 use crate::input::InputError;
-use crate::output_args::{OutputArgs, Problem};
 
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.

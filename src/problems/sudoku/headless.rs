@@ -13,13 +13,13 @@ use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
 use super::{SudokuArgs, SudokuSnapshot};
 use crate::anneal::{Search, Trace, run_traced};
-use crate::batch;
+use crate::cli::output_args::{Format, OutputFile, Problem};
 use crate::export;
+use crate::headless::batch;
+use crate::headless::json::{self, Stop};
+use crate::headless::progress::Progress;
 use crate::input::{InputError, source_name};
-use crate::json::{self, Stop};
 use crate::messages::{count, say};
-use crate::output_args::{Format, OutputFile, Problem};
-use crate::progress::Progress;
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.
@@ -300,7 +300,7 @@ pub(super) fn run(
             // The file is written before the last line, which says how that went.
             if printed == runs.len() {
                 written = Some(file.target.write(&bytes));
-                report.output_error = crate::output::output_error(written.as_ref());
+                report.output_error = crate::headless::output::output_error(written.as_ref());
             }
         }
         serde_json::to_writer(&mut *out, &report)?;

@@ -22,7 +22,7 @@ use crate::anneal::{
     Budget, Checkpoint, Launch, Parallel, Problem, Rng, RunConfig, Runner, Schedule, Search,
     StallAction, auto_temperature, nth_seed,
 };
-use crate::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
+use crate::cli::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::input::InputError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Cost, Init, Layout, MoveSet};
-use crate::anneal_args::AnnealArgs;
-use crate::batch::BatchArgs;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::output_args::{OutputArgs, OutputFile, Problem};
 use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
+use crate::headless::batch::BatchArgs;
 use crate::input::InputError;
-use crate::output_args::{OutputArgs, OutputFile, Problem};
 
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.

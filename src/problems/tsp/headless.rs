@@ -16,11 +16,11 @@ use super::local_search::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
 use super::setup::build;
 use crate::anneal::{BATCH, Problem, Rng, RunConfig, StopReason, interrupt, run_traced};
-use crate::batch;
 use crate::export;
-use crate::json::{self, Stop};
+use crate::headless::batch;
+use crate::headless::json::{self, Stop};
+use crate::headless::progress::Progress;
 use crate::messages::say;
-use crate::progress::Progress;
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
@@ -249,7 +249,7 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         file.target
             .write(&export::tsp::output(&best, reference, file.format))
     });
-    let output_error = crate::output::output_error(written.as_ref());
+    let output_error = crate::headless::output::output_error(written.as_ref());
     let report = Report {
         problem: "tsp",
         source: &loaded.source,

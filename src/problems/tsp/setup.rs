@@ -13,7 +13,7 @@ use super::instance::Instance;
 use super::problem::{Cost, TspProblem};
 use super::{random, tour_file, tsplib};
 use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
-use crate::anneal_args::{Defaults, ScheduleKind, StartTemperature};
+use crate::cli::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls};
 

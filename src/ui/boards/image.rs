@@ -9,12 +9,12 @@ use ratatui::layout::Rect;
 
 use crate::anneal::worker::Speed;
 use crate::anneal::{Launch, RunConfig, Runner, Search};
-use crate::anneal_args::AnnealArgs;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::output_args::OutputFile;
 use crate::export::{self, Export, Output};
-use crate::output_args::OutputFile;
 use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, Setup, build};
 use crate::ui::boards::TraceSlot;
-use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session, Tab};
+use crate::ui::session::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
 
 pub struct ImageView {
@@ -118,7 +118,7 @@ pub fn draw_bitmap(image: &Bitmap, area: Rect, buf: &mut Buffer, theme: &Theme) 
     }
 }
 
-impl BoardView<Bitmap> for ImageView {
+impl Board<Bitmap> for ImageView {
     fn min_size(&self, _: Option<&Bitmap>) -> (u16, u16) {
         MIN_SIZE
     }
@@ -365,7 +365,7 @@ mod tests {
 
     fn presets() -> ImageDemo {
         ImageDemo {
-            runs: crate::demos::image_presets(),
+            runs: crate::ui::demos::image_presets(),
             trace: TraceSlot::default(),
         }
     }

@@ -7,7 +7,7 @@ pub mod tsp;
 use std::sync::Mutex;
 
 use crate::anneal::{RunConfig, Trace};
-use crate::anneal_args::AnnealArgs;
+use crate::cli::anneal_args::AnnealArgs;
 use crate::input::InputError;
 
 /// A live run cools over steps, not seconds: where the user gave no budget, the problem's

@@ -13,7 +13,7 @@ use color_eyre::eyre::{bail, eyre};
 
 use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuArgs, SudokuSnapshot, solver, symbol};
 use crate::ui::boards::TraceSlot;
-use crate::ui::session::{BoardArea, BoardView, Demo, Live, Session, Tab};
+use crate::ui::session::{Board, BoardArea, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
 
 pub struct SudokuView {
@@ -105,7 +105,7 @@ impl SudokuView {
     }
 }
 
-impl BoardView<SudokuSnapshot> for SudokuView {
+impl Board<SudokuSnapshot> for SudokuView {
     fn at_target(&self, s: &SudokuSnapshot) -> bool {
         s.is_solved()
     }
@@ -280,7 +280,7 @@ impl SudokuThumbnail {
     }
 }
 
-impl BoardView<SudokuSnapshot> for SudokuThumbnail {
+impl Board<SudokuSnapshot> for SudokuThumbnail {
     fn at_target(&self, s: &SudokuSnapshot) -> bool {
         s.is_solved()
     }

@@ -17,7 +17,7 @@ use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
 use crate::problems::tsp::{Cost, Loaded, Point, TspArgs, TspSnapshot, build};
 use crate::ui::boards::{TraceSlot, step_budget};
-use crate::ui::session::{BoardArea, BoardKey, BoardView, Demo, Live, Session, Tab};
+use crate::ui::session::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
 
 pub struct TspView {
@@ -220,7 +220,7 @@ fn legend_entries(marks: &Marks, reference: bool, cities: bool, theme: &Theme) -
     entries
 }
 
-impl BoardView<TspSnapshot> for TspView {
+impl Board<TspSnapshot> for TspView {
     fn min_size(&self, _: Option<&TspSnapshot>) -> (u16, u16) {
         (20, 10)
     }

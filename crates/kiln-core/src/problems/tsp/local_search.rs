@@ -38,6 +38,18 @@ pub struct Descent {
     chain: Vec<(Move, [u32; 6])>,
 }
 
+/// The descent a finished run ends with lives here, beside the descent it runs.
+impl TspProblem {
+    /// Greedy descent with the 2-opt-set moves until none improves (T = 0) or `deadline`
+    /// passes, re-examining only cities whose surroundings changed. Used to polish the
+    /// final tour.
+    pub fn polish(&mut self, deadline: Option<Instant>) -> DescentStats {
+        let mut descent = Descent::new(self.order().len());
+        descent.queue_all();
+        descent.run(self, deadline)
+    }
+}
+
 impl Descent {
     pub fn new(n: usize) -> Self {
         Descent {

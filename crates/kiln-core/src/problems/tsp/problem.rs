@@ -10,7 +10,6 @@ use rand::seq::SliceRandom;
 use super::curve::{Curve, Phase};
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
-use super::local_search::{Descent, DescentStats};
 use super::nearest::Unvisited;
 use super::tour::Tour;
 use crate::anneal::{Problem, Rng};
@@ -345,15 +344,6 @@ impl TspProblem {
                 t.at(j + 1),
             ],
         }
-    }
-
-    /// Greedy descent with the 2-opt-set moves until none improves (T = 0) or `deadline`
-    /// passes, re-examining only cities whose surroundings changed. Used to polish the
-    /// final tour.
-    pub fn polish(&mut self, deadline: Option<Instant>) -> DescentStats {
-        let mut descent = Descent::new(self.tour.len());
-        descent.queue_all();
-        descent.run(self, deadline)
     }
 }
 

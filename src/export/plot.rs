@@ -22,7 +22,7 @@ use crate::input::InputError;
 use crate::ui::format::{Si, si};
 
 /// Embedded so a PNG has its text on any machine (plotters' `ab_glyph` reads no system fonts).
-const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 const SIZE: (u32, u32) = (1000, 800);
 /// Data lines are one pixel wide: plotters' bitmap back-end joins wider lines with

@@ -65,7 +65,7 @@ pub fn sudoku_show() -> SudokuDemo {
     let mut all = vec![sudoku::default_puzzle()];
     all.extend(
         sudoku::parse_puzzles(
-            include_str!("../puzzles/sudoku/hardest11.txt"),
+            include_str!("../../puzzles/sudoku/hardest11.txt"),
             "puzzles/sudoku/hardest11.txt",
         )
         .expect("embedded puzzles parse"),

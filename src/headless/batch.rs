@@ -10,11 +10,11 @@ use std::thread;
 use clap::Args;
 
 use crate::anneal::interrupt;
-use crate::anneal_args::AnnealArgs;
+use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, Seeds, Shard, whole};
+use crate::headless::progress::BatchProgress;
 use crate::input::InputError;
 use crate::messages::count;
-use crate::progress::BatchProgress;
 
 /// The runs share nothing, but were written for the main thread's 8 MiB stack.
 const STACK_SIZE: usize = 8 << 20;

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::headless::output::{Target, checked_target};
 use crate::input::InputError;
-use crate::output::{Target, checked_target};
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct OutputArgs {

@@ -51,7 +51,7 @@ pub struct AnnealArgs {
     pub schedule: Option<ScheduleKind>,
     /// Start temperature (Tmax for exponential), or `auto` [default: Sudoku 0.3 (25x25:
     /// 0.34), TSP and image from the instance's typical move].
-    #[arg(long, value_name = "T|auto", value_parser = ranges::start_temperature)]
+    #[arg(long, value_name = "T|auto", value_parser = start_temperature)]
     pub t0: Option<StartTemperature>,
     /// Final temperature for the linear and exponential schedules [default: 3/100 of the
     /// start temperature for TSP, 1/100 for patterns, 0.05 lambda for denoising].
@@ -292,9 +292,27 @@ pub(crate) fn with_part(path: &Path, part: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// `--t0`: a temperature or `auto`.
+pub fn start_temperature(text: &str) -> Result<StartTemperature, String> {
+    if text.eq_ignore_ascii_case("auto") {
+        return Ok(StartTemperature::Auto);
+    }
+    ranges::START_TEMPERATURE
+        .parse(text)
+        .map(StartTemperature::Fixed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn auto_or_a_temperature() {
+        assert_eq!(start_temperature("AUTO"), Ok(StartTemperature::Auto));
+        assert_eq!(start_temperature("0"), Ok(StartTemperature::Fixed(0.0)));
+        assert!(start_temperature("1e17").is_err());
+        assert!(start_temperature("hot").is_err());
+    }
     use clap::Parser;
 
     #[derive(Parser)]

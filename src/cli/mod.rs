@@ -1,19 +1,23 @@
 //! The command line: `kiln [sudoku|tsp|image] ...`, headless or live.
 
+pub mod anneal_args;
 pub mod errors;
 pub mod generate;
+pub mod output_args;
+pub mod race_args;
 pub mod ranges;
+pub mod serve_args;
 pub mod values;
 
 use clap::{Arg, Args, Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
-use crate::anneal_args::AnnealArgs;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::race_args::RaceArgs;
+use crate::cli::serve_args::ServeArgs;
+use crate::export::plot::PlotArgs;
 use crate::input::InputError;
-use crate::plot::PlotArgs;
 use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
-use crate::race::RaceArgs;
-use crate::serve_args::ServeArgs;
 use crate::ui::Glyphs;
 
 fn parse_speed(s: &str) -> Result<Speed, String> {

@@ -1,0 +1,251 @@
+//! N queens, annealed live. One queen per column and a move swaps the rows of two columns,
+//! so no two queens share a row or a column; the energy is the number of queen pairs that
+//! share a diagonal. `cargo run --release --example queens [N]` (default 16) opens the
+//! live view; `-- N --headless` prints the result as one JSON line.
+
+use kiln::anneal::{Problem, Rng};
+use kiln::ui::{Board, Theme, watch::Watch};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use ratatui::{buffer::Buffer, layout::Rect};
+
+/// Attacking pairs among `k` queens on one diagonal.
+fn pairs(k: u32) -> f64 {
+    f64::from(k * k.saturating_sub(1) / 2)
+}
+
+/// The two diagonals through (row, column) of an n x n board: row + column, and
+/// row + n-1 - column.
+fn lines(n: usize, row: usize, column: usize) -> [usize; 2] {
+    [row + column, row + n - 1 - column]
+}
+
+/// Queens on each diagonal and each anti-diagonal, for a queen in `rows[c]` of column c.
+fn count(rows: &[usize]) -> [Vec<u32>; 2] {
+    let n = rows.len();
+    let mut counts = [vec![0; 2 * n], vec![0; 2 * n]];
+    for (column, &row) in rows.iter().enumerate() {
+        for (d, line) in lines(n, row, column).into_iter().enumerate() {
+            counts[d][line] += 1;
+        }
+    }
+    counts
+}
+
+struct Queens {
+    /// The row of each column's queen.
+    rows: Vec<usize>,
+    diagonals: [Vec<u32>; 2],
+}
+
+impl Queens {
+    fn new(n: usize, seed: u64) -> Self {
+        let rows: Vec<usize> = (0..n).collect();
+        let diagonals = count(&rows);
+        let mut queens = Queens { rows, diagonals };
+        queens.randomize(&mut Rng::seed_from_u64(seed));
+        queens
+    }
+
+    /// Moves the queens of `columns` on or off their diagonals.
+    fn mark(&mut self, columns: [usize; 2], on: bool) {
+        for column in columns {
+            let n = self.rows.len();
+            for (d, line) in lines(n, self.rows[column], column).into_iter().enumerate() {
+                let k = &mut self.diagonals[d][line];
+                *k = if on { *k + 1 } else { *k - 1 };
+            }
+        }
+    }
+}
+
+impl Problem for Queens {
+    /// Two columns whose queens trade rows.
+    type Move = (usize, usize);
+    type Snapshot = Vec<usize>;
+
+    fn energy(&self) -> f64 {
+        self.diagonals.iter().flatten().map(|&k| pairs(k)).sum()
+    }
+
+    fn propose(&self, rng: &mut Rng) -> (usize, usize) {
+        let n = self.rows.len();
+        let a = rng.random_range(0..n);
+        let b = rng.random_range(0..n - 1);
+        (a, if b >= a { b + 1 } else { b })
+    }
+
+    fn delta(&self, &(a, b): &(usize, usize)) -> f64 {
+        let (n, ra, rb) = (self.rows.len(), self.rows[a], self.rows[b]);
+        let squares = [(ra, a, -1), (rb, b, -1), (rb, a, 1), (ra, b, 1)];
+        let mut delta = 0.0;
+        for (d, counts) in self.diagonals.iter().enumerate() {
+            // The four squares' lines on this side, each line counted once with its net change.
+            let changes = squares.map(|(r, c, sign)| (lines(n, r, c)[d], sign));
+            for (i, &(line, _)) in changes.iter().enumerate() {
+                if changes[..i].iter().all(|&(l, _)| l != line) {
+                    let net: i32 = changes.iter().filter(|c| c.0 == line).map(|c| c.1).sum();
+                    delta += pairs(counts[line].saturating_add_signed(net)) - pairs(counts[line]);
+                }
+            }
+        }
+        delta
+    }
+
+    fn apply(&mut self, &(a, b): &(usize, usize)) {
+        self.mark([a, b], false);
+        self.rows.swap(a, b);
+        self.mark([a, b], true);
+    }
+
+    fn randomize(&mut self, rng: &mut Rng) {
+        self.rows.shuffle(rng);
+        self.diagonals = count(&self.rows);
+    }
+
+    fn snapshot(&self) -> Vec<usize> {
+        self.rows.clone()
+    }
+}
+
+/// Draws the board a square per two cells; a queen that shares a diagonal is an `X`.
+#[derive(Clone)]
+struct Chessboard(usize);
+
+impl Board<Vec<usize>> for Chessboard {
+    fn min_size(&self, _: Option<&Vec<usize>>) -> (u16, u16) {
+        (2 * self.0 as u16, self.0 as u16)
+    }
+
+    fn render(&self, rows: &Vec<usize>, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let (n, counts) = (rows.len(), count(rows));
+        for (column, &queen) in rows.iter().enumerate() {
+            let attacked = lines(n, queen, column)
+                .iter()
+                .zip(&counts)
+                .any(|(&l, k)| k[l] > 1);
+            for row in 0..n {
+                let (x, y) = (area.x + 2 * column as u16, area.y + row as u16);
+                if x + 1 < area.right() && y < area.bottom() {
+                    let (text, style) = match (row == queen, attacked) {
+                        (true, true) => ("X", theme.conflict),
+                        (true, false) => ("Q", theme.good),
+                        _ => (".", theme.dim),
+                    };
+                    buf.set_string(x, y, text, style);
+                }
+            }
+        }
+    }
+}
+
+fn main() -> color_eyre::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n = match args.iter().find(|a| !a.starts_with("--")) {
+        Some(n) => n
+            .parse()
+            .ok()
+            .filter(|n| (4..=200).contains(n))
+            .ok_or_else(|| {
+                color_eyre::eyre::eyre!("N is a whole number of queens from 4 to 200, not '{n}'")
+            })?,
+        None => 16,
+    };
+    let watch = Watch::new(
+        format!("{n} queens"),
+        move |seed| Queens::new(n, seed),
+        Chessboard(n),
+    )
+    .target(0.0);
+    if !args.iter().any(|a| a == "--headless") {
+        return watch.run();
+    }
+    let outcome = watch.solve();
+    let stop = serde_json::to_string(&outcome.reason)?;
+    println!(
+        r#"{{"problem":"queens","n":{n},"energy":{},"iterations":{},"stop":{stop},"rows":{:?}}}"#,
+        outcome.energy, outcome.iterations, outcome.best
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kiln::anneal::worker::Speed;
+    use kiln::ui::{App, Tui};
+    use ratatui::{Terminal, backend::TestBackend};
+
+    fn watch(n: usize) -> Watch<Queens, Chessboard> {
+        Watch::new("queens", move |seed| Queens::new(n, seed), Chessboard(n)).target(0.0)
+    }
+
+    /// The columns of the queens drawn on each row of a screen's board, top to bottom.
+    fn queens_drawn(screen: &[String], n: usize) -> Vec<usize> {
+        let row = |line: &str| {
+            let cells: Vec<char> = line.chars().collect();
+            (0..cells.len().saturating_sub(2 * n)).find_map(|x| {
+                let board: Vec<char> = (0..n).map(|c| cells[x + 2 * c]).collect();
+                let gaps = (0..n - 1).all(|c| cells[x + 2 * c + 1] == ' ');
+                (gaps && board.iter().all(|c| ".QX".contains(*c)) && board.contains(&'Q'))
+                    .then(|| board.iter().position(|&c| c == 'Q').unwrap())
+            })
+        };
+        screen.iter().filter_map(|line| row(line)).collect()
+    }
+
+    #[test]
+    fn every_delta_is_the_energy_change() {
+        let (mut queens, mut rng) = (Queens::new(9, 3), Rng::seed_from_u64(7));
+        for _ in 0..5000 {
+            let mv = queens.propose(&mut rng);
+            let (before, delta) = (queens.energy(), queens.delta(&mv));
+            queens.apply(&mv);
+            assert_eq!(queens.energy() - before, delta, "{mv:?}");
+        }
+    }
+
+    #[test]
+    fn headless_it_places_twenty_queens() {
+        let outcome = watch(20).solve();
+        assert_eq!(outcome.energy, 0.0);
+        assert!(count(&outcome.best).iter().flatten().all(|&k| k <= 1));
+    }
+
+    #[test]
+    fn the_live_view_shows_solved_over_a_board_of_non_attacking_queens() {
+        let screen = Rect::new(0, 0, 80, 24);
+        let theme = Theme::monochrome(false);
+        let mut app = App::new(
+            vec![watch(8).demo()],
+            0,
+            0,
+            Some(Speed::Full),
+            theme,
+            screen,
+            false,
+        )
+        .unwrap();
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let text = loop {
+            app.poll();
+            terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
+            let buffer = terminal.backend().buffer();
+            let text: Vec<String> = (0..24)
+                .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect())
+                .collect();
+            if text.concat().contains("SOLVED") || std::time::Instant::now() > deadline {
+                break text;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(text.concat().contains("SOLVED"), "{}", text.join("\n"));
+        let columns = queens_drawn(&text, 8);
+        assert_eq!(columns.len(), 8, "{}", text.join("\n"));
+        assert!(
+            count(&columns).iter().flatten().all(|&k| k <= 1),
+            "{columns:?}"
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! `kiln race`'s flags: the older form (a Sudoku file raced over presets) and
+//! `kiln race PROBLEM ARGS...`, whose arguments each pane reads as its own command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::anneal::Trace;
+use crate::cli::Command;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::ranges::{self, whole};
+use crate::input::InputError;
+use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
+
+/// Race mode runs this many solvers at most (one pane each in the TUI).
+pub const MAX_RACERS: usize = 4;
+
+#[derive(Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct RaceArgs {
+    #[command(subcommand)]
+    pub problem: Option<RaceProblem>,
+    /// Puzzle file; every puzzle in it is raced in turn unless --index picks one.
+    #[arg(required = true)]
+    pub file: Option<PathBuf>,
+    /// Race only puzzle N of the file (1-based).
+    #[arg(long, value_name = "N", value_parser = whole(ranges::INDEX))]
+    pub index: Option<usize>,
+    /// Two to four presets, comma-separated (`kiln presets` lists them).
+    #[arg(
+        long,
+        alias = "preset",
+        value_name = "A,B,..",
+        value_delimiter = ',',
+        default_value = "kiln,geometric-restart,ga"
+    )]
+    pub presets: Vec<Preset>,
+    /// No singles propagation, even for presets that use it.
+    #[arg(long)]
+    pub no_propagate: bool,
+    #[command(flatten)]
+    pub anneal: AnnealArgs,
+    #[command(flatten)]
+    pub ga: GaArgs,
+}
+
+/// `kiln race PROBLEM ARGS...`: the problem whose flags are raced.
+#[derive(Subcommand, Debug, Clone)]
+pub enum RaceProblem {
+    /// Race any flag of `kiln sudoku`: `kiln race sudoku FILE --index 1 --preset kiln,ga`.
+    #[command(disable_help_flag = true)]
+    Sudoku(Words),
+    /// Race any flag of `kiln tsp`: `kiln race tsp --moves swap,two-opt`.
+    #[command(disable_help_flag = true)]
+    Tsp(Words),
+    /// Race any flag of `kiln image`: `kiln race image --kernel n8,8-16`.
+    #[command(disable_help_flag = true)]
+    Image(Words),
+}
+
+/// The problem's own arguments, as `kiln PROBLEM` takes them; a flag given A,B,.. races
+/// its values (2 to 4 panes in all).
+#[derive(Args, Debug, Clone)]
+pub struct Words {
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
+    pub words: Vec<String>,
+}
+
+impl RaceProblem {
+    /// The problem's command name and its arguments.
+    pub fn words(&self) -> (&'static str, &[String]) {
+        match self {
+            RaceProblem::Sudoku(w) => ("sudoku", &w.words),
+            RaceProblem::Tsp(w) => ("tsp", &w.words),
+            RaceProblem::Image(w) => ("image", &w.words),
+        }
+    }
+}
+
+impl RaceArgs {
+    /// What clap cannot check: the GA's flags apply only when a GA races.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.anneal.check()?;
+        self.ga
+            .check(self.presets.contains(&Preset::Ga), "ga in --presets")
+    }
+
+    /// The racers, checked: 2 to 4 presets, none twice.
+    pub fn racers(&self) -> Result<Vec<Preset>, InputError> {
+        let p = &self.presets;
+        if !(2..=MAX_RACERS).contains(&p.len()) {
+            return Err(InputError::new(
+                "--presets",
+                format!("a race needs 2 to {MAX_RACERS} presets, not {}", p.len()),
+            ));
+        }
+        if let Some(twice) = p.iter().enumerate().find(|(i, a)| p[..*i].contains(a)) {
+            return Err(InputError::new(
+                "--presets",
+                format!("{} is named twice", twice.1),
+            ));
+        }
+        Ok(p.clone())
+    }
+
+    /// The flags of racer `preset`: the race's own, with its preset.
+    pub fn racer(&self, preset: Option<Preset>) -> SudokuArgs {
+        SudokuArgs {
+            file: self.file.clone(),
+            index: self.index,
+            no_propagate: self.no_propagate,
+            anneal: self.anneal.clone(),
+            batch: Default::default(),
+            output: Default::default(),
+            preset,
+            focus: None,
+            pairs: None,
+            threads: None,
+            ga: self.ga.clone(),
+        }
+    }
+
+    /// Each racer's preset and command, its trace named by the preset (`t-kiln.csv`) and
+    /// refused if that file exists, before any racer starts (what the race screen runs).
+    pub fn racer_args(&self) -> Result<Vec<(Preset, Command)>, InputError> {
+        self.racers()?
+            .into_iter()
+            .map(|preset| {
+                let mut racer = self.racer(Some(preset));
+                if let Some(path) = &racer.anneal.trace {
+                    let path = crate::cli::anneal_args::with_part(path, preset.name());
+                    Trace::check_new(&path)?;
+                    racer.anneal.trace = Some(path);
+                }
+                Ok((preset, Command::Sudoku(racer)))
+            })
+            .collect()
+    }
+
+    /// The puzzles to race.
+    pub fn puzzles(&self) -> Result<Vec<Puzzle>, InputError> {
+        selected_puzzles(&self.racer(None))
+    }
+
+    /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the pane's
+    /// preset, and the puzzle's number when there are several (`t-ga-2.csv`).
+    pub fn traces(&self, number: usize, count: usize) -> Result<Vec<Trace>, InputError> {
+        self.racers()?
+            .into_iter()
+            .map(|preset| {
+                let part = match count {
+                    1 => preset.name().to_string(),
+                    _ => format!("{}-{number}", preset.name()),
+                };
+                self.anneal.open_trace(Some(&part))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,195 @@
+//! Your own problem, live: a [`Problem`] (from `kiln-core`) and a [`Board`] that draws its
+//! snapshots are all the live view needs. The runner, the stats panel, the keys, pacing,
+//! help and the banner come with it, as they do for kiln's own problems.
+//!
+//! ```no_run
+//! # use kiln::anneal::{Problem, Rng};
+//! # use kiln::ui::{Board, Theme, watch::Watch};
+//! # use ratatui::{buffer::Buffer, layout::Rect};
+//! # #[derive(Clone)] struct Bits(Vec<bool>);
+//! # impl Problem for Bits {
+//! #     type Move = usize;
+//! #     type Snapshot = Vec<bool>;
+//! #     fn energy(&self) -> f64 { self.0.iter().filter(|&&b| b).count() as f64 }
+//! #     fn propose(&self, rng: &mut Rng) -> usize { rand::RngExt::random_range(rng, 0..self.0.len()) }
+//! #     fn delta(&self, &i: &usize) -> f64 { if self.0[i] { -1.0 } else { 1.0 } }
+//! #     fn apply(&mut self, &i: &usize) { self.0[i] = !self.0[i] }
+//! #     fn randomize(&mut self, _rng: &mut Rng) {}
+//! #     fn snapshot(&self) -> Vec<bool> { self.0.clone() }
+//! # }
+//! #[derive(Clone)]
+//! struct Row;
+//! impl Board<Vec<bool>> for Row {
+//!     fn min_size(&self, _: Option<&Vec<bool>>) -> (u16, u16) { (32, 1) }
+//!     fn render(&self, bits: &Vec<bool>, area: Rect, buf: &mut Buffer, theme: &Theme) {
+//!         let text: String = bits.iter().map(|&b| if b { '#' } else { '.' }).collect();
+//!         buf.set_string(area.x, area.y, text, theme.good);
+//!     }
+//! }
+//! Watch::new("bits", |_seed| Bits(vec![true; 32]), Row).target(0.0).run()?;
+//! # Ok::<(), color_eyre::Report>(())
+//! ```
+
+use std::sync::Arc;
+
+use color_eyre::Result;
+
+use super::session::{Board, BoardArea, Demo, Live, Session, Tab};
+use super::{Glyphs, Options};
+use crate::anneal::worker::Speed;
+use crate::anneal::{
+    Launch, Outcome, Problem, RunConfig, Runner, Schedule, auto_temperature, nth_seed,
+};
+
+/// Steps a second a watched problem starts at: slow enough to follow a small board, and
+/// `+` and `-` change it.
+const DEFAULT_PACE: u64 = 1000;
+/// The step budget of a run that was given no configuration.
+const DEFAULT_STEPS: u64 = 200_000;
+/// Where the default schedule ends, as a share of its start temperature.
+const COOLED: f64 = 1e-3;
+/// The share of uphill moves the default start temperature accepts.
+const START_ACCEPTANCE: f64 = 0.5;
+
+/// Makes the instance a run anneals from the run's seed.
+type Make<P> = Arc<dyn Fn(u64) -> P + Send + Sync>;
+
+/// A problem of your own, ready to be annealed live ([`Watch::run`]), headless
+/// ([`Watch::solve`]) or inside another view ([`Watch::demo`]).
+pub struct Watch<P, B> {
+    title: String,
+    /// The tab's name: the title, kept for the life of the program as tabs' names are.
+    tab: &'static str,
+    make: Make<P>,
+    board: B,
+    config: Option<RunConfig>,
+    target: Option<f64>,
+    seed: u64,
+    instances: usize,
+    pace: u64,
+}
+
+impl<P, B> Watch<P, B>
+where
+    P: Problem + Send + 'static,
+    B: Board<P::Snapshot> + Clone + 'static,
+{
+    /// Anneals the instances `make` builds from a seed, drawn by `board`. Without
+    /// [`Watch::config`] a run cools exponentially over 200,000 steps from a start
+    /// temperature at which half the uphill moves are taken.
+    pub fn new(
+        title: impl Into<String>,
+        make: impl Fn(u64) -> P + Send + Sync + 'static,
+        board: B,
+    ) -> Self {
+        let title = title.into();
+        Watch {
+            tab: Box::leak(title.clone().into_boxed_str()),
+            title,
+            make: Arc::new(make),
+            board,
+            config: None,
+            target: None,
+            seed: 1,
+            instances: 1,
+            pace: DEFAULT_PACE,
+        }
+    }
+
+    /// How every run goes: schedule, start temperature, budget, stagnation handling.
+    pub fn config(mut self, config: RunConfig) -> Self {
+        self.config = Some(config);
+        self
+    }
+
+    /// Stops a run, and shows the board's target word, once its energy is at or below
+    /// `energy` (0 for a puzzle with no conflicts left).
+    pub fn target(mut self, energy: f64) -> Self {
+        self.target = Some(energy);
+        self
+    }
+
+    /// The seed of the first instance and run; the k-th takes `nth_seed(seed, k)`.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// How many instances `n` and `p` walk through (each built from its own seed).
+    pub fn instances(mut self, count: usize) -> Self {
+        self.instances = count.max(1);
+        self
+    }
+
+    /// Steps a second the live view starts at.
+    pub fn pace(mut self, steps_per_second: u64) -> Self {
+        self.pace = steps_per_second.max(1);
+        self
+    }
+
+    /// The run of instance `index`, with the seed that made it.
+    fn runner(&self, index: usize) -> (Runner<P>, RunConfig) {
+        let seed = nth_seed(self.seed, index);
+        let problem = (self.make)(seed);
+        let mut config = self.config.clone().unwrap_or_else(|| {
+            let t0 = auto_temperature(&problem, seed, START_ACCEPTANCE, 1000);
+            let mut config = RunConfig::new(Schedule::Exponential { t_min: t0 * COOLED }, t0);
+            config.budget.max_steps = Some(DEFAULT_STEPS);
+            config
+        });
+        if self.target.is_some() {
+            config.budget.target = self.target;
+        }
+        (Runner::new(problem, config.clone(), seed), config)
+    }
+
+    /// Anneals the first instance to the end of its budget (or its target), without a
+    /// terminal.
+    pub fn solve(&self) -> Outcome<P::Snapshot> {
+        let (mut runner, _) = self.runner(0);
+        runner.run(|_| true);
+        runner.finish()
+    }
+
+    /// The problem as a tab of the live view.
+    pub fn demo(self) -> Box<dyn Demo> {
+        Box::new(self)
+    }
+
+    /// Opens the live view on it until the user quits; the terminal is restored on every
+    /// way out.
+    pub fn run(self) -> Result<()> {
+        let options = Options {
+            fps: 20,
+            glyphs: Glyphs::Detect,
+            attract: false,
+            speed: None,
+        };
+        super::run(vec![self.demo()], 0, 0, options)
+    }
+}
+
+impl<P, B> Demo for Watch<P, B>
+where
+    P: Problem + Send + 'static,
+    B: Board<P::Snapshot> + Clone + 'static,
+{
+    fn tab(&self) -> Tab {
+        Tab {
+            name: self.tab,
+            count: self.instances,
+            pace: Speed::Limited(self.pace),
+        }
+    }
+
+    fn start(&self, index: usize, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
+        let (runner, config) = self.runner(index % self.instances);
+        let title = match self.instances {
+            1 => self.title.clone(),
+            n => format!("{} {}/{n}", self.title, index % n + 1),
+        };
+        let reheat_to = config.t0;
+        let launch = Launch::annealing(title, runner, &config, reheat_to);
+        Ok(Box::new(Live::start(launch, self.board.clone(), speed)))
+    }
+}
