@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 
 use crate::messages::escape_controls;
 
+/// A mistake in a file or a flag value, shown as `source:line:column: message` with the
+/// parts that are known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
     /// The file (or flag) the problem is in.
@@ -18,10 +20,12 @@ pub struct InputError {
     pub line: Option<usize>,
     /// 1-based column, when the problem is at a character.
     pub column: Option<usize>,
+    /// What is wrong, in words for the user.
     pub message: String,
 }
 
 impl InputError {
+    /// An error about `source` as a whole; `at_line` and `at_column` narrow it down.
     pub fn new(source: impl Into<String>, message: impl Into<String>) -> Self {
         InputError {
             source: source.into(),
@@ -34,10 +38,12 @@ impl InputError {
     pub fn flags(message: impl Into<String>) -> Self {
         InputError::new("", message)
     }
+    /// The same error, placed at 1-based `line`.
     pub fn at_line(mut self, line: usize) -> Self {
         self.line = Some(line);
         self
     }
+    /// The same error, placed at 1-based `column` of its line.
     pub fn at_column(mut self, column: usize) -> Self {
         self.column = Some(column);
         self

@@ -7,12 +7,14 @@ use super::{Budget, RunConfig, Search, Trace};
 pub struct Launch<S> {
     /// e.g. "9x9 hardest11.txt" or "berlin52 (52 cities)".
     pub title: String,
+    /// The search itself, ready for its first batch.
     pub search: S,
     /// From the start (or reheat) temperature down to where one cooling ends, when that is
     /// known (a GA: the range of its mutation rate).
     pub span: (f64, Option<f64>),
     /// What a reheat raises the temperature (a GA: its mutation rate) to.
     pub reheat_to: f64,
+    /// When the run stops, for a display to show how far along it is.
     pub budget: Budget,
 }
 

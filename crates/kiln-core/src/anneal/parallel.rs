@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::{Sample, Search, StopReason};
 
+/// Several chains of one search run as one, on a thread each.
 pub struct Parallel<S: Search> {
     chains: Vec<S>,
     /// The chain that reached the target first.

@@ -14,6 +14,58 @@ pub fn nth_seed(seed: u64, k: usize) -> u64 {
 /// The runner calls `propose`, then `delta`, and `apply` only when it accepts, so `propose`
 /// and `delta` must not change the state. `delta` must equal `energy()` after the move
 /// minus `energy()` before it; every problem has a property test that checks exactly that.
+///
+/// # Example
+///
+/// Sorting a permutation: the energy counts the values out of place, a move swaps two
+/// positions, and `delta` looks at those two alone. The loop at the end checks the
+/// contract the way the property tests do.
+///
+/// ```
+/// use kiln_core::anneal::{Problem, Rng};
+/// use rand::seq::SliceRandom;
+/// use rand::{RngExt, SeedableRng};
+///
+/// struct Sort(Vec<usize>);
+///
+/// impl Problem for Sort {
+///     type Move = (usize, usize);
+///     type Snapshot = Vec<usize>;
+///
+///     fn energy(&self) -> f64 {
+///         self.0.iter().enumerate().filter(|&(at, &v)| at != v).count() as f64
+///     }
+///     fn propose(&self, rng: &mut Rng) -> (usize, usize) {
+///         let n = self.0.len();
+///         (rng.random_range(0..n), rng.random_range(0..n))
+///     }
+///     fn delta(&self, &(i, j): &(usize, usize)) -> f64 {
+///         let wrong = |at: usize, v: usize| f64::from(at != v);
+///         let (a, b) = (self.0[i], self.0[j]);
+///         wrong(i, b) + wrong(j, a) - wrong(i, a) - wrong(j, b)
+///     }
+///     fn apply(&mut self, &(i, j): &(usize, usize)) {
+///         self.0.swap(i, j);
+///     }
+///     fn randomize(&mut self, rng: &mut Rng) {
+///         self.0.shuffle(rng);
+///     }
+///     fn snapshot(&self) -> Vec<usize> {
+///         self.0.clone()
+///     }
+/// }
+///
+/// let mut rng = Rng::seed_from_u64(1);
+/// let mut sort = Sort(vec![3, 1, 4, 0, 2]);
+/// for _ in 0..100 {
+///     let before = (sort.snapshot(), sort.energy());
+///     let mv = sort.propose(&mut rng);
+///     let delta = sort.delta(&mv);
+///     assert_eq!((sort.snapshot(), sort.energy()), before, "propose and delta only look");
+///     sort.apply(&mv);
+///     assert_eq!(sort.energy(), before.1 + delta, "delta is the change apply makes");
+/// }
+/// ```
 pub trait Problem {
     /// A move: small and `Copy`, so the hot loop never allocates.
     type Move: Copy;

@@ -23,15 +23,21 @@ pub const BATCH: u64 = 1 << 14;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StallAction {
     /// Raise the temperature to this value and cool again from there.
-    Reheat { temperature: f64 },
+    Reheat {
+        /// The temperature the schedule starts again from.
+        temperature: f64,
+    },
     /// Start again from a fresh random state.
     Restart,
 }
 
+/// A stall check: `action` is taken once the run has gone `window` steps without a new
+/// best, so a run stuck in a local minimum gets out of it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stagnation {
     /// Steps without a new best (of the current restart or reheat) before acting.
     pub window: u64,
+    /// What to do once the window has passed without a new best.
     pub action: StallAction,
 }
 
@@ -42,23 +48,32 @@ pub struct Stagnation {
 /// `min_gain: f64::INFINITY` acts every `every` steps unconditionally.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Checkpoint {
+    /// Steps between checks, counted from the last restart or reheat.
     pub every: u64,
+    /// How much the best energy must have fallen since the previous check to go on as is.
     pub min_gain: f64,
+    /// What to do when it has not fallen that much.
     pub action: StallAction,
 }
 
 /// Everything that decides how a run goes, apart from the problem and the seed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunConfig {
+    /// How the temperature falls from `t0`.
     pub schedule: Schedule,
     /// Start temperature (Tmax for the exponential schedule).
     pub t0: f64,
+    /// When the run stops: steps, time and the target energy.
     pub budget: Budget,
+    /// What to do after a long stretch without a new best, if anything.
     pub stagnation: Option<Stagnation>,
+    /// A periodic check of progress, if any.
     pub checkpoint: Option<Checkpoint>,
 }
 
 impl RunConfig {
+    /// A run on `schedule` from `t0`, with no budget and no stall handling: set the fields
+    /// for those.
     pub fn new(schedule: Schedule, t0: f64) -> Self {
         RunConfig {
             schedule,
@@ -95,9 +110,13 @@ impl RunConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
+    /// The energy reached the budget's target.
     Target,
+    /// The step budget is spent.
     MaxSteps,
+    /// The time budget is spent.
     TimeLimit,
+    /// Stopped from outside: the UI, an observer or a caller.
     Stopped,
     /// A signal (SIGINT, SIGTERM, SIGHUP) asked a headless run to stop.
     Interrupted,
@@ -106,13 +125,19 @@ pub enum StopReason {
 /// One telemetry record: cheap to make, sent every batch.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Sample {
+    /// Steps taken since the run began (proposals, or evaluations for a population).
     pub iteration: u64,
+    /// The temperature now (a GA: its mutation rate).
     pub temperature: f64,
+    /// Energy of the current state.
     pub energy: f64,
+    /// Lowest energy seen in the whole run, across restarts and reheats.
     pub best_energy: f64,
     /// Accepted / proposed since the previous sample.
     pub acceptance: f64,
+    /// Restarts since the run began.
     pub restarts: u64,
+    /// Reheats since the run began.
     pub reheats: u64,
     /// Time spent annealing (pauses excluded).
     pub elapsed: Duration,
@@ -123,11 +148,17 @@ pub struct Sample {
 pub struct Outcome<S> {
     /// The best state found and its energy.
     pub best: S,
+    /// Energy of `best`.
     pub energy: f64,
+    /// Steps taken in all.
     pub iterations: u64,
+    /// Restarts in all.
     pub restarts: u64,
+    /// Reheats in all.
     pub reheats: u64,
+    /// Time spent annealing (pauses excluded).
     pub elapsed: Duration,
+    /// Why the run ended.
     pub reason: StopReason,
 }
 
@@ -168,6 +199,8 @@ pub struct Runner<P: Problem> {
 }
 
 impl<P: Problem> Runner<P> {
+    /// Anneals `problem` as `config` says, with its random moves drawn from `seed`. A
+    /// problem already at the target is stopped before its first step.
     pub fn new(problem: P, config: RunConfig, seed: u64) -> Self {
         let energy = problem.energy();
         let best = problem.snapshot();
@@ -210,18 +243,23 @@ impl<P: Problem> Runner<P> {
         runner
     }
 
+    /// The problem in its current state.
     pub fn problem(&self) -> &P {
         &self.problem
     }
+    /// Energy of the current state, kept up to date from the deltas.
     pub fn energy(&self) -> f64 {
         self.energy
     }
+    /// The temperature the steps are taken at now.
     pub fn temperature(&self) -> f64 {
         self.temperature
     }
+    /// Steps taken since the run began.
     pub fn iterations(&self) -> u64 {
         self.iterations
     }
+    /// The configuration in force; a revived run's budget has been extended.
     pub fn config(&self) -> &RunConfig {
         &self.config
     }
@@ -500,6 +538,8 @@ impl<P: Problem> Runner<P> {
         (&self.best, self.best_saved_energy)
     }
 
+    /// Ends the run and hands over its best state and totals; a run that had not stopped
+    /// counts as [`StopReason::Stopped`].
     pub fn finish(mut self) -> Outcome<P::Snapshot> {
         self.best();
         Outcome {

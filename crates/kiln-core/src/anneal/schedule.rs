@@ -9,24 +9,49 @@ pub enum Schedule {
     /// T = t0 for ever (kiln's Sudoku default: restarts do the rest).
     Constant,
     /// T = t0 * alpha^i: the classic T <- alpha*T applied every step.
-    Geometric { alpha: f64 },
+    Geometric {
+        /// Factor applied each step; just below 1 cools slowly.
+        alpha: f64,
+    },
     /// T falls in a straight line from t0 to `t_min` over the budget.
-    Linear { t_min: f64 },
+    Linear {
+        /// Temperature at the end of the budget.
+        t_min: f64,
+    },
     /// Lundy–Mees / hyperbolic: T = t0 / (1 + k*i).
-    LundyMees { k: f64 },
+    LundyMees {
+        /// How fast the temperature falls: larger cools sooner.
+        k: f64,
+    },
     /// T = t0 * (t_min/t0)^progress: exponential from Tmax = t0 to Tmin over the budget.
-    Exponential { t_min: f64 },
+    Exponential {
+        /// Temperature at the end of the budget (Tmin).
+        t_min: f64,
+    },
     /// T = t0 * alpha^floor(i / every): alpha applied once per `every` steps (an outer
     /// loop of `every` sub-iterations at a fixed temperature, as in Yarpiz's SA).
-    Stepped { alpha: f64, every: u64 },
+    Stepped {
+        /// Factor applied once per hold.
+        alpha: f64,
+        /// Steps each temperature is held for.
+        every: u64,
+    },
     /// From t0 down to `t_min` in `levels` equal steps, each held for `every` steps, then
     /// t_min for ever (a linear schedule over a fixed ladder of temperatures).
-    Levels { t_min: f64, levels: u64, every: u64 },
+    Levels {
+        /// The lowest rung, held to the end.
+        t_min: f64,
+        /// Rungs on the ladder, `t0` and `t_min` included.
+        levels: u64,
+        /// Steps each rung is held for.
+        every: u64,
+    },
 }
 
 /// Where the schedule is: steps since its last reset and the fraction of the budget used.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Clock {
+    /// Steps since the last reset (the start, a reheat or a restart).
     pub steps: u64,
     /// 0..=1; `None` when the run has no step or time budget.
     pub progress: Option<f64>,
@@ -47,6 +72,7 @@ impl Schedule {
         }
     }
 
+    /// The temperature at `clock` for a schedule that started at `t0`; never below 0.
     pub fn temperature(&self, t0: f64, clock: Clock) -> f64 {
         let progress = clock.progress.unwrap_or(0.0).clamp(0.0, 1.0);
         let t = match *self {

@@ -3,7 +3,10 @@
 
 use super::{Problem, Runner, Sample, StopReason};
 
+/// A search the worker thread can run, pause, reheat and show: stepped in batches, with
+/// telemetry between them.
 pub trait Search: Send + 'static {
+    /// What leaves the search: the board for the UI and the best state for the report.
     type Snapshot: Clone + Send + 'static;
 
     /// Runs up to `n` steps (proposals, or evaluations for a population); returns how many.

@@ -8,9 +8,13 @@ use super::Sample;
 /// previous sample.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Tally {
+    /// Moves accepted since the previous sample.
     pub accepted: u64,
+    /// Moves proposed since the previous sample.
     pub proposed: u64,
+    /// Restarts since the run began.
     pub restarts: u64,
+    /// Reheats since the run began.
     pub reheats: u64,
     /// Time spent searching (pauses excluded).
     pub elapsed: Duration,

@@ -1,11 +1,11 @@
 //! A run's history as CSV (`--trace FILE`): one row per kept sample, thinned so the file
 //! stays bounded however long the run, and read back by `kiln plot`.
 //!
-//! Which samples are kept: every one of the first [`ROWS_PER_STRIDE`]; then every second
+//! Which samples are kept: every one of the first `ROWS_PER_STRIDE`; then every second
 //! for as many rows again, then every fourth, and so on (the file grows with the logarithm
 //! of the run's length); and whatever the stride, the first and the last sample and every
 //! new best, a best being new when it beats the last one written by more than
-//! [`BEST_RESOLUTION`] of its size (so integer energies below 1000, Sudoku's, keep every
+//! `BEST_RESOLUTION` of its size (so integer energies below 1000, Sudoku's, keep every
 //! one, and a long image run does not write a row per batch while it cools).
 
 use std::fs::File;
@@ -18,6 +18,8 @@ use super::budget::EPS;
 use super::{Sample, Search};
 use crate::input::InputError;
 
+/// The first line of every trace: its columns, one per field of a sample. A file read
+/// back must start with it.
 pub const HEADER: &str = "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats";
 /// Rows written at each stride before the stride doubles.
 const ROWS_PER_STRIDE: u64 = 512;
@@ -209,6 +211,7 @@ pub struct Traced<S: Search> {
 }
 
 impl<S: Search> Traced<S> {
+    /// `search`, with every sample taken of it offered to `trace`.
     pub fn new(search: S, trace: Trace) -> Self {
         Traced {
             search,

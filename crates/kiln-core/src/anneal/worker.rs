@@ -31,7 +31,9 @@ const SLICE: u64 = 1 << 14;
 /// Steps per second: a watchable pace, or as fast as the machine goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Speed {
+    /// This many steps a second, spread evenly over each second.
     Limited(u64),
+    /// As many steps as the machine can take.
     Full,
 }
 
@@ -163,8 +165,10 @@ pub fn share_cores(cores: usize) {
     });
 }
 
+/// What the UI asks of a running worker; each is carried out between slices of steps.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Command {
+    /// Pause a running search, or resume a paused one.
     TogglePause,
     /// One tick's worth of steps while paused.
     Step,
@@ -172,19 +176,25 @@ pub enum Command {
     Reheat,
     /// Start again from a fresh random state.
     Restart,
+    /// Go on at this pace from now.
     SetSpeed(Speed),
     /// Hand the UI the best state found instead of the current one (or back).
     ShowBest(bool),
     /// Send a copy of the best state found, once (`Worker::best`).
     SendBest,
+    /// End the thread (sent when the `Worker` is dropped).
     Quit,
 }
 
 /// What the worker tells the UI.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Report {
+    /// Telemetry of this publication.
     Sample(Sample),
+    /// The run was paused (`true`) or resumed (`false`).
     Paused(bool),
+    /// The run ended, and why; the worker waits for commands (a reheat or restart revives
+    /// it).
     Finished(StopReason),
     /// A finished run goes on (a reheat or restart after its end).
     Revived,
@@ -198,14 +208,19 @@ pub struct Stamped {
     /// Publications are numbered from 1; a board of publication `seq` shows the state
     /// every report up to `seq` describes.
     pub seq: u64,
+    /// When the worker sent it, so the UI can time pauses and samples as the worker saw
+    /// them, not as it drained them.
     pub at: Instant,
+    /// What happened.
     pub report: Report,
 }
 
 /// A board and the publication it belongs to.
 #[derive(Debug, Clone)]
 pub struct Frame<S> {
+    /// The publication (see [`Stamped::seq`]) whose reports describe this board.
     pub seq: u64,
+    /// The state to show: the current one, or the best one while `ShowBest(true)` holds.
     pub board: S,
 }
 
@@ -279,6 +294,8 @@ impl<S: Send + 'static> Worker<S> {
         }
     }
 
+    /// Passes `command` to the thread; it is carried out within a slice of steps. Sending
+    /// to a worker that has gone does nothing.
     pub fn send(&self, command: Command) {
         // A worker that has gone away has nothing left to steer.
         let _ = self.commands.send(command);
@@ -323,6 +340,8 @@ impl<S> Drop for Worker<S> {
     }
 }
 
+/// The message a panic was raised with, for showing to the user; "unknown panic" when its
+/// payload is not a string.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         s.to_string()

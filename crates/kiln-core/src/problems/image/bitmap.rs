@@ -12,9 +12,12 @@ use crate::input::InputError;
 pub(crate) const MAX_SIDE: usize = 16_384;
 pub(crate) const MAX_PIXELS: usize = 16 << 20;
 
+/// A black-and-white image, as read from a PBM or PNG file and written back to one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bitmap {
+    /// Columns of pixels.
     pub width: usize,
+    /// Rows of pixels.
     pub height: usize,
     /// `width * height` values, each 0 (white) or 1 (black), row-major.
     pub bits: Vec<u8>,
@@ -43,18 +46,22 @@ impl Bitmap {
         }
     }
 
+    /// Number of pixels, `width * height`.
     pub fn len(&self) -> usize {
         self.bits.len()
     }
 
+    /// Whether the image has no pixels at all.
     pub fn is_empty(&self) -> bool {
         self.bits.is_empty()
     }
 
+    /// Whether the pixel in column `x` of row `y` (0-based, from the top left) is black.
     pub fn get(&self, x: usize, y: usize) -> bool {
         self.bits[y * self.width + x] != 0
     }
 
+    /// How many pixels are black.
     pub fn black_pixels(&self) -> usize {
         self.bits.iter().map(|&b| b as usize).sum()
     }

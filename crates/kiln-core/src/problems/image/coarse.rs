@@ -31,6 +31,8 @@ const DIRECTIONS: [(isize, isize); 8] = [
 /// The directions that count each unordered pair once (from its upper or left end).
 const FORWARD: [usize; 4] = [1, 3, 6, 7];
 
+/// A grid of cells to label 0 or 1, with a cost per cell and label and a weight per
+/// neighbour pair; annealed as a [`Problem`] whose moves flip one cell.
 #[derive(Debug, Clone)]
 pub struct Coarse {
     width: usize,
@@ -139,6 +141,7 @@ impl Coarse {
         }
     }
 
+    /// The current labelling as an image (1 = black), one pixel per cell.
     pub fn labels(&self) -> Bitmap {
         let mut out = Bitmap::white(self.width, self.height);
         self.snapshot_into(&mut out);

@@ -23,9 +23,12 @@ mod strips;
 /// Marks the frame around the padded image: equal to neither label, so it never counts.
 const OUTSIDE: u8 = 2;
 
+/// Which pixels are neighbours in the smoothness term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Neighbourhood {
+    /// Left, right, above and below.
     Four,
+    /// The four and the diagonals.
     Eight,
 }
 
@@ -62,6 +65,8 @@ const MULTISCALE_LEVELS: usize = 2;
 /// 40 ended equally close to the minimum).
 const MULTISCALE_SWEEPS: u64 = 40;
 
+/// The denoising state: the labelling being annealed, the noisy image it must stay close
+/// to, and the weights of the two terms.
 #[derive(Debug, Clone)]
 pub struct Denoise {
     width: usize,

@@ -18,13 +18,19 @@ pub const MAX_WEIGHT: f64 = 10_000.0;
 /// One displacement with its weight. A kernel holds both d and -d.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tap {
+    /// Rows from one pixel to the other, down positive.
     pub dy: i32,
+    /// Columns from one pixel to the other, right positive.
     pub dx: i32,
+    /// Energy of a pair of black pixels this far apart: negative attracts, positive repels.
     pub weight: f64,
 }
 
+/// How black pixels interact: a weight for every displacement within `radius`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kernel {
+    /// The built-in's name (`maze`, `n8-repel`), or a kernel file's name without its
+    /// extension.
     pub name: String,
     /// Every non-zero displacement, both signs, sorted (so equal kernels compare equal).
     pub taps: Vec<Tap>,

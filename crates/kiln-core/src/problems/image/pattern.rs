@@ -12,6 +12,7 @@ use super::bitmap::Bitmap;
 use super::kernel::Kernel;
 use crate::anneal::{Problem, Rng};
 
+/// What the kernel sees beyond the image's sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Edges {
@@ -26,10 +27,14 @@ crate::named::named!(Edges { Wrap => "wrap", Free => "free" });
 /// Moves black pixel `black` to the white pixel `white` (both are pixel indices).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Swap {
+    /// The black pixel that turns white.
     pub black: u32,
+    /// The white pixel that turns black.
     pub white: u32,
 }
 
+/// The pattern-formation state: the image, the kernel, and the field and pixel lists that
+/// make a swap's delta cheap.
 #[derive(Debug, Clone)]
 pub struct Pattern {
     width: usize,
@@ -92,14 +97,17 @@ impl Pattern {
         Ok(pattern)
     }
 
+    /// The kernel the pixels interact through.
     pub fn kernel(&self) -> &Kernel {
         &self.kernel
     }
 
+    /// What the kernel sees beyond the sides.
     pub fn edges(&self) -> Edges {
         self.edges
     }
 
+    /// How many pixels are black; swaps never change it.
     pub fn black_pixels(&self) -> usize {
         self.blacks.len()
     }

@@ -8,6 +8,8 @@ use image::{GrayImage, ImageFormat, Luma};
 use super::bitmap::{Bitmap, check_size};
 use crate::input::InputError;
 
+/// Reads a PNG file's bytes as a black-and-white image; `source` names the file in
+/// errors. An image too large to handle is refused before it is decoded.
 pub fn parse(bytes: &[u8], source: &str) -> Result<Bitmap, InputError> {
     let bad = |e: image::ImageError| InputError::new(source, format!("bad PNG: {e}"));
     let mut reader = image::ImageReader::with_format(Cursor::new(bytes), ImageFormat::Png);

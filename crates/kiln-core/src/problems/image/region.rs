@@ -23,17 +23,25 @@ use crate::anneal::Rng;
 /// enough that region moves cost little next to single flips.
 pub const MAX_CAP: usize = 4096;
 
+/// How a region grows and what it flips (see the module's notes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RegionKind {
+    /// Grown over the fixed reference labelling; flips the pixels that share the seed's
+    /// current label.
     Reference,
+    /// The seed's whole current component (nothing if it is larger than the cap), flipped
+    /// only if that does not raise the energy.
     Component,
 }
 
 /// A region grown from `seed` (a padded index), at most `cap` pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Region {
+    /// The padded index of the pixel the region grows from.
     pub seed: u32,
+    /// Most pixels the region may hold.
     pub cap: u32,
+    /// How it grows and what it flips.
     pub kind: RegionKind,
 }
 
@@ -80,10 +88,12 @@ impl Scratch {
         }
     }
 
+    /// The padded indices of the last region grown, in the order they were reached.
     pub fn pixels(&self) -> &[u32] {
         &self.pixels
     }
 
+    /// Whether padded index `i` is in the last region grown.
     pub fn contains(&self, i: usize) -> bool {
         self.mark[i] == self.stamp
     }

@@ -22,7 +22,7 @@ use crate::anneal::{Outcome, Problem, RunConfig, Runner, Sample, Search, StopRea
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plan {
     /// Number of rounds (at least 1), sharing the budget equally; `None`: as many as
-    /// the budget allows ([`auto_rounds`]).
+    /// the budget allows (`auto_rounds`).
     pub rounds: Option<usize>,
     /// Each round starts from a multi-scale start (else from the ICM result).
     pub multiscale: bool,

@@ -15,6 +15,7 @@ use crate::anneal::{Problem, Rng};
 /// Why a cell holds its value (for the UI).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CellKind {
+    /// In the puzzle as read.
     Given,
     /// Forced by singles propagation before annealing.
     Propagated,
@@ -102,7 +103,9 @@ pub struct SudokuAnneal {
 /// What the UI draws and the report prints: the grid and why each cell holds its value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SudokuSnapshot {
+    /// The grid's shape, shared with the model.
     pub geometry: Arc<Geometry>,
+    /// Why each cell holds its value, row by row.
     pub kinds: Arc<[CellKind]>,
     /// Row by row, 1..=side.
     pub values: Vec<u8>,
@@ -264,9 +267,11 @@ impl SudokuAnneal {
         state
     }
 
+    /// The grid's shape.
     pub fn geometry(&self) -> &Arc<Geometry> {
         &self.geometry
     }
+    /// The grid row by row, every cell filled (1..=side).
     pub fn values(&self) -> &[u8] {
         &self.values
     }

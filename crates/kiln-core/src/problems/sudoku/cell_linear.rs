@@ -17,6 +17,8 @@ pub struct SetCell {
     value: u8,
 }
 
+/// The state of the cell-linear model: a value in every cell, givens and propagated cells
+/// fixed.
 #[derive(Debug, Clone)]
 pub struct CellLinear {
     geometry: Arc<Geometry>,
@@ -68,6 +70,7 @@ impl CellLinear {
         self.free.len()
     }
 
+    /// The grid row by row, every cell filled (1..=side).
     pub fn values(&self) -> &[u8] {
         &self.values
     }

@@ -7,7 +7,9 @@ use super::grid::{Geometry, Puzzle};
 pub struct Clash {
     /// The earlier cell in reading order.
     pub first: usize,
+    /// The later cell in reading order.
     pub second: usize,
+    /// The value both hold.
     pub value: u8,
     /// "row 1", "column 5" or "box 2" (1-based).
     pub unit: String,

@@ -7,6 +7,7 @@ use super::propagate::{Board, Contradiction};
 /// What the exact search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Solutions {
+    /// No grid completes the givens.
     None,
     /// Exactly one, and here it is.
     Unique(Vec<u8>),

@@ -21,12 +21,16 @@ use crate::anneal::{Budget, Problem, Rng, Sample, Search, StopReason, Tally};
 const RECHENBERG: f64 = 0.85;
 /// Bounds of the adapted mutation rate (a probability per child): the GA's temperature.
 pub const MIN_RATE: f64 = 0.01;
+/// The upper bound of the mutation rate: every child gets a swap.
 pub const MAX_RATE: f64 = 1.0;
 /// Candidates drawn per tournament; the cheapest wins.
 const TOURNAMENT: usize = 3;
 
+/// How the genetic algorithm runs: the size of its population, its elites, mutation
+/// and restarts, and its budget.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GaConfig {
+    /// Candidates in each generation (at least two).
     pub population: usize,
     /// Fraction of the population copied unchanged into the next generation (at least one).
     pub elites: f64,
@@ -56,6 +60,8 @@ struct Candidate {
     cost: u32,
 }
 
+/// The genetic algorithm on one puzzle, run as a [`Search`] so the worker and race mode
+/// drive it as they drive the annealer.
 pub struct Genetic {
     geometry: Arc<Geometry>,
     kinds: Arc<[CellKind]>,

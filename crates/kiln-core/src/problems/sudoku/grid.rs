@@ -10,14 +10,18 @@ pub struct Geometry {
     pub n: usize,
     /// Row length n^2 (9 for 9x9), also the number of symbols.
     pub side: usize,
+    /// Row of each cell (0-based), indexed by cell in reading order.
     pub row_of: Vec<usize>,
+    /// Column of each cell (0-based).
     pub col_of: Vec<usize>,
+    /// Box of each cell (0-based, boxes in reading order).
     pub box_of: Vec<usize>,
     /// Cells of each unit: rows 0..side, then columns, then boxes.
     pub units: Vec<Vec<usize>>,
 }
 
 impl Geometry {
+    /// The geometry of the grid with boxes of side `n` (3 for 9x9).
     pub fn new(n: usize) -> Self {
         let side = n * n;
         let cells = side * side;
@@ -42,6 +46,7 @@ impl Geometry {
         }
     }
 
+    /// Cells in the grid, side^2 (81 for 9x9).
     pub fn cells(&self) -> usize {
         self.side * self.side
     }
@@ -94,9 +99,11 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
+    /// Row length n^2 (9 for 9x9), also the number of symbols.
     pub fn side(&self) -> usize {
         self.n * self.n
     }
+    /// How many cells are filled in.
     pub fn givens(&self) -> usize {
         self.cells.iter().filter(|&&v| v != 0).count()
     }

@@ -15,18 +15,23 @@ const MAX_GEO_EDGE: u64 = 20_040;
 /// A city's coordinates as the file gives them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
+    /// First coordinate (latitude for GEO, as DDD.MM).
     pub x: f64,
+    /// Second coordinate (longitude for GEO, as DDD.MM).
     pub y: f64,
 }
 
 /// The smallest box that holds some cities (a point at the origin when there are none).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
+    /// The corner with the smallest x and y.
     pub low: Point,
+    /// The corner with the largest x and y.
     pub high: Point,
 }
 
 impl Bounds {
+    /// The bounds of `points`.
     pub fn of<'a>(points: impl IntoIterator<Item = &'a Point>) -> Bounds {
         let mut points = points.into_iter();
         let first = points.next().copied().unwrap_or(Point { x: 0.0, y: 0.0 });
@@ -48,10 +53,12 @@ impl Bounds {
         )
     }
 
+    /// Extent along x, in the coordinates' units.
     pub fn width(&self) -> f64 {
         self.high.x - self.low.x
     }
 
+    /// Extent along y, in the coordinates' units.
     pub fn height(&self) -> f64 {
         self.high.y - self.low.y
     }
@@ -71,6 +78,7 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The EDGE_WEIGHT_TYPE that names it in a TSPLIB file.
     pub fn name(self) -> &'static str {
         match self {
             Metric::Euc2d => "EUC_2D",
@@ -80,6 +88,7 @@ impl Metric {
         }
     }
 
+    /// The length of the edge from `a` to `b` under this rule.
     pub fn distance(self, a: Point, b: Point) -> u32 {
         let (dx, dy) = (a.x - b.x, a.y - b.y);
         match self {
@@ -117,21 +126,30 @@ fn geo_distance(a: Point, b: Point) -> u32 {
 /// Cities plus their metric. Shared (via `Arc`) by the problem, snapshots and the UI.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Instance {
+    /// The file's NAME (else its file name), or a name made from a random instance's
+    /// size, layout and seed.
     pub name: String,
+    /// The file's COMMENT lines joined, or a description of a random instance; may be
+    /// empty.
     pub comment: String,
+    /// How coordinates become edge lengths.
     pub metric: Metric,
+    /// The cities in file order; a city is its index here.
     pub cities: Arc<[Point]>,
 }
 
 impl Instance {
+    /// Number of cities.
     pub fn len(&self) -> usize {
         self.cities.len()
     }
 
+    /// Whether there are no cities at all.
     pub fn is_empty(&self) -> bool {
         self.cities.is_empty()
     }
 
+    /// The length of the edge between cities `a` and `b` (indices into `cities`).
     pub fn distance(&self, a: u32, b: u32) -> u32 {
         self.metric
             .distance(self.cities[a as usize], self.cities[b as usize])

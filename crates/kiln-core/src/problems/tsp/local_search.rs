@@ -15,6 +15,7 @@ use crate::anneal::{Problem, Rng, interrupt};
 /// What a descent did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct DescentStats {
+    /// Improving moves made.
     pub moves: u64,
     /// Moves whose delta was computed.
     pub evaluations: u64,
@@ -51,6 +52,7 @@ impl TspProblem {
 }
 
 impl Descent {
+    /// A descent over a tour of `n` cities, with nothing queued yet.
     pub fn new(n: usize) -> Self {
         Descent {
             queue: VecDeque::with_capacity(n),
@@ -59,12 +61,14 @@ impl Descent {
         }
     }
 
+    /// Asks for `city` to be examined; a city already waiting is not queued twice.
     pub fn queue(&mut self, city: u32) {
         if !std::mem::replace(&mut self.queued[city as usize], true) {
             self.queue.push_back(city);
         }
     }
 
+    /// Queues every city, for a first descent over the whole tour.
     pub fn queue_all(&mut self) {
         for city in 0..self.queued.len() as u32 {
             self.queue(city);
@@ -188,7 +192,9 @@ impl Descent {
 /// When the kicks stop: whichever comes first.
 #[derive(Debug, Clone, Copy)]
 pub struct Budget {
+    /// Moves whose delta may be computed, the first descent's included.
     pub evaluations: u64,
+    /// When to stop on the wall clock, if ever.
     pub deadline: Option<Instant>,
     /// An energy known to be optimal: nothing is left to find once it is reached.
     pub target: Option<f64>,
@@ -197,9 +203,11 @@ pub struct Budget {
 /// What the iterated local search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct KickStats {
+    /// Kicks made, each followed by a descent.
     pub kicks: u64,
     /// Kicks whose descent ended strictly shorter than the best before.
     pub improvements: u64,
+    /// Moves whose delta was computed, the first descent's and the kicks' included.
     pub evaluations: u64,
 }
 

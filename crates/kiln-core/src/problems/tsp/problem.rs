@@ -49,20 +49,35 @@ crate::named::named!(MoveSet { TwoOpt => "two-opt", SwapAdjacent => "swap-adjace
 crate::named::named!(Cost { Euclidean => "euclidean", Squared => "squared" });
 crate::named::named!(Init { Nearest => "nearest", Random => "random" });
 
+/// A change to the tour, by positions in the visiting order (not by cities).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
     /// Reverse the cyclic run of positions `i..=j` (fewer than n cities).
-    Reverse { i: u32, j: u32 },
+    Reverse {
+        /// Position of the run's first city.
+        i: u32,
+        /// Position of its last city; below `i` when the run wraps past the end.
+        j: u32,
+    },
     /// Take the `len` cities from position `start` on and put them between the cities at
     /// positions `after` and `after + 1` (outside the run), reversed or not.
     OrOpt {
+        /// Position of the segment's first city.
         start: u32,
+        /// Cities in the segment.
         len: u32,
+        /// Position of the city the segment is put after.
         after: u32,
+        /// Whether the segment goes in back to front.
         reversed: bool,
     },
     /// Swap the cities at positions `i` and `j`; `j == i + 1` (cyclically) when adjacent.
-    Swap { i: u32, j: u32 },
+    Swap {
+        /// Position of one city.
+        i: u32,
+        /// Position of the other.
+        j: u32,
+    },
 }
 
 /// One in this many (out of 64) 2-opt-set proposals is an Or-opt move.
@@ -71,6 +86,7 @@ const OR_OPT_IN_64: u64 = 24;
 /// The state for UI and report: the cities (shared) and a tour over them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TspSnapshot {
+    /// The cities and their metric, shared with the problem.
     pub instance: Arc<Instance>,
     /// 0-based city indices in visiting order.
     pub tour: Vec<u32>,
@@ -83,6 +99,8 @@ impl TspSnapshot {
     }
 }
 
+/// A tour being annealed: the instance, its distance table and candidate lists (shared
+/// between clones) and the tour itself.
 #[derive(Debug, Clone)]
 pub struct TspProblem {
     instance: Arc<Instance>,
@@ -152,10 +170,12 @@ impl TspProblem {
         problem
     }
 
+    /// The cities the tour visits.
     pub fn instance(&self) -> &Arc<Instance> {
         &self.instance
     }
 
+    /// The current tour: 0-based city indices in visiting order.
     pub fn order(&self) -> &[u32] {
         self.tour.order()
     }
@@ -277,10 +297,12 @@ impl TspProblem {
         self.c(a, b)
     }
 
+    /// The city the tour visits after `city`.
     pub fn next(&self, city: u32) -> u32 {
         self.tour.next(city)
     }
 
+    /// The city the tour visits before `city`.
     pub fn prev(&self, city: u32) -> u32 {
         self.tour.prev(city)
     }

@@ -12,6 +12,7 @@ use crate::anneal::Rng;
 /// lengths is negligible next to typical edges.
 const SIDE: f64 = 10_000.0;
 
+/// How the cities of a random instance are spread over the square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
     /// Uniform over the square.
