@@ -7,6 +7,7 @@ use clap::error::ErrorKind;
 use kiln::cli::{Cli, Command};
 use kiln::input::InputError;
 use kiln::messages::warn;
+use kiln::problems::{BuiltIn, ProblemCommand};
 use kiln::race::{self, Plan, Refusal};
 
 /// Exit codes (docs/limits.md): 0 done or solved, 1 not solved (or failed after the input
@@ -105,31 +106,42 @@ fn reader_gone(e: &color_eyre::Report) -> bool {
     })
 }
 
+/// What a command line that anneals asks for, once the commands that only print, draw or
+/// serve are done.
+enum Anneal<'a> {
+    /// A bare `kiln`: the demos live, the default Sudoku headless.
+    Bare,
+    Problem(&'a ProblemCommand),
+    /// `kiln race FILE --presets ...` (a race of flags is the `Plan` beside it).
+    Race(&'a kiln::race::RaceArgs),
+}
+
 fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
-    if let Some(Command::Presets) = &cli.command {
-        return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
-    }
-    if let Some(Command::Plot(args)) = &cli.command {
-        return kiln::export::plot::run(args);
-    }
-    if let Some(Command::Completions { shell }) = &cli.command {
-        return Ok(kiln::cli::generate::completions(
-            *shell,
-            &mut std::io::stdout(),
-        )?);
-    }
-    if let Some(Command::Man) = &cli.command {
-        return Ok(kiln::cli::generate::man(&mut std::io::stdout())?);
-    }
-    if let Some(Command::Serve(args)) = &cli.command {
-        let options = kiln::ui::Options {
-            fps: cli.globals.fps,
-            glyphs: cli.glyphs(),
-            attract: !cli.globals.once,
-            speed: cli.globals.speed,
-        };
-        return kiln::serve::run(args, &options);
-    }
+    let anneal = match &cli.command {
+        Some(Command::Presets) => {
+            return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
+        }
+        Some(Command::Plot(args)) => return kiln::export::plot::run(args),
+        Some(Command::Completions { shell }) => {
+            return Ok(kiln::cli::generate::completions(
+                *shell,
+                &mut std::io::stdout(),
+            )?);
+        }
+        Some(Command::Man) => return Ok(kiln::cli::generate::man(&mut std::io::stdout())?),
+        Some(Command::Serve(args)) => {
+            let options = kiln::ui::Options {
+                fps: cli.globals.fps,
+                glyphs: cli.glyphs(),
+                attract: !cli.globals.once,
+                speed: cli.globals.speed,
+            };
+            return kiln::serve::run(args, &options);
+        }
+        Some(Command::Problem(problem)) => Anneal::Problem(problem),
+        Some(Command::Race(args)) => Anneal::Race(args),
+        None => Anneal::Bare,
+    };
     let headless = cli.globals.headless || !std::io::stdout().is_terminal();
     cli.check_view(headless)?;
     let mut race = race;
@@ -141,7 +153,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
             fps: cli.globals.fps,
             glyphs: cli.glyphs(),
             // The bare demos loop for ever; a run of the user's own stays when it ends.
-            attract: cli.command.is_none() && !cli.globals.once,
+            attract: matches!(anneal, Anneal::Bare) && !cli.globals.once,
             speed: cli.globals.speed,
         };
         if let Some(plan) = &race {
@@ -149,11 +161,14 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
                 kiln::ui::demos::race_plan(plan, &options, kiln::ui::terminal::local_area())?;
             return kiln::ui::drive(&mut race, options.fps);
         }
-        if let Some(Command::Race(args)) = &cli.command {
-            let mut race = kiln::ui::demos::race(args, &options)?;
-            return kiln::ui::drive(&mut race, options.fps);
-        }
-        let start = kiln::ui::demos::for_command(cli.command.as_ref())?;
+        let start = match anneal {
+            Anneal::Race(args) => {
+                let mut race = kiln::ui::demos::race(args, &options)?;
+                return kiln::ui::drive(&mut race, options.fps);
+            }
+            Anneal::Problem(problem) => problem.get().live()?,
+            Anneal::Bare => kiln::ui::demos::bare(),
+        };
         return kiln::ui::run(start.demos, start.tab, start.index, options);
     }
     kiln::headless::interrupt::install()?;
@@ -170,23 +185,9 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     if let Some(plan) = &race {
         return race::headless_plan(plan, &mut out, &mut log);
     }
-    let default_sudoku;
-    let command = match &cli.command {
-        Some(command) => command,
-        None => {
-            default_sudoku = Command::Sudoku(kiln::cli::default_sudoku());
-            &default_sudoku
-        }
-    };
-    match command {
-        Command::Sudoku(args) => kiln::problems::sudoku::headless(args, &mut out, &mut log),
-        Command::Tsp(args) => kiln::problems::tsp::headless(args, &mut out, &mut log),
-        Command::Image(args) => kiln::problems::image::headless(args, &mut out, &mut log),
-        Command::Race(args) => kiln::race::headless_race(args, &mut out, &mut log),
-        Command::Presets
-        | Command::Plot(_)
-        | Command::Serve(_)
-        | Command::Completions { .. }
-        | Command::Man => unreachable!("done before anything else"),
+    match anneal {
+        Anneal::Problem(problem) => problem.get().headless(&mut out, &mut log),
+        Anneal::Race(args) => kiln::race::headless_race(args, &mut out, &mut log),
+        Anneal::Bare => kiln::cli::default_sudoku().headless(&mut out, &mut log),
     }
 }

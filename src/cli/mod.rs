@@ -17,7 +17,8 @@ use crate::cli::race_args::RaceArgs;
 use crate::cli::serve_args::ServeArgs;
 use crate::export::plot::PlotArgs;
 use crate::input::InputError;
-use crate::problems::{image::ImageArgs, sudoku::SudokuArgs, tsp::TspArgs};
+use crate::problems::sudoku::SudokuArgs;
+use crate::problems::{BuiltIn, ProblemCommand};
 use crate::ui::Glyphs;
 
 fn parse_speed(s: &str) -> Result<Speed, String> {
@@ -109,10 +110,8 @@ impl Cli {
     /// flags whose values contradict each other.
     pub fn check(&self) -> Result<(), InputError> {
         match &self.command {
-            Some(Command::Sudoku(args)) => args.check(),
+            Some(Command::Problem(problem)) => problem.get().check(),
             Some(Command::Race(args)) => args.check(),
-            Some(Command::Tsp(args)) => args.check(),
-            Some(Command::Image(args)) => args.check(),
             Some(Command::Serve(args)) => args.check(),
             Some(Command::Presets) => self.refuse_view_flags("presets"),
             Some(Command::Plot(args)) => self.refuse_view_flags("plot").and_then(|()| args.check()),
@@ -159,26 +158,9 @@ impl Cli {
             }
             return Ok(());
         }
-        let (flags, why) = match &self.command {
-            Some(Command::Tsp(args)) if first_given(&args.local_search_flags()).is_some() => (
-                args.local_search_flags().to_vec(),
-                "only headless runs end with a local search: add --headless",
-            ),
-            Some(Command::Sudoku(SudokuArgs { batch, .. }))
-            | Some(Command::Tsp(TspArgs { batch, .. }))
-            | Some(Command::Image(ImageArgs { batch, .. })) => (
-                vec![
-                    ("--jobs", batch.jobs.is_some()),
-                    ("--shard", batch.shard.is_some()),
-                    ("--seeds", batch.seeds.is_some()),
-                ],
-                "only headless runs make batches: add --headless",
-            ),
-            _ => return Ok(()),
-        };
-        match first_given(&flags) {
-            Some(flag) => refuse(flag, why),
-            None => Ok(()),
+        match &self.command {
+            Some(Command::Problem(problem)) => check_live(problem.get()),
+            _ => Ok(()),
         }
     }
 
@@ -220,12 +202,8 @@ impl Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Solve Sudoku puzzles (4x4 to 25x25) by annealing.
-    Sudoku(SudokuArgs),
-    /// Anneal travelling-salesman tours (TSPLIB or random instances).
-    Tsp(TspArgs),
-    /// Pattern formation and denoising on binary images.
-    Image(ImageArgs),
+    #[command(flatten)]
+    Problem(ProblemCommand),
     /// List the Sudoku presets (`kiln sudoku --preset NAME`) and their parameters.
     #[command(args = hidden_globals(&VIEW_AND_OUTPUT))]
     Presets,
@@ -263,9 +241,7 @@ impl Command {
     /// The annealing flags of a command that anneals.
     pub fn anneal_args(&self) -> Option<&AnnealArgs> {
         match self {
-            Command::Sudoku(args) => Some(&args.anneal),
-            Command::Tsp(args) => Some(&args.anneal),
-            Command::Image(args) => Some(&args.anneal),
+            Command::Problem(problem) => Some(problem.get().shared().anneal),
             Command::Race(args) => Some(&args.anneal),
             Command::Presets
             | Command::Plot(_)
@@ -291,12 +267,41 @@ pub fn command(words: &[&str]) -> Command {
         .expect("a built-in demo names its subcommand")
 }
 
+/// Refuses the flags of `problem` that only a headless run takes (a batch's, its own
+/// final local search), for a run in the live view.
+pub fn check_live(problem: &dyn BuiltIn) -> Result<(), InputError> {
+    let batch = problem.shared().batch;
+    let (flags, why) = problem.headless_only().unwrap_or_else(|| {
+        (
+            vec![
+                ("--jobs", batch.jobs.is_some()),
+                ("--shard", batch.shard.is_some()),
+                ("--seeds", batch.seeds.is_some()),
+            ],
+            "only headless runs make batches: add --headless",
+        )
+    });
+    match first_given(&flags) {
+        Some(flag) => Err(InputError::new(flag, why)),
+        None => Ok(()),
+    }
+}
+
+/// Parses the flags of one subcommand, `words` as the user would type them after it: how
+/// the built-in demos are described, in the user's own terms.
+pub fn parse<A: Args>(words: &[&str]) -> A {
+    /// One subcommand's flags and nothing else.
+    #[derive(Parser)]
+    struct Only<A: Args> {
+        #[command(flatten)]
+        args: A,
+    }
+    Only::<A>::parse_from(std::iter::once("kiln").chain(words.iter().copied())).args
+}
+
 /// `kiln sudoku` with every flag at its default: what a bare `kiln` solves headless.
 pub fn default_sudoku() -> SudokuArgs {
-    match command(&["sudoku"]) {
-        Command::Sudoku(args) => args,
-        _ => unreachable!("`kiln sudoku` parses as the sudoku command"),
-    }
+    parse(&[])
 }
 
 #[cfg(test)]

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use crate::anneal::Trace;
-use crate::cli::Command;
 use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
+use crate::problems::ProblemCommand;
 use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
@@ -126,7 +126,7 @@ impl RaceArgs {
 
     /// Each racer's preset and command, its trace named by the preset (`t-kiln.csv`) and
     /// refused if that file exists, before any racer starts (what the race screen runs).
-    pub fn racer_args(&self) -> Result<Vec<(Preset, Command)>, InputError> {
+    pub fn racer_args(&self) -> Result<Vec<(Preset, ProblemCommand)>, InputError> {
         self.racers()?
             .into_iter()
             .map(|preset| {
@@ -136,7 +136,7 @@ impl RaceArgs {
                     Trace::check_new(&path)?;
                     racer.anneal.trace = Some(path);
                 }
-                Ok((preset, Command::Sudoku(racer)))
+                Ok((preset, ProblemCommand::Sudoku(racer)))
             })
             .collect()
     }

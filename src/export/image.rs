@@ -63,7 +63,7 @@ pub fn output(best: &Bitmap, format: Format) -> color_eyre::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{self, Command};
+    use crate::cli;
     use crate::export::canvas::WHITE;
     use crate::problems::image::build;
 
@@ -106,9 +106,7 @@ mod tests {
     #[test]
     fn runs_are_named_after_their_file_or_kernel() {
         let name = |words: &[&str]| {
-            let Command::Image(args) = cli::command(words) else {
-                unreachable!()
-            };
+            let args: ImageArgs = cli::parse(&words[1..]);
             run_name(&args, &build(&args).unwrap().mode)
         };
         assert_eq!(

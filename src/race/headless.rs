@@ -11,11 +11,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Pane, Plan};
-use crate::cli::Command;
 use crate::headless::json;
 use crate::headless::progress::BatchProgress;
 use crate::messages::say;
-use crate::problems::{image, sudoku, tsp};
 
 /// One pane's place, from its line.
 #[derive(Debug, Serialize)]
@@ -44,17 +42,6 @@ struct Ranking<'a> {
     /// Pane names, winner first.
     order: Vec<String>,
     ranking: Vec<Entry>,
-}
-
-/// Runs `command` as `kiln PROBLEM --headless` would, its lines into `out`.
-fn run(command: &Command, out: &mut Vec<u8>) -> color_eyre::Result<()> {
-    let log = &mut io::sink();
-    match command {
-        Command::Sudoku(args) => sudoku::headless(args, out, log),
-        Command::Tsp(args) => tsp::headless(args, out, log),
-        Command::Image(args) => image::headless(args, out, log),
-        _ => unreachable!("a race is of a problem"),
-    }
 }
 
 /// `line` (a JSON object) with the pane's `pane` and `raced` fields added at its end.
@@ -124,7 +111,7 @@ pub fn headless_plan(
             .map(|pane| {
                 scope.spawn(move || {
                     let mut lines = Vec::new();
-                    let result = run(pane.command(), &mut lines);
+                    let result = pane.problem.get().headless(&mut lines, &mut io::sink());
                     progress.done();
                     (lines, result)
                 })

@@ -8,8 +8,9 @@ use clap::{CommandFactory, Parser};
 
 use super::MAX_RACERS;
 use crate::anneal::Trace;
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, check_live};
 use crate::input::InputError;
+use crate::problems::{ProblemCommand, Shared};
 
 /// One pane of a race: its name, the values it races and the command it runs.
 #[derive(Debug)]
@@ -18,8 +19,10 @@ pub struct Pane {
     pub name: String,
     /// (flag without dashes, value) for each raced flag, in the order given.
     pub raced: Vec<(String, String)>,
-    /// The whole command line of this pane, parsed as `kiln PROBLEM ARGS...`.
+    /// The pane's command line, parsed as `kiln PROBLEM ARGS...`: its global flags here,
+    /// its problem in `problem`.
     pub cli: Cli,
+    pub problem: ProblemCommand,
 }
 
 /// A race of one problem: its panes, in the order of the values given.
@@ -189,13 +192,24 @@ pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
             .into_iter()
             .map(String::from)
             .chain(pane_words);
-        let cli = Cli::try_parse_from(line).map_err(Refusal::Parse)?;
+        let mut cli = Cli::try_parse_from(line).map_err(Refusal::Parse)?;
+        let Some(Command::Problem(problem)) = cli.command.take() else {
+            return Err(Refusal::Race(InputError::new(
+                "race",
+                format!("`kiln {problem}` is not a problem to race"),
+            )));
+        };
         let name = raced
             .iter()
             .map(|(_, v)| v.as_str())
             .collect::<Vec<_>>()
             .join("/");
-        plan.panes.push(Pane { name, raced, cli });
+        plan.panes.push(Pane {
+            name,
+            raced,
+            cli,
+            problem,
+        });
     }
     Ok(plan)
 }
@@ -208,15 +222,14 @@ impl Plan {
     /// them an existing file.
     pub fn check(&mut self, headless: bool) -> color_eyre::Result<()> {
         for pane in &mut self.panes {
-            pane.cli.check()?;
             pane.cli.check_view(headless)?;
             let part = pane.file_part();
-            let (batch, output, anneal) = match pane.command_mut() {
-                Command::Sudoku(a) => (&a.batch, &a.output, &mut a.anneal),
-                Command::Tsp(a) => (&a.batch, &a.output, &mut a.anneal),
-                Command::Image(a) => (&a.batch, &a.output, &mut a.anneal),
-                _ => unreachable!("a race is of a problem"),
-            };
+            let problem = pane.problem.get_mut();
+            problem.check()?;
+            if !headless {
+                check_live(problem)?;
+            }
+            let Shared { batch, output, .. } = problem.shared();
             let one_run = "a race pane is one run: race --seed A,B instead";
             if batch.seeds.is_some() {
                 return Err(InputError::new("--seeds", one_run).into());
@@ -232,12 +245,13 @@ impl Plan {
                 )
                 .into());
             }
+            let anneal = problem.anneal_mut();
             if let Some(path) = &anneal.trace {
                 let path = crate::cli::anneal_args::with_part(path, &part);
                 Trace::check_new(&path)?;
                 anneal.trace = Some(path);
             }
-            pane.check_input()?;
+            problem.check_pane()?;
         }
         Ok(())
     }
@@ -259,51 +273,6 @@ impl Pane {
                 _ => '-',
             })
             .collect()
-    }
-
-    /// What the pane's run would refuse once started (a file, a kernel, a Sudoku file of
-    /// several puzzles), refused before any pane starts.
-    fn check_input(&self) -> color_eyre::Result<()> {
-        use crate::problems::{image, sudoku, tsp};
-        match self.command() {
-            Command::Sudoku(args) => {
-                let puzzles = sudoku::selected_puzzles(args)?;
-                if puzzles.len() != 1 {
-                    return Err(InputError::new(
-                        "race",
-                        format!(
-                            "a race runs one puzzle, and the file has {}: choose one with \
-                             --index N (`kiln race FILE --presets` races them in turn)",
-                            puzzles.len()
-                        ),
-                    )
-                    .into());
-                }
-                sudoku::solver(&puzzles[0], args)?;
-            }
-            Command::Tsp(args) => {
-                tsp::load(args)?;
-            }
-            Command::Image(args) => {
-                image::build(args)?;
-            }
-            _ => unreachable!("a race is of a problem"),
-        }
-        Ok(())
-    }
-
-    pub fn command(&self) -> &Command {
-        self.cli
-            .command
-            .as_ref()
-            .expect("a pane parses as its problem's command")
-    }
-
-    pub fn command_mut(&mut self) -> &mut Command {
-        self.cli
-            .command
-            .as_mut()
-            .expect("a pane parses as its problem's command")
     }
 }
 
@@ -343,8 +312,8 @@ mod tests {
         let moves: Vec<String> = plan
             .panes
             .iter()
-            .map(|p| match p.command() {
-                Command::Tsp(args) => {
+            .map(|p| match &p.problem {
+                ProblemCommand::Tsp(args) => {
                     assert_eq!(args.anneal.seed, 7);
                     assert!(args.file.is_some());
                     format!("{:?}", args.moves)
@@ -411,7 +380,8 @@ mod tests {
         let pane = |name: &str| Pane {
             name: name.to_string(),
             raced: Vec::new(),
-            cli: Cli::parse_from(["kiln", "tsp"]),
+            cli: Cli::parse_from(["kiln"]),
+            problem: ProblemCommand::Tsp(crate::cli::parse(&[])),
         };
         assert_eq!(pane("swap-adjacent").file_part(), "swap-adjacent");
         assert_eq!(pane("swap/clustered").file_part(), "swap-clustered");

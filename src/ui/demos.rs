@@ -3,9 +3,8 @@
 use color_eyre::Result;
 use ratatui::layout::Rect;
 
-use crate::anneal::worker::Speed;
-use crate::cli::{self, Command};
-use crate::input::InputError;
+use crate::cli;
+use crate::problems::ProblemCommand;
 use crate::problems::image::ImageArgs;
 use crate::problems::sudoku;
 use crate::problems::tsp::TspArgs;
@@ -13,10 +12,9 @@ use crate::race::{Plan, RaceArgs};
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
-use crate::ui::boards::sudoku::SudokuThumbnail;
 use crate::ui::boards::tsp::TspDemo;
-use crate::ui::race::{Race, Racer, Standings, board_area};
-use crate::ui::{BoardArea, Demo, Live, Options, Session, Theme};
+use crate::ui::race::{Race, Racer, board_area};
+use crate::ui::{Demo, Options, Theme};
 
 /// The Sudoku show of a bare `kiln`: the embedded default (AI Escargot), then the
 /// "hardest" puzzles, each with the seed it is shown with.
@@ -42,7 +40,6 @@ const SUDOKU_SHOW: &[(usize, u64)] = &[
 
 /// The flags of the Sudoku show (see `SUDOKU_SHOW`).
 const SUDOKU_SHOW_FLAGS: &[&str] = &[
-    "sudoku",
     "--no-propagate",
     "--schedule",
     "geometric",
@@ -70,9 +67,7 @@ pub fn sudoku_show() -> SudokuDemo {
         )
         .expect("embedded puzzles parse"),
     );
-    let Command::Sudoku(args) = cli::command(SUDOKU_SHOW_FLAGS) else {
-        unreachable!("the show's flags parse as the sudoku command")
-    };
+    let args = cli::parse(SUDOKU_SHOW_FLAGS);
     SudokuDemo {
         puzzles: SUDOKU_SHOW.iter().map(|&(i, _)| all[i].clone()).collect(),
         seeds: SUDOKU_SHOW.iter().map(|&(_, seed)| seed).collect(),
@@ -81,10 +76,11 @@ pub fn sudoku_show() -> SudokuDemo {
     }
 }
 
-/// Parses built-in demo runs, each written as the user would type it.
-fn presets<T>(runs: &[&[&str]], pick: impl Fn(Command) -> Option<T>) -> Vec<T> {
+/// Parses built-in demo runs of one problem, each written as the user would type its
+/// flags.
+fn presets<A: clap::Args>(runs: &[&str]) -> Vec<A> {
     runs.iter()
-        .map(|words| pick(cli::command(words)).expect("a preset parses as its own subcommand"))
+        .map(|run| cli::parse(&run.split_whitespace().collect::<Vec<_>>()))
         .collect()
 }
 
@@ -93,37 +89,24 @@ fn presets<T>(runs: &[&[&str]], pick: impl Fn(Command) -> Option<T>) -> Vec<T> {
 /// one pixel per braille dot and cools from where its pattern forms (or, denoising, where
 /// the noise still shows) to where the picture stops flickering.
 pub(crate) fn image_presets() -> Vec<ImageArgs> {
-    let runs = [
-        "image --kernel stripes --density 0.5 --t0 3.5 --t-min 0.3",
-        "image --kernel n8 --density 0.12 --t0 0.6 --t-min 0.3",
-        "image --kernel maze --density 0.5 --t0 1.5 --t-min 0.15",
-        "image --kernel dots --density 0.2 --t0 2 --t-min 0.2",
-        "image --denoise --no-icm --rounds 1 --schedule linear --t0 1.2 --t-min 0.2",
-    ];
-    let words: Vec<Vec<&str>> = runs
-        .iter()
-        .map(|r| r.split_whitespace().collect())
-        .collect();
-    let runs: Vec<&[&str]> = words.iter().map(Vec::as_slice).collect();
-    presets(&runs, |c| match c {
-        Command::Image(args) => Some(args),
-        _ => None,
-    })
+    presets(&[
+        "--kernel stripes --density 0.5 --t0 3.5 --t-min 0.3",
+        "--kernel n8 --density 0.12 --t0 0.6 --t-min 0.3",
+        "--kernel maze --density 0.5 --t0 1.5 --t-min 0.15",
+        "--kernel dots --density 0.2 --t0 2 --t-min 0.2",
+        "--denoise --no-icm --rounds 1 --schedule linear --t0 1.2 --t-min 0.2",
+    ])
 }
 
 /// The tours `n`/`p` walk through with no arguments: berlin52 beside its optimal tour,
 /// then random cities in islands, in a uniform square and in a Gaussian cloud.
 fn tsp_presets() -> Vec<TspArgs> {
-    let runs: &[&[&str]] = &[
-        &["tsp"],
-        &["tsp", "--random", "300", "--layout", "clustered"],
-        &["tsp", "--random", "500", "--layout", "uniform"],
-        &["tsp", "--random", "1000", "--layout", "normal"],
-    ];
-    presets(runs, |c| match c {
-        Command::Tsp(args) => Some(args),
-        _ => None,
-    })
+    presets(&[
+        "",
+        "--random 300 --layout clustered",
+        "--random 500 --layout uniform",
+        "--random 1000 --layout normal",
+    ])
 }
 
 /// What the TUI opens with: its tabs, the tab shown first and the puzzle it starts on.
@@ -135,7 +118,7 @@ pub struct Startup {
 
 impl Startup {
     /// A single demo, opened at puzzle `index`.
-    fn one(demo: impl Demo + 'static, index: usize) -> Self {
+    pub fn one(demo: impl Demo + 'static, index: usize) -> Self {
         Startup {
             demos: vec![Box::new(demo)],
             tab: 0,
@@ -164,99 +147,11 @@ pub fn bare() -> Startup {
     }
 }
 
-pub fn for_command(command: Option<&Command>) -> Result<Startup> {
-    match command {
+/// What `kiln` opens with: the bare demos, or the problem the command line names.
+pub fn for_problem(problem: Option<&ProblemCommand>) -> Result<Startup> {
+    match problem {
         None => Ok(bare()),
-        Some(Command::Sudoku(args)) => {
-            // Checks --index against the file with the headless run's own message.
-            let selected = sudoku::selected_puzzles(args)?;
-            // A live run writes --output at its end, of the one puzzle it shows.
-            if args.output.output.is_some() && selected.len() != 1 {
-                return Err(InputError::new(
-                    "--output",
-                    "the live view writes the puzzle it shows: choose one with --index (or add --headless)",
-                )
-                .into());
-            }
-            sudoku::output_file(args, selected.len())?;
-            let all = sudoku::SudokuArgs {
-                index: None,
-                ..args.clone()
-            };
-            let puzzles = sudoku::selected_puzzles(&all)?;
-            let index = args.index.map_or(0, |i| i - 1);
-            let demo = SudokuDemo {
-                puzzles,
-                args: args.clone(),
-                seeds: Vec::new(),
-                trace: TraceSlot::open(&args.anneal)?,
-            };
-            Ok(Startup::one(demo, index))
-        }
-        // The arguments are checked (and files read) before the screen changes.
-        Some(Command::Image(args)) => {
-            crate::problems::image::build(args)?;
-            // A live run writes --output only at its end: refuse a bad one before it starts.
-            args.output_file()?;
-            Ok(Startup::one(
-                ImageDemo {
-                    runs: vec![args.clone()],
-                    trace: TraceSlot::open(&args.anneal)?,
-                },
-                0,
-            ))
-        }
-        Some(
-            Command::Presets
-            | Command::Race(_)
-            | Command::Plot(_)
-            | Command::Serve(_)
-            | Command::Completions { .. }
-            | Command::Man,
-        ) => {
-            unreachable!(
-                "presets, completions and man print, plots draw, races and the server have their own screens"
-            )
-        }
-        Some(Command::Tsp(args)) => {
-            crate::problems::tsp::load(args)?;
-            // A live run writes --output only at its end: refuse a bad one before it starts.
-            args.output_file()?;
-            Ok(Startup::one(
-                TspDemo {
-                    runs: vec![args.clone()],
-                    trace: TraceSlot::open(&args.anneal)?,
-                },
-                0,
-            ))
-        }
-    }
-}
-
-/// The session of one race pane running `command` at `speed`, its board in `area`: the
-/// problem's own board (a Sudoku's thumbnail, to fit four), traced if `--trace` says so.
-fn pane_session(command: &Command, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
-    match command {
-        Command::Sudoku(args) => {
-            let puzzle = first_puzzle(sudoku::selected_puzzles(args)?)?;
-            let solver = sudoku::solver(&puzzle, args)?;
-            let side = puzzle.side();
-            let title = format!("{side}x{side} {}", file_name(&puzzle.source));
-            let launch = solver.launch(title).traced(args.anneal.open_trace(None)?);
-            let view = SudokuThumbnail::new(puzzle.n);
-            Ok(Box::new(Live::start(launch, view, speed)))
-        }
-        Command::Tsp(args) => TspDemo {
-            runs: vec![args.clone()],
-            trace: TraceSlot::open(&args.anneal)?,
-        }
-        .start(0, speed, area),
-        Command::Image(args) => ImageDemo {
-            runs: vec![args.clone()],
-            trace: TraceSlot::open(&args.anneal)?,
-        }
-        .start(0, speed, area),
-        _ => unreachable!("a race is of a problem"),
+        Some(problem) => problem.get().live(),
     }
 }
 
@@ -269,32 +164,22 @@ fn first_puzzle(puzzles: Vec<sudoku::Puzzle>) -> Result<sudoku::Puzzle> {
 }
 
 /// A puzzle's source without its directories (`easy20.txt:1`), for a race's title.
-fn file_name(source: &str) -> &str {
+pub fn file_name(source: &str) -> &str {
     source.rsplit('/').next().unwrap_or(source)
-}
-
-/// The pace a race of `command`'s problem starts at, unless `--speed` says: Sudoku at full
-/// speed (a race to solve), the others at their single view's pace, so the boards can be
-/// watched.
-fn race_speed(command: &Command, options: &Options) -> Speed {
-    let pace = match command {
-        Command::Tsp(_) => Speed::Limited(crate::ui::boards::tsp::DEFAULT_PACE),
-        Command::Image(_) => Speed::Limited(crate::ui::boards::image::DEFAULT_PACE),
-        _ => Speed::Full,
-    };
-    options.speed.unwrap_or(pace)
 }
 
 /// The race screen of `panes` (name, command), titled by `title` from the first pane's
 /// own title.
 fn race_screen(
     title: impl FnOnce(&str) -> String,
-    panes: &[(String, &Command)],
+    panes: &[(String, &ProblemCommand)],
     options: &Options,
     screen: Rect,
 ) -> Result<Race> {
-    let first = panes[0].1;
-    let speed = race_speed(first, options);
+    let first = panes[0].1.get();
+    // Unless --speed says: Sudoku at full speed (a race to solve), the others at their
+    // single view's pace, so the boards can be watched.
+    let speed = options.speed.unwrap_or(first.race_pace());
     // Only an image is sized to its board (as large as it is at least).
     let area = board_area(screen, panes.len(), crate::ui::boards::image::MIN_SIZE);
     let racers = panes
@@ -302,14 +187,11 @@ fn race_screen(
         .map(|(name, command)| {
             Ok(Racer {
                 name: name.clone(),
-                session: pane_session(command, speed, area)?,
+                session: command.get().pane(speed, area)?,
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let standings = match first {
-        Command::Sudoku(_) => Standings::FirstSolved,
-        _ => Standings::BestEnergy,
-    };
+    let standings = first.standings();
     Ok(Race::new(
         title(racers[0].session.title()),
         racers,
@@ -322,10 +204,10 @@ fn race_screen(
 /// The race screen of `kiln race PROBLEM ARGS...` on `screen`: one pane per raced value,
 /// titled by what the first pane runs and the raced flags.
 pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
-    let panes: Vec<(String, &Command)> = plan
+    let panes: Vec<(String, &ProblemCommand)> = plan
         .panes
         .iter()
-        .map(|p| (p.name.clone(), p.command()))
+        .map(|p| (p.name.clone(), &p.problem))
         .collect();
     let flags = plan.flags_typed();
     race_screen(
@@ -341,7 +223,7 @@ pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
 pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
     let puzzle = first_puzzle(args.puzzles()?)?;
     let commands = args.racer_args()?;
-    let panes: Vec<(String, &Command)> = commands
+    let panes: Vec<(String, &ProblemCommand)> = commands
         .iter()
         .map(|(preset, command)| (preset.name().to_string(), command))
         .collect();

@@ -43,7 +43,7 @@ proptest! {
         presses in prop::collection::vec(key(), 1..40),
         sizes in prop::collection::vec((1u16..220, 1u16..70), 1..4),
     ) {
-        let startup = kiln::ui::demos::for_command(None).unwrap();
+        let startup = kiln::ui::demos::bare();
         let mut app = App::new(
             startup.demos,
             0,

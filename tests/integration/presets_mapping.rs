@@ -8,6 +8,7 @@ use clap::Parser;
 
 use kiln::anneal::{Checkpoint, RunConfig, Schedule, Stagnation, StallAction};
 use kiln::cli::{Cli, Command};
+use kiln::problems::ProblemCommand;
 use kiln::problems::sudoku::{
     DEFAULT_TIME_LIMIT, Model, PRESETS, Plan, Preset, SudokuArgs, plan, read_puzzles, solver,
 };
@@ -18,7 +19,7 @@ fn args(preset: &str, extra: &[&str]) -> SudokuArgs {
         .into_iter()
         .chain(extra.iter().copied());
     match Cli::try_parse_from(words).unwrap().command {
-        Some(Command::Sudoku(a)) => a,
+        Some(Command::Problem(ProblemCommand::Sudoku(a))) => a,
         other => panic!("{other:?}"),
     }
 }

@@ -2,6 +2,7 @@
 //! and denoising (single flips and region flips under an Ising energy). Files are PBM (P1/P4) or PNG.
 
 mod args;
+mod built_in;
 pub mod file;
 mod headless;
 mod report;

@@ -1,6 +1,7 @@
 //! Sudoku, 4x4 to 25x25: parsing, propagation, an exact checker and the annealing model.
 
 mod args;
+mod built_in;
 mod headless;
 mod prepare;
 mod presets;

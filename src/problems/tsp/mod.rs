@@ -4,6 +4,7 @@
 //! most of the budget on an iterated local search (`local_search`).
 
 mod args;
+mod built_in;
 mod headless;
 pub(crate) mod setup;
 

@@ -1,0 +1,105 @@
+//! Sudoku in the list of built-in problems.
+
+use std::io::Write;
+
+use color_eyre::Result;
+
+use super::{Puzzle, SudokuArgs, output_file, selected_puzzles, solver};
+use crate::anneal::worker::Speed;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::input::InputError;
+use crate::problems::registry::{BuiltIn, Shared};
+use crate::ui::boards::TraceSlot;
+use crate::ui::boards::sudoku::{SudokuDemo, SudokuThumbnail};
+use crate::ui::demos::{Startup, file_name};
+use crate::ui::race::Standings;
+use crate::ui::{BoardArea, Live, Session};
+
+/// The one puzzle a race pane runs.
+fn only_puzzle(args: &SudokuArgs) -> Result<Puzzle> {
+    let mut puzzles = selected_puzzles(args)?;
+    if puzzles.len() != 1 {
+        return Err(InputError::new(
+            "race",
+            format!(
+                "a race runs one puzzle, and the file has {}: choose one with --index N \
+                 (`kiln race FILE --presets` races them in turn)",
+                puzzles.len()
+            ),
+        )
+        .into());
+    }
+    Ok(puzzles.remove(0))
+}
+
+impl BuiltIn for SudokuArgs {
+    fn check(&self) -> Result<(), InputError> {
+        SudokuArgs::check(self)
+    }
+
+    fn shared(&self) -> Shared<'_> {
+        Shared {
+            batch: &self.batch,
+            output: &self.output,
+            anneal: &self.anneal,
+        }
+    }
+
+    fn anneal_mut(&mut self) -> &mut AnnealArgs {
+        &mut self.anneal
+    }
+
+    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+        super::headless(self, out, log)
+    }
+
+    fn live(&self) -> Result<Startup> {
+        // Checks --index against the file with the headless run's own message.
+        let selected = selected_puzzles(self)?;
+        // A live run writes --output at its end, of the one puzzle it shows.
+        if self.output.output.is_some() && selected.len() != 1 {
+            return Err(InputError::new(
+                "--output",
+                "the live view writes the puzzle it shows: choose one with --index (or add --headless)",
+            )
+            .into());
+        }
+        output_file(self, selected.len())?;
+        let all = SudokuArgs {
+            index: None,
+            ..self.clone()
+        };
+        let demo = SudokuDemo {
+            puzzles: selected_puzzles(&all)?,
+            args: self.clone(),
+            seeds: Vec::new(),
+            trace: TraceSlot::open(&self.anneal)?,
+        };
+        Ok(Startup::one(demo, self.index.map_or(0, |i| i - 1)))
+    }
+
+    fn check_pane(&self) -> Result<()> {
+        solver(&only_puzzle(self)?, self)?;
+        Ok(())
+    }
+
+    fn pane(&self, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
+        let puzzle = only_puzzle(self)?;
+        let solver = solver(&puzzle, self)?;
+        let side = puzzle.side();
+        let title = format!("{side}x{side} {}", file_name(&puzzle.source));
+        let launch = solver.launch(title).traced(self.anneal.open_trace(None)?);
+        // A thumbnail, to fit four.
+        let view = SudokuThumbnail::new(puzzle.n);
+        Ok(Box::new(Live::start(launch, view, speed)))
+    }
+
+    /// Full speed: a race to solve.
+    fn race_pace(&self) -> Speed {
+        Speed::Full
+    }
+
+    fn standings(&self) -> Standings {
+        Standings::FirstSolved
+    }
+}

@@ -1,0 +1,84 @@
+//! The travelling salesman in the list of built-in problems.
+
+use std::io::Write;
+
+use color_eyre::Result;
+
+use super::{TspArgs, load};
+use crate::anneal::worker::Speed;
+use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::first_given;
+use crate::input::InputError;
+use crate::problems::registry::{BuiltIn, Shared};
+use crate::ui::boards::TraceSlot;
+use crate::ui::boards::tsp::{DEFAULT_PACE, TspDemo};
+use crate::ui::demos::Startup;
+use crate::ui::race::Standings;
+use crate::ui::{BoardArea, Demo, Session};
+
+impl TspArgs {
+    /// The tour `self` asks for, as the live view draws it.
+    fn demo(&self) -> Result<TspDemo> {
+        Ok(TspDemo {
+            runs: vec![self.clone()],
+            trace: TraceSlot::open(&self.anneal)?,
+        })
+    }
+}
+
+impl BuiltIn for TspArgs {
+    fn check(&self) -> Result<(), InputError> {
+        TspArgs::check(self)
+    }
+
+    fn shared(&self) -> Shared<'_> {
+        Shared {
+            batch: &self.batch,
+            output: &self.output,
+            anneal: &self.anneal,
+        }
+    }
+
+    fn anneal_mut(&mut self) -> &mut AnnealArgs {
+        &mut self.anneal
+    }
+
+    fn headless_only(&self) -> Option<(Vec<(&'static str, bool)>, &'static str)> {
+        let flags = self.local_search_flags();
+        first_given(&flags).map(|_| {
+            (
+                flags.to_vec(),
+                "only headless runs end with a local search: add --headless",
+            )
+        })
+    }
+
+    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+        super::headless(self, out, log)
+    }
+
+    fn live(&self) -> Result<Startup> {
+        load(self)?;
+        // A live run writes --output only at its end: refuse a bad one before it starts.
+        self.output_file()?;
+        Ok(Startup::one(self.demo()?, 0))
+    }
+
+    fn check_pane(&self) -> Result<()> {
+        load(self)?;
+        Ok(())
+    }
+
+    fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
+        self.demo()?.start(0, speed, area)
+    }
+
+    /// The single view's pace, so the tours can be watched.
+    fn race_pace(&self) -> Speed {
+        Speed::Limited(DEFAULT_PACE)
+    }
+
+    fn standings(&self) -> Standings {
+        Standings::BestEnergy
+    }
+}
