@@ -40,43 +40,19 @@ pub enum Format {
     Txt,
 }
 
-/// The problems that write results, each with the extensions it can write; the first is
-/// also what a path without an extension gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Problem {
-    Tsp,
-    Image,
-    Sudoku,
+/// The files a problem writes its results as, by extension; the first is also what a path
+/// without an extension gets. Each problem keeps its own (`FORMATS` in its flags).
+#[derive(Debug)]
+pub struct Formats {
+    /// The problem's subcommand, for messages.
+    pub problem: &'static str,
+    pub choices: &'static [(&'static str, Format)],
 }
 
-impl Problem {
-    fn name(self) -> &'static str {
-        match self {
-            Problem::Tsp => "tsp",
-            Problem::Image => "image",
-            Problem::Sudoku => "sudoku",
-        }
-    }
-
-    fn formats(self) -> &'static [(&'static str, Format)] {
-        match self {
-            Problem::Tsp => &[
-                ("tour", Format::Tour),
-                ("png", Format::Png),
-                ("svg", Format::Svg),
-            ],
-            Problem::Image => &[("pbm", Format::Pbm), ("png", Format::Png)],
-            Problem::Sudoku => &[
-                ("txt", Format::Txt),
-                ("png", Format::Png),
-                ("svg", Format::Svg),
-            ],
-        }
-    }
-
+impl Formats {
     /// The format `path` names (by its extension, in any case) for this problem.
-    pub fn format_of(self, path: &Path) -> Result<Format, InputError> {
-        let formats = self.formats();
+    pub fn format_of(&self, path: &Path) -> Result<Format, InputError> {
+        let formats = self.choices;
         let Some(extension) = path.extension() else {
             return Ok(formats[0].1);
         };
@@ -98,7 +74,7 @@ impl Problem {
             "--output",
             format!(
                 "cannot write .{extension} for {} (use {choices})",
-                self.name()
+                self.problem
             ),
         ))
     }
@@ -113,10 +89,10 @@ pub struct OutputFile {
 
 impl OutputArgs {
     /// The format `--output` asks of `problem`, if given: checked with the command line.
-    pub fn format(&self, problem: Problem) -> Result<Option<Format>, InputError> {
+    pub fn format(&self, formats: &Formats) -> Result<Option<Format>, InputError> {
         self.output
             .as_deref()
-            .map(|path| problem.format_of(path))
+            .map(|path| formats.format_of(path))
             .transpose()
     }
 
@@ -124,58 +100,13 @@ impl OutputArgs {
     /// replaced) and existing files (only with `--force`) before the run starts.
     pub fn file(
         &self,
-        problem: Problem,
+        formats: &Formats,
         inputs: &[&Path],
     ) -> Result<Option<OutputFile>, InputError> {
-        let Some(format) = self.format(problem)? else {
+        let Some(format) = self.format(formats)? else {
             return Ok(None);
         };
         let target = checked_target(self.output.as_deref(), self.force, inputs)?;
         Ok(target.map(|target| OutputFile { target, format }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn format(problem: Problem, path: &str) -> Result<Format, String> {
-        problem
-            .format_of(Path::new(path))
-            .map_err(|e| e.to_string())
-    }
-
-    #[test]
-    fn extensions_choose_the_format_in_any_case() {
-        assert_eq!(format(Problem::Tsp, "t.tour"), Ok(Format::Tour));
-        assert_eq!(format(Problem::Tsp, "t.PNG"), Ok(Format::Png));
-        assert_eq!(format(Problem::Tsp, "dir.x/t.Svg"), Ok(Format::Svg));
-        assert_eq!(format(Problem::Image, "i.pbm"), Ok(Format::Pbm));
-        assert_eq!(format(Problem::Image, "i.png"), Ok(Format::Png));
-        assert_eq!(format(Problem::Sudoku, "s.txt"), Ok(Format::Txt));
-        assert_eq!(format(Problem::Sudoku, "s.svg"), Ok(Format::Svg));
-    }
-
-    #[test]
-    fn no_extension_keeps_the_text_format() {
-        assert_eq!(format(Problem::Tsp, "best"), Ok(Format::Tour));
-        assert_eq!(format(Problem::Image, "/dev/stdout"), Ok(Format::Pbm));
-        assert_eq!(format(Problem::Sudoku, "solutions"), Ok(Format::Txt));
-    }
-
-    #[test]
-    fn other_extensions_are_refused_with_the_choices() {
-        assert_eq!(
-            format(Problem::Tsp, "t.jpg"),
-            Err("--output: cannot write .jpg for tsp (use .tour, .png or .svg)".into())
-        );
-        assert_eq!(
-            format(Problem::Image, "i.svg"),
-            Err("--output: cannot write .svg for image (use .pbm or .png)".into())
-        );
-        assert_eq!(
-            format(Problem::Sudoku, "s.tour"),
-            Err("--output: cannot write .tour for sudoku (use .txt, .png or .svg)".into())
-        );
     }
 }

@@ -3,14 +3,14 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 
 use crate::anneal::Trace;
 use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
-use crate::problems::ProblemCommand;
 use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
+use crate::problems::{ProblemCommand, RaceProblem};
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
 pub const MAX_RACERS: usize = 4;
@@ -42,43 +42,6 @@ pub struct RaceArgs {
     pub anneal: AnnealArgs,
     #[command(flatten)]
     pub ga: GaArgs,
-}
-
-/// `kiln race PROBLEM ARGS...`: the problem whose flags are raced.
-#[derive(Subcommand, Debug, Clone)]
-pub enum RaceProblem {
-    /// Race any flag of `kiln sudoku`: `kiln race sudoku FILE --index 1 --preset kiln,ga`.
-    #[command(disable_help_flag = true)]
-    Sudoku(Words),
-    /// Race any flag of `kiln tsp`: `kiln race tsp --moves swap,two-opt`.
-    #[command(disable_help_flag = true)]
-    Tsp(Words),
-    /// Race any flag of `kiln image`: `kiln race image --kernel n8,8-16`.
-    #[command(disable_help_flag = true)]
-    Image(Words),
-}
-
-/// The problem's own arguments, as `kiln PROBLEM` takes them; a flag given A,B,.. races
-/// its values (2 to 4 panes in all).
-#[derive(Args, Debug, Clone)]
-pub struct Words {
-    #[arg(
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "ARGS"
-    )]
-    pub words: Vec<String>,
-}
-
-impl RaceProblem {
-    /// The problem's command name and its arguments.
-    pub fn words(&self) -> (&'static str, &[String]) {
-        match self {
-            RaceProblem::Sudoku(w) => ("sudoku", &w.words),
-            RaceProblem::Tsp(w) => ("tsp", &w.words),
-            RaceProblem::Image(w) => ("image", &w.words),
-        }
-    }
 }
 
 impl RaceArgs {

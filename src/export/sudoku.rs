@@ -126,7 +126,7 @@ pub fn output(best: &SudokuSnapshot, format: Format) -> Vec<u8> {
     match format {
         Format::Png => picture(best),
         Format::Svg => svg(best),
-        // The only other format `Problem::Sudoku` names.
+        // The only other format `sudoku::FORMATS` names.
         _ => format!("{}\n", line_of(&best.values)).into_bytes(),
     }
 }

@@ -103,7 +103,7 @@ pub fn output(best: &TspSnapshot, reference: Option<&[u32]>, format: Format) -> 
     match format {
         Format::Png => picture(best, reference),
         Format::Svg => svg(best, reference),
-        // The only other format `Problem::Tsp` names.
+        // The only other format `tsp::FORMATS` names.
         _ => tour(best),
     }
 }

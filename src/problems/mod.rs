@@ -5,4 +5,4 @@ pub mod registry;
 pub mod sudoku;
 pub mod tsp;
 
-pub use registry::{BuiltIn, ProblemCommand, Shared};
+pub use registry::{BuiltIn, ProblemCommand, RaceProblem, Shared, Words};

@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use color_eyre::Result;
 
 use super::image::ImageArgs;
@@ -57,13 +57,26 @@ pub trait BuiltIn {
     fn standings(&self) -> Standings;
 }
 
-/// Declares the problem subcommands and their one dispatch.
+/// The problem's own arguments, as `kiln PROBLEM` takes them; a flag given A,B,.. races
+/// its values (2 to 4 panes in all).
+#[derive(Args, Debug, Clone)]
+pub struct Words {
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
+    pub words: Vec<String>,
+}
+
+/// Declares the problem subcommands (`kiln PROBLEM`, `kiln race PROBLEM`) and their one
+/// dispatch.
 macro_rules! problems {
-    ($($(#[$doc:meta])* $variant:ident($args:ty),)+) => {
+    ($($(#[$doc:meta])* $variant:ident($name:literal, $args:ty, race: $race:literal),)+) => {
         /// `kiln PROBLEM ...`: the built-in problems, each a subcommand.
         #[derive(Subcommand, Debug, Clone)]
         pub enum ProblemCommand {
-            $($(#[$doc])* $variant($args),)+
+            $($(#[$doc])* #[command(name = $name)] $variant($args),)+
         }
 
         impl ProblemCommand {
@@ -81,14 +94,85 @@ macro_rules! problems {
                 }
             }
         }
+
+        /// `kiln race PROBLEM ARGS...`: the problem whose flags are raced.
+        #[derive(Subcommand, Debug, Clone)]
+        pub enum RaceProblem {
+            $(
+                #[doc = concat!("Race any flag of `kiln ", $name, "`.")]
+                #[command(
+                    name = $name,
+                    disable_help_flag = true,
+                    about = concat!("Race any flag of `kiln ", $name, "`: `", $race, "`")
+                )]
+                $variant(Words),
+            )+
+        }
+
+        impl RaceProblem {
+            /// The problem's command name and its arguments.
+            pub fn words(&self) -> (&'static str, &[String]) {
+                match self {
+                    $(RaceProblem::$variant(w) => ($name, &w.words),)+
+                }
+            }
+        }
     };
 }
 
 problems! {
     /// Solve Sudoku puzzles (4x4 to 25x25) by annealing.
-    Sudoku(SudokuArgs),
+    Sudoku("sudoku", SudokuArgs, race: "kiln race sudoku FILE --index 1 --preset kiln,ga"),
     /// Anneal travelling-salesman tours (TSPLIB or random instances).
-    Tsp(TspArgs),
+    Tsp("tsp", TspArgs, race: "kiln race tsp --moves swap,two-opt"),
     /// Pattern formation and denoising on binary images.
-    Image(ImageArgs),
+    Image("image", ImageArgs, race: "kiln race image --kernel n8,8-16"),
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::super::{image, sudoku, tsp};
+    use crate::cli::output_args::{Format, Formats};
+
+    fn format(formats: &Formats, path: &str) -> Result<Format, String> {
+        formats
+            .format_of(Path::new(path))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn extensions_choose_the_format_in_any_case() {
+        assert_eq!(format(&tsp::FORMATS, "t.tour"), Ok(Format::Tour));
+        assert_eq!(format(&tsp::FORMATS, "t.PNG"), Ok(Format::Png));
+        assert_eq!(format(&tsp::FORMATS, "dir.x/t.Svg"), Ok(Format::Svg));
+        assert_eq!(format(&image::FORMATS, "i.pbm"), Ok(Format::Pbm));
+        assert_eq!(format(&image::FORMATS, "i.png"), Ok(Format::Png));
+        assert_eq!(format(&sudoku::FORMATS, "s.txt"), Ok(Format::Txt));
+        assert_eq!(format(&sudoku::FORMATS, "s.svg"), Ok(Format::Svg));
+    }
+
+    #[test]
+    fn no_extension_keeps_the_text_format() {
+        assert_eq!(format(&tsp::FORMATS, "best"), Ok(Format::Tour));
+        assert_eq!(format(&image::FORMATS, "/dev/stdout"), Ok(Format::Pbm));
+        assert_eq!(format(&sudoku::FORMATS, "solutions"), Ok(Format::Txt));
+    }
+
+    #[test]
+    fn other_extensions_are_refused_with_the_choices() {
+        assert_eq!(
+            format(&tsp::FORMATS, "t.jpg"),
+            Err("--output: cannot write .jpg for tsp (use .tour, .png or .svg)".into())
+        );
+        assert_eq!(
+            format(&image::FORMATS, "i.svg"),
+            Err("--output: cannot write .svg for image (use .pbm or .png)".into())
+        );
+        assert_eq!(
+            format(&sudoku::FORMATS, "s.tour"),
+            Err("--output: cannot write .tour for sudoku (use .txt, .png or .svg)".into())
+        );
+    }
 }

@@ -9,7 +9,7 @@ pub mod panes;
 pub use headless::headless_plan;
 pub use panes::{Pane, Plan, Refusal, plan};
 
-pub use crate::cli::race_args::{MAX_RACERS, RaceArgs, RaceProblem, Words};
+pub use crate::cli::race_args::{MAX_RACERS, RaceArgs};
 
 use std::io::Write;
 use std::thread;

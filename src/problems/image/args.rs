@@ -6,13 +6,19 @@ use clap::Args;
 
 use super::{Edges, Neighbourhood};
 use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::output_args::{OutputArgs, OutputFile, Problem};
+use crate::cli::output_args::{Format, Formats, OutputArgs, OutputFile};
 use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
 use crate::headless::batch::BatchArgs;
 use crate::input::InputError;
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
+/// What `--output` writes for an image, by extension.
+pub const FORMATS: Formats = Formats {
+    problem: "image",
+    choices: &[("pbm", Format::Pbm), ("png", Format::Png)],
+};
+
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.
 #[command(mut_arg("output", |a| a.help(
@@ -95,7 +101,7 @@ impl ImageArgs {
     /// What clap cannot check: the annealing flags, and a format `--output` names.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
-        self.output.format(Problem::Image)?;
+        self.output.format(&FORMATS)?;
         Ok(())
     }
 
@@ -111,6 +117,6 @@ impl ImageArgs {
             .into_iter()
             .flatten()
             .collect();
-        self.output.file(Problem::Image, &inputs)
+        self.output.file(&FORMATS, &inputs)
     }
 }

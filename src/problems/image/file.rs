@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
+use super::FORMATS;
 use super::bitmap::Bitmap;
 use super::{pbm, png};
-use crate::cli::output_args::{Format, Problem};
+use crate::cli::output_args::Format;
 use crate::input::{self, InputError};
 
 const PNG_MAGIC: &[u8] = b"\x89PNG";
@@ -43,7 +44,7 @@ pub fn save(path: &Path, image: &Bitmap) -> Result<(), InputError> {
 
 /// The bytes `save` writes to `path`.
 pub fn encode(path: &Path, image: &Bitmap) -> Result<Vec<u8>, InputError> {
-    let format = Problem::Image.format_of(path)?;
+    let format = FORMATS.format_of(path)?;
     encode_as(format, image)
         .map_err(|e| InputError::new(path.display().to_string(), format!("cannot encode: {e}")))
 }

@@ -10,6 +10,6 @@ mod setup;
 
 pub use kiln_core::problems::image::*;
 
-pub use args::ImageArgs;
+pub use args::{FORMATS, ImageArgs};
 pub use headless::headless;
 pub use setup::{Mode, Setup, build};

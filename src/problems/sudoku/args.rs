@@ -6,10 +6,20 @@ use clap::Args;
 
 use super::{Model, Preset};
 use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::output_args::{OutputArgs, Problem};
+use crate::cli::output_args::{Format, Formats, OutputArgs};
 use crate::cli::ranges::{self, real, whole};
 use crate::headless::batch::BatchArgs;
 use crate::input::InputError;
+
+/// What `--output` writes for Sudoku solutions, by extension.
+pub const FORMATS: Formats = Formats {
+    problem: "sudoku",
+    choices: &[
+        ("txt", Format::Txt),
+        ("png", Format::Png),
+        ("svg", Format::Svg),
+    ],
+};
 
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.
@@ -81,7 +91,7 @@ impl SudokuArgs {
     /// What clap cannot check: flags that the preset asked for would ignore.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
-        self.output.format(Problem::Sudoku)?;
+        self.output.format(&FORMATS)?;
         self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
         for (flag, given) in [("--focus", self.focus), ("--pairs", self.pairs)] {
             if given.is_some() && self.preset().model() != Model::BoxSwap {

@@ -8,12 +8,13 @@ use std::time::Duration;
 use color_eyre::eyre::{WrapErr, bail};
 use serde::Serialize;
 
+use super::FORMATS;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
 use super::{SudokuArgs, SudokuSnapshot};
 use crate::anneal::{Search, Trace, run_traced};
-use crate::cli::output_args::{Format, OutputFile, Problem};
+use crate::cli::output_args::{Format, OutputFile};
 use crate::export;
 use crate::headless::batch;
 use crate::headless::json::{self, Stop};
@@ -330,7 +331,7 @@ pub(super) fn run(
 /// `--output`, checked before any puzzle is solved: a picture is of one puzzle's grid.
 pub fn output_file(args: &SudokuArgs, puzzles: usize) -> Result<Option<OutputFile>, InputError> {
     let inputs: Vec<&Path> = args.file.as_deref().into_iter().collect();
-    let file = args.output.file(Problem::Sudoku, &inputs)?;
+    let file = args.output.file(&FORMATS, &inputs)?;
     match &file {
         Some(file) if file.format != Format::Txt && puzzles > 1 => Err(InputError::new(
             "--output",

@@ -10,7 +10,7 @@ use std::io::Write;
 
 pub use kiln_core::problems::sudoku::*;
 
-pub use args::{GaArgs, SudokuArgs};
+pub use args::{FORMATS, GaArgs, SudokuArgs};
 pub use headless::{
     Report, output_file, puzzle_trace, selected_puzzles, solve, unsolved_is_failure,
 };

@@ -6,11 +6,21 @@ use clap::Args;
 
 use super::{Cost, Init, Layout, MoveSet};
 use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::output_args::{OutputArgs, OutputFile, Problem};
+use crate::cli::output_args::{Format, Formats, OutputArgs, OutputFile};
 use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
 use crate::headless::batch::BatchArgs;
 use crate::input::InputError;
+
+/// What `--output` writes for a tour, by extension.
+pub const FORMATS: Formats = Formats {
+    problem: "tsp",
+    choices: &[
+        ("tour", Format::Tour),
+        ("png", Format::Png),
+        ("svg", Format::Svg),
+    ],
+};
 
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.
@@ -88,7 +98,7 @@ impl TspArgs {
     /// the kicks' share only to a run that kicks.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
-        self.output.format(Problem::Tsp)?;
+        self.output.format(&FORMATS)?;
         match crate::cli::first_given(&self.local_search_flags()) {
             Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
                 "{flag} applies only to --moves two-opt, the moves the local search makes"
@@ -108,6 +118,6 @@ impl TspArgs {
             .flatten()
             .map(PathBuf::as_path)
             .collect();
-        self.output.file(Problem::Tsp, &inputs)
+        self.output.file(&FORMATS, &inputs)
     }
 }

@@ -10,6 +10,6 @@ pub(crate) mod setup;
 
 pub use kiln_core::problems::tsp::*;
 
-pub use args::{DEFAULT_KICK_SHARE, TspArgs};
+pub use args::{DEFAULT_KICK_SHARE, FORMATS, TspArgs};
 pub use headless::headless;
 pub use setup::{Loaded, Setup, build, load};
