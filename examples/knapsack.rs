@@ -252,9 +252,7 @@ fn main() -> color_eyre::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln::anneal::worker::Speed;
-    use kiln::ui::{App, Tui};
-    use ratatui::{Terminal, backend::TestBackend};
+    use std::time::Duration;
 
     /// The items drawn on a screen as (packed, weight, value): a glyph, `w` and a weight,
     /// `v` and a value, read left to right, top to bottom.
@@ -336,24 +334,9 @@ mod tests {
     #[test]
     fn the_live_view_shows_optimal_over_items_worth_the_optimum() {
         let items = Arc::new(Items::new(ITEMS, 1));
-        let screen = Rect::new(0, 0, 80, 24);
-        let theme = Theme::monochrome(false);
-        let demo = watch(&items, 1).demo();
-        let mut app = App::new(vec![demo], 0, 0, Some(Speed::Full), theme, screen, false).unwrap();
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        let text = loop {
-            app.poll();
-            terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
-            let buffer = terminal.backend().buffer();
-            let text: Vec<String> = (0..24)
-                .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect())
-                .collect();
-            if text.concat().contains("OPTIMAL") || std::time::Instant::now() > deadline {
-                break text;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        let optimal = |rows: &[String]| rows.concat().contains("OPTIMAL");
+        let text =
+            (watch(&items, 1).screen_until((80, 24), Duration::from_secs(20), optimal)).unwrap();
         let shown = text.join("\n");
         assert!(shown.contains("OPTIMAL"), "{shown}");
         let drawn = items_drawn(&text);

@@ -172,9 +172,7 @@ fn main() -> color_eyre::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln::anneal::worker::Speed;
-    use kiln::ui::{App, Tui};
-    use ratatui::{Terminal, backend::TestBackend};
+    use std::time::Duration;
 
     fn watch(n: usize) -> Watch<Queens, Chessboard> {
         Watch::new("queens", move |seed| Queens::new(n, seed), Chessboard(n)).target(0.0)
@@ -214,32 +212,8 @@ mod tests {
 
     #[test]
     fn the_live_view_shows_solved_over_a_board_of_non_attacking_queens() {
-        let screen = Rect::new(0, 0, 80, 24);
-        let theme = Theme::monochrome(false);
-        let mut app = App::new(
-            vec![watch(8).demo()],
-            0,
-            0,
-            Some(Speed::Full),
-            theme,
-            screen,
-            false,
-        )
-        .unwrap();
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        let text = loop {
-            app.poll();
-            terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
-            let buffer = terminal.backend().buffer();
-            let text: Vec<String> = (0..24)
-                .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect())
-                .collect();
-            if text.concat().contains("SOLVED") || std::time::Instant::now() > deadline {
-                break text;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        let solved = |rows: &[String]| rows.concat().contains("SOLVED");
+        let text = (watch(8).screen_until((80, 24), Duration::from_secs(20), solved)).unwrap();
         assert!(text.concat().contains("SOLVED"), "{}", text.join("\n"));
         let columns = queens_drawn(&text, 8);
         assert_eq!(columns.len(), 8, "{}", text.join("\n"));

@@ -53,9 +53,30 @@ pub trait BuiltIn {
     fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>>;
     /// The pace a race of it starts at, unless `--speed` says.
     fn race_pace(&self) -> Speed;
-    /// How a race of it is ranked.
-    fn standings(&self) -> Standings;
+    /// How a race of it is ranked: by the energy reached, unless the problem says.
+    fn standings(&self) -> Standings {
+        Standings::BestEnergy
+    }
 }
+
+/// `BuiltIn::shared` and `BuiltIn::anneal_mut` for flags with the shared `batch`,
+/// `output` and `anneal` fields.
+macro_rules! shared_flags {
+    () => {
+        fn shared(&self) -> $crate::problems::Shared<'_> {
+            $crate::problems::Shared {
+                batch: &self.batch,
+                output: &self.output,
+                anneal: &self.anneal,
+            }
+        }
+
+        fn anneal_mut(&mut self) -> &mut $crate::cli::anneal_args::AnnealArgs {
+            &mut self.anneal
+        }
+    };
+}
+pub(crate) use shared_flags;
 
 /// The problem's own arguments, as `kiln PROBLEM` takes them; a flag given A,B,.. races
 /// its values (2 to 4 panes in all).

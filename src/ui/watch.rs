@@ -31,11 +31,15 @@
 //! ```
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use color_eyre::Result;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
 
 use super::session::{Board, BoardArea, Demo, Live, Session, Tab};
-use super::{Glyphs, Options};
+use super::{App, Glyphs, Options, Theme, Tui};
 use crate::anneal::worker::Speed;
 use crate::anneal::{
     Launch, Outcome, Problem, RunConfig, Runner, Schedule, auto_temperature, nth_seed,
@@ -149,6 +153,36 @@ where
         let (mut runner, _) = self.runner(0);
         runner.run(|_| true);
         runner.finish()
+    }
+
+    /// Runs the live view at full speed without a terminal, drawing frames of
+    /// `width` x `height` cells (through ratatui's `TestBackend`) until `until` holds for
+    /// one or `within` has passed, and returns the last frame's rows: how a test sees what
+    /// a person would.
+    pub fn screen_until(
+        self,
+        (width, height): (u16, u16),
+        within: Duration,
+        until: impl Fn(&[String]) -> bool,
+    ) -> Result<Vec<String>> {
+        let screen = Rect::new(0, 0, width, height);
+        let theme = Theme::monochrome(false);
+        let demos = vec![self.demo()];
+        let mut app = App::new(demos, 0, 0, Some(Speed::Full), theme, screen, false)?;
+        let mut terminal = Terminal::new(TestBackend::new(width, height))?;
+        let deadline = Instant::now() + within;
+        loop {
+            app.poll();
+            terminal.draw(|f| f.render_widget(&app, f.area()))?;
+            let buffer = terminal.backend().buffer();
+            let rows: Vec<String> = (0..height)
+                .map(|y| (0..width).map(|x| buffer[(x, y)].symbol()).collect())
+                .collect();
+            if until(&rows) || Instant::now() > deadline {
+                return Ok(rows);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// The problem as a tab of the live view.

@@ -6,13 +6,11 @@ use color_eyre::Result;
 
 use super::{ImageArgs, build};
 use crate::anneal::worker::Speed;
-use crate::cli::anneal_args::AnnealArgs;
 use crate::input::InputError;
-use crate::problems::registry::{BuiltIn, Shared};
+use crate::problems::registry::{BuiltIn, shared_flags};
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::{DEFAULT_PACE, ImageDemo};
 use crate::ui::demos::Startup;
-use crate::ui::race::Standings;
 use crate::ui::{BoardArea, Demo, Session};
 
 impl ImageArgs {
@@ -30,17 +28,7 @@ impl BuiltIn for ImageArgs {
         ImageArgs::check(self)
     }
 
-    fn shared(&self) -> Shared<'_> {
-        Shared {
-            batch: &self.batch,
-            output: &self.output,
-            anneal: &self.anneal,
-        }
-    }
-
-    fn anneal_mut(&mut self) -> &mut AnnealArgs {
-        &mut self.anneal
-    }
+    shared_flags!();
 
     fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
         super::headless(self, out, log)
@@ -66,9 +54,5 @@ impl BuiltIn for ImageArgs {
     /// The single view's pace, so the pictures can be watched.
     fn race_pace(&self) -> Speed {
         Speed::Limited(DEFAULT_PACE)
-    }
-
-    fn standings(&self) -> Standings {
-        Standings::BestEnergy
     }
 }

@@ -6,9 +6,8 @@ use color_eyre::Result;
 
 use super::{Puzzle, SudokuArgs, output_file, selected_puzzles, solver};
 use crate::anneal::worker::Speed;
-use crate::cli::anneal_args::AnnealArgs;
 use crate::input::InputError;
-use crate::problems::registry::{BuiltIn, Shared};
+use crate::problems::registry::{BuiltIn, shared_flags};
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::sudoku::{SudokuDemo, SudokuThumbnail};
 use crate::ui::demos::{Startup, file_name};
@@ -37,17 +36,7 @@ impl BuiltIn for SudokuArgs {
         SudokuArgs::check(self)
     }
 
-    fn shared(&self) -> Shared<'_> {
-        Shared {
-            batch: &self.batch,
-            output: &self.output,
-            anneal: &self.anneal,
-        }
-    }
-
-    fn anneal_mut(&mut self) -> &mut AnnealArgs {
-        &mut self.anneal
-    }
+    shared_flags!();
 
     fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
         super::headless(self, out, log)

@@ -6,14 +6,12 @@ use color_eyre::Result;
 
 use super::{TspArgs, load};
 use crate::anneal::worker::Speed;
-use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::first_given;
 use crate::input::InputError;
-use crate::problems::registry::{BuiltIn, Shared};
+use crate::problems::registry::{BuiltIn, shared_flags};
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::tsp::{DEFAULT_PACE, TspDemo};
 use crate::ui::demos::Startup;
-use crate::ui::race::Standings;
 use crate::ui::{BoardArea, Demo, Session};
 
 impl TspArgs {
@@ -31,17 +29,7 @@ impl BuiltIn for TspArgs {
         TspArgs::check(self)
     }
 
-    fn shared(&self) -> Shared<'_> {
-        Shared {
-            batch: &self.batch,
-            output: &self.output,
-            anneal: &self.anneal,
-        }
-    }
-
-    fn anneal_mut(&mut self) -> &mut AnnealArgs {
-        &mut self.anneal
-    }
+    shared_flags!();
 
     fn headless_only(&self) -> Option<(Vec<(&'static str, bool)>, &'static str)> {
         let flags = self.local_search_flags();
@@ -76,9 +64,5 @@ impl BuiltIn for TspArgs {
     /// The single view's pace, so the tours can be watched.
     fn race_pace(&self) -> Speed {
         Speed::Limited(DEFAULT_PACE)
-    }
-
-    fn standings(&self) -> Standings {
-        Standings::BestEnergy
     }
 }
