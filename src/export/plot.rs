@@ -308,9 +308,18 @@ fn temperature_panel<DB: DrawingBackend>(
         (lo.min(s.temperature), hi.max(s.temperature))
     });
     let lo = lo.max(hi * 10f64.powi(-MAX_DECADES));
-    // A whole decade either side keeps flat schedules (a constant T) off the frame.
+    // A tenth of a decade keeps the lines off the frame, and the axis reaches out to the
+    // powers of ten around them, where a log axis puts its labels: a constant T of 0.3
+    // is drawn between 0.1 and 1, not on an axis with no label at all.
     let ys = match lo <= hi {
-        true => lo / 10f64.powf(0.1)..hi * 10f64.powf(0.1),
+        true => {
+            let margin = 10f64.powf(0.1);
+            // Powers of ten beyond f64's normal range would hang the axis.
+            let decade = |e: f64| Some(10f64.powf(e)).filter(|d| d.is_normal());
+            let below = decade(lo.log10().floor()).map_or(lo / margin, |d| d.min(lo / margin));
+            let above = decade(hi.log10().ceil()).map_or(hi * margin, |d| d.max(hi * margin));
+            below..above
+        }
         false => 0.1..10.0,
     };
     let mut chart = ChartBuilder::on(area)
@@ -330,6 +339,13 @@ fn temperature_panel<DB: DrawingBackend>(
         .y_labels(6)
         .label_style((FAMILY, 15))
         .draw()?;
+    // A temperature that never changes gets its value beside its line: a flat line on a
+    // log axis says little by itself.
+    if lo <= hi && hi - lo <= hi * 1e-9 {
+        let at = (xs.start + (xs.end - xs.start) * 0.02, hi * 10f64.powf(0.04));
+        let text = format!("constant T = {}", short_number(hi));
+        chart.draw_series(std::iter::once(Text::new(text, at, (FAMILY, 16))))?;
+    }
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let positives = s.samples.iter().filter(positive);
@@ -425,6 +441,18 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
     })
+}
+
+/// A temperature as a person would write it: 0.3, 1.5e-5, 120.
+fn short_number(t: f64) -> String {
+    let shown = format!("{t:.4}");
+    match (0.001..1e6).contains(&t.abs()) {
+        true => shown
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string(),
+        false => format!("{t:.3e}"),
+    }
 }
 
 #[cfg(test)]

@@ -60,6 +60,11 @@ pub trait Board<S>: Send {
     fn wants_best(&self) -> bool {
         false
     }
+    /// Whether a finished run shows the best state it found rather than where it ended
+    /// (a tour: the shortest one, which the title's length and gap describe).
+    fn best_at_end(&self) -> bool {
+        false
+    }
     /// What "finished at the target" means for this board (e.g. "SOLVED").
     fn target_word(&self) -> &'static str {
         "SOLVED"
@@ -236,12 +241,18 @@ where
                 self.watch.stop(at);
             }
             Report::Paused(false) | Report::Revived => {
+                if matches!(self.state, RunState::Finished(_)) && self.view.best_at_end() {
+                    self.worker.send(Command::ShowBest(self.view.wants_best()));
+                }
                 self.state = RunState::Running;
                 self.watch.start(at);
             }
             Report::Finished(reason) => {
                 self.state = RunState::Finished(reason);
                 self.watch.stop(at);
+                if self.view.best_at_end() {
+                    self.worker.send(Command::ShowBest(true));
+                }
             }
             Report::Crashed(message) => self.state = RunState::Crashed(message),
         }

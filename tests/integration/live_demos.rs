@@ -85,3 +85,36 @@ fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
     }
     println!("{}", table.join("\n"));
 }
+
+#[test]
+fn a_finished_tour_is_drawn_as_the_best_one_found() {
+    let args: kiln::problems::tsp::TspArgs = kiln::cli::parse(&[
+        "--random",
+        "300",
+        "--seed",
+        "4",
+        "--max-steps",
+        "200000",
+        "--t0",
+        "50",
+    ]);
+    let problem = kiln::problems::ProblemCommand::Tsp(args);
+    let mut session = kiln::problems::BuiltIn::pane(problem.get(), Speed::Full, AREA).unwrap();
+    run_to_the_end(&mut session, "tsp");
+    let best = session.history().latest().unwrap().best_energy.round() as u64;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        session.poll();
+        let headline = session.headline().unwrap();
+        // "best B · len L": the tour drawn is L long.
+        let drawn: u64 = headline.rsplit("len ").next().unwrap().parse().unwrap();
+        if drawn == best {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "drawn {drawn}, best {best}: {headline}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -59,6 +59,38 @@ fn an_image_run_of_a_hundred_million_steps_traces_first_last_and_bests() {
 }
 
 #[test]
+fn a_short_run_leaves_enough_rows_to_show_its_shape_and_a_constant_t_is_labelled() {
+    let dir = scratch("short");
+    let (file, picture) = (dir.join("s.csv"), dir.join("s.svg"));
+    // 389,482 steps, which once made two rows (one batch of 2^20 steps).
+    let out = run_ok(&[
+        "sudoku",
+        "puzzles/sudoku/hardest11.txt",
+        "--index",
+        "6",
+        "--no-propagate",
+        "--headless",
+        "--trace",
+        arg(&file),
+    ]);
+    let steps = lines(&out)[0]["iterations"].as_u64().unwrap();
+    let rows = read(&file);
+    let batch = trace::FIRST_TRACED_BATCH;
+    assert!(
+        rows.len() as u64 >= steps / batch,
+        "{} rows of {steps} steps",
+        rows.len()
+    );
+    assert!(rows.len() >= 150, "{} rows", rows.len());
+    run_ok(&["plot", arg(&file), "--output", arg(&picture)]);
+    let svg = std::fs::read_to_string(&picture).unwrap();
+    assert!(
+        svg.contains("constant T = 0.3"),
+        "no label for the constant T"
+    );
+}
+
+#[test]
 fn a_sudoku_file_writes_one_trace_per_puzzle_and_never_overwrites() {
     let _cores = crate::common::busy();
     let dir = scratch("sudoku");

@@ -310,6 +310,10 @@ impl Board<TspSnapshot> for TspView {
         self.best
     }
 
+    fn best_at_end(&self) -> bool {
+        true
+    }
+
     fn target_word(&self) -> &'static str {
         "OPTIMAL"
     }

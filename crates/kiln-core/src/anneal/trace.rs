@@ -1,7 +1,7 @@
 //! A run's history as CSV (`--trace FILE`): one row per kept sample, thinned so the file
 //! stays bounded however long the run, and read back by `kiln plot`.
 //!
-//! Which samples are kept: every one of the first `ROWS_PER_STRIDE`; then every second
+//! Which samples are kept: every one of the first [`ROWS_PER_STRIDE`]; then every second
 //! for as many rows again, then every fourth, and so on (the file grows with the logarithm
 //! of the run's length); and whatever the stride, the first and the last sample and every
 //! new best, a best being new when it beats the last one written by more than
@@ -22,7 +22,9 @@ use crate::input::InputError;
 /// back must start with it.
 pub const HEADER: &str = "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats";
 /// Rows written at each stride before the stride doubles.
-const ROWS_PER_STRIDE: u64 = 512;
+pub const ROWS_PER_STRIDE: u64 = 512;
+/// Steps in the first batches of a traced run (see [`run_traced`]).
+pub const FIRST_TRACED_BATCH: u64 = 2048;
 /// A new best is written when it is this fraction (of its magnitude) below the last one
 /// written.
 const BEST_RESOLUTION: f64 = 1e-3;
@@ -179,6 +181,11 @@ impl<W: Write> Trace<W> {
 /// Steps `search` in batches of `batch` until it stops, offering `trace` and `observer` a
 /// sample after every batch (and taking none at all when both are off, so a plain run is
 /// unchanged); the two share one sample, which counts acceptance since the last.
+///
+/// A traced run starts with batches of [`FIRST_TRACED_BATCH`] steps, doubled every
+/// [`ROWS_PER_STRIDE`] samples up to `batch`, so that a short run still leaves a few
+/// hundred rows to draw its shape from, and a long one samples no more often than it
+/// writes.
 pub fn run_traced<S: Search, W: Write>(
     search: &mut S,
     batch: u64,
@@ -186,15 +193,22 @@ pub fn run_traced<S: Search, W: Write>(
     observer: &mut dyn Observer,
 ) {
     let watched = trace.is_on() || observer.is_on();
+    let mut steps = batch;
     if trace.is_on() {
         trace.record(&search.sample());
+        steps = batch.min(FIRST_TRACED_BATCH);
     }
+    let mut samples = 0u64;
     while search.stopped().is_none() {
-        search.step_batch(batch);
+        search.step_batch(steps);
         if watched {
             let sample = search.sample();
             trace.record(&sample);
             observer.observe(&sample);
+            samples += 1;
+            if samples.is_multiple_of(ROWS_PER_STRIDE) {
+                steps = (steps * 2).min(batch);
+            }
         }
     }
 }
