@@ -239,7 +239,7 @@ fn main() -> color_eyre::Result<()> {
     if !args.iter().any(|a| a == "--headless") {
         return watch.run();
     }
-    let outcome = watch.solve();
+    let outcome = watch.solve()?;
     let stop = serde_json::to_string(&outcome.reason)?;
     let (value, weight) = items.totals(&outcome.best);
     println!(
@@ -324,7 +324,7 @@ mod tests {
     #[test]
     fn headless_it_finds_the_optimum() {
         let items = Arc::new(Items::new(ITEMS, 1));
-        let outcome = watch(&items, 1).solve();
+        let outcome = watch(&items, 1).solve().unwrap();
         assert_eq!(outcome.energy, -f64::from(items.optimum));
         let (value, weight) = items.totals(&outcome.best);
         assert_eq!(value, items.optimum);

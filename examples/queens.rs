@@ -160,7 +160,7 @@ fn main() -> color_eyre::Result<()> {
     if !args.iter().any(|a| a == "--headless") {
         return watch.run();
     }
-    let outcome = watch.solve();
+    let outcome = watch.solve()?;
     let stop = serde_json::to_string(&outcome.reason)?;
     println!(
         r#"{{"problem":"queens","n":{n},"energy":{},"iterations":{},"stop":{stop},"rows":{:?}}}"#,
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn headless_it_places_twenty_queens() {
-        let outcome = watch(20).solve();
+        let outcome = watch(20).solve().unwrap();
         assert_eq!(outcome.energy, 0.0);
         assert!(count(&outcome.best).iter().flatten().all(|&k| k <= 1));
     }

@@ -30,20 +30,25 @@
 //! # Ok::<(), color_eyre::Report>(())
 //! ```
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use color_eyre::Result;
+use color_eyre::eyre::WrapErr;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
+use super::boards::TraceSlot;
 use super::session::{Board, BoardArea, Demo, Live, Session, Tab};
 use super::{App, Glyphs, Options, Theme, Tui};
 use crate::anneal::worker::Speed;
 use crate::anneal::{
-    Launch, Outcome, Problem, RunConfig, Runner, Schedule, auto_temperature, nth_seed,
+    BATCH, Launch, Outcome, Problem, RunConfig, Runner, Schedule, Trace, Unobserved,
+    auto_temperature, nth_seed, run_traced,
 };
+use crate::input::InputError;
 
 /// Steps a second a watched problem starts at: slow enough to follow a small board, and
 /// `+` and `-` change it.
@@ -71,6 +76,8 @@ pub struct Watch<P, B> {
     seed: u64,
     instances: usize,
     pace: u64,
+    /// The `--trace` file of the first run, as kiln's own live views keep it.
+    trace: TraceSlot,
 }
 
 impl<P, B> Watch<P, B>
@@ -97,6 +104,7 @@ where
             seed: 1,
             instances: 1,
             pace: DEFAULT_PACE,
+            trace: TraceSlot::default(),
         }
     }
 
@@ -131,6 +139,13 @@ where
         self
     }
 
+    /// Writes the history of the first run (not of those `n`, `p` or a restart start) to
+    /// a new CSV file at `path`, as `--trace` does; an existing file is refused.
+    pub fn trace(mut self, path: &Path) -> Result<Self, InputError> {
+        self.trace = TraceSlot::of(Trace::create(path)?);
+        Ok(self)
+    }
+
     /// The run of instance `index`, with the seed that made it.
     fn runner(&self, index: usize) -> (Runner<P>, RunConfig) {
         let seed = nth_seed(self.seed, index);
@@ -148,11 +163,13 @@ where
     }
 
     /// Anneals the first instance to the end of its budget (or its target), without a
-    /// terminal.
-    pub fn solve(&self) -> Outcome<P::Snapshot> {
+    /// terminal, writing its trace if [`Watch::trace`] asked for one.
+    pub fn solve(&self) -> Result<Outcome<P::Snapshot>> {
         let (mut runner, _) = self.runner(0);
-        runner.run(|_| true);
-        runner.finish()
+        let mut trace = self.trace.take();
+        run_traced(&mut runner, BATCH, &mut trace, &mut Unobserved);
+        trace.finish().wrap_err("writing the trace")?;
+        Ok(runner.finish())
     }
 
     /// Runs the live view at full speed without a terminal, drawing frames of
@@ -224,6 +241,84 @@ where
         };
         let reheat_to = config.t0;
         let launch = Launch::annealing(title, runner, &config, reheat_to);
+        let launch = launch.traced(self.trace.take());
         Ok(Box::new(Live::start(launch, self.board.clone(), speed)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anneal::trace;
+    use rand::RngExt;
+
+    /// A row of bits to clear, one flip a move.
+    struct Bits(Vec<bool>);
+
+    impl Problem for Bits {
+        type Move = usize;
+        type Snapshot = Vec<bool>;
+        fn energy(&self) -> f64 {
+            self.0.iter().filter(|&&b| b).count() as f64
+        }
+        fn propose(&self, rng: &mut crate::anneal::Rng) -> usize {
+            rng.random_range(0..self.0.len())
+        }
+        fn delta(&self, &i: &usize) -> f64 {
+            if self.0[i] { -1.0 } else { 1.0 }
+        }
+        fn apply(&mut self, &i: &usize) {
+            self.0[i] = !self.0[i];
+        }
+        fn randomize(&mut self, _: &mut crate::anneal::Rng) {}
+        fn snapshot(&self) -> Vec<bool> {
+            self.0.clone()
+        }
+    }
+
+    #[derive(Clone)]
+    struct Row;
+
+    impl Board<Vec<bool>> for Row {
+        fn min_size(&self, _: Option<&Vec<bool>>) -> (u16, u16) {
+            (40, 1)
+        }
+        fn render(
+            &self,
+            bits: &Vec<bool>,
+            area: Rect,
+            buf: &mut ratatui::buffer::Buffer,
+            _: &Theme,
+        ) {
+            let text: String = bits.iter().map(|&b| if b { '#' } else { '_' }).collect();
+            buf.set_string(area.x, area.y, text, ratatui::style::Style::default());
+        }
+    }
+
+    fn watch() -> Watch<Bits, Row> {
+        Watch::new("bits", |_| Bits(vec![true; 40]), Row).target(0.0)
+    }
+
+    #[test]
+    fn a_watched_run_is_traced_live_and_headless() {
+        let dir = tempfile::tempdir().unwrap();
+        let (live, headless) = (dir.path().join("live.csv"), dir.path().join("headless.csv"));
+        let cleared = |rows: &[String]| rows.iter().any(|r| r.contains(&"_".repeat(40)));
+        let screen = (watch().trace(&live).unwrap())
+            .screen_until((80, 24), Duration::from_secs(20), cleared)
+            .unwrap();
+        assert!(screen.concat().contains("SOLVED"), "{}", screen.join("\n"));
+        let outcome = watch().trace(&headless).unwrap().solve().unwrap();
+        assert_eq!(outcome.energy, 0.0);
+        for path in [&live, &headless] {
+            let text = std::fs::read_to_string(path).unwrap();
+            let rows = trace::parse(&text, "trace").unwrap();
+            assert_eq!(rows[0].energy, 40.0, "{}", path.display());
+            assert_eq!(rows.last().unwrap().best_energy, 0.0, "{}", path.display());
+        }
+        assert!(
+            watch().trace(&live).is_err(),
+            "an existing trace is refused"
+        );
     }
 }
