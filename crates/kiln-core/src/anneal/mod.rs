@@ -9,7 +9,7 @@ mod problem;
 mod runner;
 mod schedule;
 mod search;
-mod tally;
+pub(crate) mod tally;
 pub mod trace;
 pub mod worker;
 
@@ -24,7 +24,6 @@ pub use runner::{
 };
 pub use schedule::{Clock, Schedule};
 pub use search::Search;
-pub use tally::Tally;
 pub use trace::{Trace, Traced, run_traced};
 
 #[cfg(test)]

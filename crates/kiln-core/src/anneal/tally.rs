@@ -7,23 +7,23 @@ use super::Sample;
 /// Restarts, reheats and time over the whole run; proposals and acceptances since the
 /// previous sample.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Moves accepted since the previous sample.
-    pub accepted: u64,
+    pub(crate) accepted: u64,
     /// Moves proposed since the previous sample.
-    pub proposed: u64,
+    pub(crate) proposed: u64,
     /// Restarts since the run began.
-    pub restarts: u64,
+    pub(crate) restarts: u64,
     /// Reheats since the run began.
-    pub reheats: u64,
+    pub(crate) reheats: u64,
     /// Time spent searching (pauses excluded).
-    pub elapsed: Duration,
+    pub(crate) elapsed: Duration,
 }
 
 impl Tally {
     /// Where the search stands, with the acceptance rate since the previous sample (0 when
     /// nothing was proposed); the next sample counts from here.
-    pub fn sample(
+    pub(crate) fn sample(
         &mut self,
         iteration: u64,
         temperature: f64,

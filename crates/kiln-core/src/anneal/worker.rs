@@ -342,7 +342,7 @@ impl<S> Drop for Worker<S> {
 
 /// The message a panic was raised with, for showing to the user; "unknown panic" when its
 /// payload is not a string.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         s.to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {

@@ -14,7 +14,8 @@ use rand::{RngExt, SeedableRng};
 
 use super::anneal::{CellKind, SudokuAnneal, SudokuSnapshot};
 use super::grid::Geometry;
-use crate::anneal::{Budget, Problem, Rng, Sample, Search, StopReason, Tally};
+use crate::anneal::tally::Tally;
+use crate::anneal::{Budget, Problem, Rng, Sample, Search, StopReason};
 
 /// Rechenberg's factor: the rate grows by 1/C after a generation with more than 1/5
 /// successful mutations and shrinks by C after one with fewer.
