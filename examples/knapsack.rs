@@ -197,8 +197,8 @@ impl Board<Vec<bool>> for Shelf {
         ))
     }
 
-    fn floor(&self) -> Option<f64> {
-        Some(-f64::from(self.0.optimum))
+    fn energy_means(&self) -> &'static str {
+        "minus the value, plus a penalty if too heavy"
     }
 
     fn target_word(&self) -> &'static str {

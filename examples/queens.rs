@@ -117,6 +117,10 @@ impl Board<Vec<usize>> for Chessboard {
         (2 * self.0 as u16, self.0 as u16)
     }
 
+    fn energy_means(&self) -> &'static str {
+        "pairs of queens on a diagonal; 0 = solved"
+    }
+
     fn render(&self, rows: &Vec<usize>, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let (n, counts) = (rows.len(), count(rows));
         for (column, &queen) in rows.iter().enumerate() {

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Tui;
 use super::format;
-use super::help::Help;
+use super::help::{self, Help, WithPanel};
 use super::keys::{Action, Flow, View, close_help, footer, hint_spans};
 use super::session::{BoardArea, Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
@@ -48,12 +48,19 @@ pub struct App {
     session: Box<dyn Session>,
     speed: Speed,
     help: bool,
+    /// Whether the help was turned to its second page, the stats panel's (where it takes
+    /// two).
+    panel_page: bool,
     theme: Theme,
     /// Why the last puzzle change failed, or which files were saved: shown in the title for
     /// `NOTICE_TIME`, or until the next change.
     notice: Option<Notice>,
     /// The terminal's size, for sizing the next run's board.
     screen: Rect,
+    /// The board the current run was started for.
+    board: BoardArea,
+    /// When the terminal last changed size, until the change is acted on (`refit`).
+    resized: Option<Instant>,
     /// Whether a finished run makes way for the next one by itself.
     attract: bool,
     /// When the attract loop moves on from the finished run shown.
@@ -66,6 +73,9 @@ pub struct App {
 
 /// How long a finished run's banner stays before the attract loop moves on.
 const HOLD: Duration = Duration::from_secs(5);
+/// How long a new terminal size must last before a run sized to the screen is started
+/// again at it: a window dragged to a new size restarts the run once, not at every step.
+const SETTLE: Duration = Duration::from_millis(300);
 
 /// The areas of a screen: title row, board, stats panel and hint row.
 struct Areas {
@@ -116,7 +126,8 @@ impl App {
         attract: bool,
     ) -> Result<Self> {
         let speed = speed.unwrap_or_else(|| demos[tab].tab().pace);
-        let session = demos[tab].start(index, speed, board_area(screen))?;
+        let board = board_area(screen);
+        let session = demos[tab].start(index, speed, board)?;
         let mut puzzle = vec![0; demos.len()];
         puzzle[tab] = index;
         Ok(App {
@@ -126,9 +137,12 @@ impl App {
             session,
             speed,
             help: false,
+            panel_page: false,
             theme,
             notice: None,
             screen,
+            board,
+            resized: None,
             attract,
             advance_at: None,
             countdown: None,
@@ -189,8 +203,46 @@ impl App {
         self.switch(self.tab, Step::Again);
     }
 
+    /// Once the terminal has kept a new size for `SETTLE`, starts a run sized to the screen
+    /// (an image filling the board) again at the new board size: the same tab, item and
+    /// speed, paused if it was. A run that has ended stays as it is, drawn scaled, as does
+    /// one whose size comes from its input (a file, `--size`, a Sudoku, a tour). `true` if
+    /// it started again.
+    fn refit(&mut self) -> bool {
+        let Some(at) = self.resized else {
+            return false;
+        };
+        if at.elapsed() < SETTLE {
+            return false;
+        }
+        self.resized = None;
+        let (need_w, need_h) = self.needed();
+        let fits = self.screen.width >= need_w && self.screen.height >= need_h;
+        let paused = *self.session.state() == RunState::Paused;
+        let live = paused || *self.session.state() == RunState::Running;
+        let sized = self.demos[self.tab].sized_to_board(self.puzzle[self.tab]);
+        if !(fits && live && sized) || board_area(self.screen) == self.board {
+            return false;
+        }
+        self.restart();
+        if paused {
+            self.session.send(Command::TogglePause);
+        }
+        true
+    }
+
     fn action(&mut self, action: Action) -> Flow {
+        // With the help on two pages, `?` turns from the keys to the stats panel.
+        if self.help
+            && action == Action::Help
+            && !self.panel_page
+            && help::two_pages(self.view(), self.session.board_keys(), self.screen)
+        {
+            self.panel_page = true;
+            return Flow::Continue;
+        }
         if let Some(flow) = close_help(&mut self.help, action) {
+            self.panel_page = false;
             return flow;
         }
         if action == Action::Restart {
@@ -262,9 +314,11 @@ impl App {
         } else {
             self.demos[tab].tab().pace
         };
-        match self.demos[tab].start(index, speed, board_area(self.screen)) {
+        let board = board_area(self.screen);
+        match self.demos[tab].start(index, speed, board) {
             Ok(session) => {
                 self.session = session;
+                self.board = board;
                 self.tab = tab;
                 self.puzzle[tab] = index;
                 self.speed = speed;
@@ -367,6 +421,7 @@ impl App {
 
 impl Tui for App {
     fn poll(&mut self) -> bool {
+        let refitted = self.refit();
         let changed = self.session.poll();
         let moved = self.tick_attract();
         // A notice goes by itself, or it would stand before the title for good.
@@ -378,7 +433,7 @@ impl Tui for App {
         let left = self.seconds_left();
         let counted = left != self.countdown;
         self.countdown = left;
-        moved || changed || counted || expired
+        refitted || moved || changed || counted || expired
     }
 
     fn on_action(&mut self, action: Action) -> Flow {
@@ -398,7 +453,10 @@ impl Tui for App {
     }
 
     fn resize(&mut self, screen: Rect) {
-        self.screen = screen;
+        if screen != self.screen {
+            self.screen = screen;
+            self.resized = Some(Instant::now());
+        }
     }
 }
 
@@ -499,19 +557,26 @@ impl Widget for &App {
             )
             .render(banner, buf);
         }
+        // Over the whole screen: at 80x24 the keys and the panel's lines fit one page.
         if self.help {
-            Help {
-                view: self.view(),
-                board_keys: self.session.board_keys(),
-                theme: &self.theme,
+            WithPanel {
+                help: Help {
+                    view: self.view(),
+                    board_keys: self.session.board_keys(),
+                    theme: &self.theme,
+                },
+                energy: self.session.energy_means(),
+                panel_page: self.panel_page,
             }
-            .render(board.union(panel), buf);
+            .render(area, buf);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
     use super::*;
     use crate::ui::boards::sudoku::SudokuView;
     use crate::ui::keys::keys_for;
@@ -577,7 +642,7 @@ mod tests {
             "          │ 4 5 6 │ 7 8 9 │ 1 2 3 │             │▄▄▄▄                           ",
             "          │ 7 8 9 │ 1 2 3 │ 4 5 6 │             │████                           ",
             "          ├───────┼───────┼───────┤             │                               ",
-            "          │ 2 1 4 │ 3 6 5 │ 8 9 7 │             │Progress ███████████████░░  90%",
+            "          │ 2 1 4 │ 3 6 5 │ 8 9 7 │             │Progress █████████████░░░░  75%",
             "          │ 3 6 5 │ 8 9 7 │ 2 1 4 │             │T (log)  █████████████████ 100%",
             "          │ 8 9 7 │ 2 1 4 │ 3 6 5 │             │Accepted ████░░░░░░░░░░░░░  25%",
             "          ├───────┼───────┼───────┤             │                               ",
@@ -623,7 +688,7 @@ mod tests {
             "       │                   │                   │                   │          │████                                     ",
             "       ├───────────────────┼───────────────────┼───────────────────┤          │████                                     ",
             "       │                   │                   │                   │          │                                         ",
-            "       │   5     3     1   │   6     4     2   │   9     7     8   │          │Progress ████████████████████████░░░  90%",
+            "       │   5     3     1   │   6     4     2   │   9     7     8   │          │Progress ████████████████████░░░░░░░  75%",
             "       │                   │                   │                   │          │T (log)  ███████████████████████████ 100%",
             "       │                   │                   │                   │          │Accepted ███████░░░░░░░░░░░░░░░░░░░░  25%",
             "       │   6     4     2   │   9     7     8   │   5     3     1   │          │                                         ",
@@ -735,7 +800,236 @@ mod tests {
         app.on_action(Action::Help);
         let help = screen(&app, 80, 24).join("\n");
         assert!(help.contains("pause"), "{help}");
-        assert!(!help.contains("save the board"), "{help}");
+        assert!(!help.contains("save board"), "{help}");
+    }
+
+    /// Whether `text` stands whole on a row of `rows`, inside a popup's border: a border
+    /// before it, then nothing but spaces up to the border after it.
+    fn boxed(rows: &[String], text: &str) -> bool {
+        rows.iter().any(|row| {
+            row.split_once(&format!("│{text}"))
+                .is_some_and(|(_, rest)| rest.trim_start_matches(' ').starts_with('│'))
+        })
+    }
+
+    /// The lines the help must show whole on `app`'s current tab: every key, the board's
+    /// own, and a line for each thing in the stats panel.
+    fn help_lines(app: &App) -> Vec<String> {
+        let keys = keys_for(app.view())
+            .map(|k| (k.key.to_string(), k.what))
+            .chain(
+                app.session
+                    .board_keys()
+                    .iter()
+                    .map(|k| (k.key.to_string(), k.what)),
+            )
+            .map(|(key, what)| format!(" {key:<7}{what}"));
+        let panel = [
+            ("Energy", app.session.energy_means()),
+            ("best", "the lowest energy found so far"),
+            (
+                "Temperature",
+                "a move d worse is taken with chance e^(-d/T)",
+            ),
+            ("Progress", "how much of its step or time budget is used"),
+            ("T (log)", "T on a log scale: 100% = start, 0% = cooled"),
+            ("Accepted", "share of proposed moves taken, last 40 ms"),
+            ("iteration", "moves proposed so far; iter/s: per second"),
+            ("restarts", "fresh random starts; reheats: T raised again"),
+        ]
+        .map(|(term, what)| format!(" {term:<12}{what}"));
+        keys.chain(panel).collect()
+    }
+
+    #[test]
+    fn the_help_shows_the_keys_and_the_panel_whole_at_80x24_and_on_two_pages_at_60x20() {
+        let start = crate::ui::demos::bare();
+        let screen80 = Rect::new(0, 0, 80, 24);
+        let mut app = App::new(
+            start.demos,
+            start.tab,
+            start.index,
+            None,
+            Theme::colour(false),
+            screen80,
+            false,
+        )
+        .unwrap();
+        // Every tab: TSP's two keys of its own make the tallest help.
+        for tab in ["Sudoku", "TSP", "Image"] {
+            assert!(screen(&app, 80, 24)[0].contains(&format!("[{tab}]")));
+            let lines = help_lines(&app);
+            assert!(lines.iter().any(|l| l.contains("Progress")), "{lines:?}");
+            // 80x24: one page holds it all.
+            app.resize(screen80);
+            app.on_action(Action::Help);
+            let page = screen(&app, 80, 24);
+            for line in &lines {
+                assert!(
+                    boxed(&page, line),
+                    "{tab} 80x24 misses {line:?}:\n{}",
+                    page.join("\n")
+                );
+            }
+            assert!(page.join("\n").contains("any key closes this help"));
+            app.on_action(Action::Help);
+            assert!(!screen(&app, 80, 24).join("\n").contains("any key closes"));
+            // 60x20: the keys, then `?` turns to the panel, then any key closes.
+            app.resize(Rect::new(0, 0, 60, 20));
+            app.on_action(Action::Help);
+            let keys = screen(&app, 60, 20);
+            assert!(
+                keys.join("\n")
+                    .contains("? the stats panel · any other key closes")
+            );
+            app.on_action(Action::Help);
+            let panel = screen(&app, 60, 20);
+            for line in &lines {
+                assert!(
+                    boxed(&keys, line) || boxed(&panel, line),
+                    "{tab} 60x20 misses {line:?}:\n{}\n{}",
+                    keys.join("\n"),
+                    panel.join("\n")
+                );
+            }
+            app.on_action(Action::Help);
+            assert!(!screen(&app, 60, 20).join("\n").contains("any key closes"));
+            app.on_action(Action::NextDemo);
+        }
+    }
+
+    /// The item and board of every run a demo started.
+    type Started = Arc<Mutex<Vec<(usize, BoardArea)>>>;
+
+    /// A demo of frozen runs that records the board each run was started for, made to the
+    /// size of its board when `sized`.
+    struct Recording {
+        boards: Started,
+        sized: bool,
+        state: RunState,
+    }
+
+    impl Demo for Recording {
+        fn tab(&self) -> Tab {
+            Tab::new("Image", 3, 1_000)
+        }
+        fn start(&self, index: usize, _: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
+            self.boards.lock().unwrap().push((index, area));
+            let view = SudokuView::new(3, String::new());
+            Ok(Box::new(frozen(self.state.clone(), view)))
+        }
+        fn sized_to_board(&self, _: usize) -> bool {
+            self.sized
+        }
+    }
+
+    fn recording(sized: bool, state: RunState) -> (App, Started) {
+        let boards = Arc::new(Mutex::new(Vec::new()));
+        let demo = Recording {
+            boards: Arc::clone(&boards),
+            sized,
+            state,
+        };
+        let app = App::new(
+            vec![Box::new(demo)],
+            0,
+            1,
+            Some(Speed::Limited(50)),
+            Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
+            false,
+        )
+        .unwrap();
+        (app, boards)
+    }
+
+    /// As if the terminal had kept its size for `SETTLE`.
+    fn settle(app: &mut App) -> bool {
+        if let Some(at) = app.resized.as_mut() {
+            *at -= SETTLE;
+        }
+        app.poll()
+    }
+
+    const SMALL: BoardArea = BoardArea {
+        width: 48,
+        height: 22,
+    };
+    const LARGE: BoardArea = BoardArea {
+        width: 78,
+        height: 38,
+    };
+
+    #[test]
+    fn a_resize_starts_a_run_sized_to_the_screen_again_once_the_size_settles() {
+        let (mut app, boards) = recording(true, RunState::Running);
+        app.on_action(Action::TogglePause);
+        // A window dragged from 80x24 to 120x40: nothing until the size has lasted.
+        for (w, h) in [(90, 28), (100, 33), (120, 40)] {
+            app.resize(Rect::new(0, 0, w, h));
+            app.poll();
+        }
+        assert_eq!(*boards.lock().unwrap(), vec![(1, SMALL)]);
+        assert!(settle(&mut app), "a restart is drawn");
+        // Once, at the last size: the same item and speed, still paused.
+        assert_eq!(*boards.lock().unwrap(), vec![(1, SMALL), (1, LARGE)]);
+        assert_eq!(app.speed, Speed::Limited(50));
+        assert_eq!(*app.session.state(), RunState::Paused);
+        settle(&mut app);
+        // The same board again (a size that changes the board by nothing) starts nothing.
+        app.resize(Rect::new(0, 0, 120, 40));
+        app.resize(Rect::new(0, 0, 121, 40));
+        app.resize(Rect::new(0, 0, 120, 40));
+        settle(&mut app);
+        assert_eq!(boards.lock().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_resize_leaves_a_run_sized_by_its_input_or_one_that_ended() {
+        for (sized, state) in [
+            (false, RunState::Running),
+            (true, RunState::Finished(StopReason::MaxSteps)),
+        ] {
+            let (mut app, boards) = recording(sized, state.clone());
+            app.resize(Rect::new(0, 0, 120, 40));
+            settle(&mut app);
+            assert_eq!(
+                *boards.lock().unwrap(),
+                vec![(1, SMALL)],
+                "{sized} {state:?}"
+            );
+            // A run started after it is sized to the new screen.
+            app.on_action(Action::NextPuzzle);
+            assert_eq!(boards.lock().unwrap()[1], (2, LARGE));
+        }
+    }
+
+    #[test]
+    fn a_resized_image_is_drawn_one_pixel_per_dot_again() {
+        let demo = crate::ui::boards::image::ImageDemo {
+            runs: crate::ui::demos::image_presets(),
+            trace: crate::ui::boards::TraceSlot::default(),
+        };
+        let mut app = App::new(
+            vec![Box::new(demo)],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
+            false,
+        )
+        .unwrap();
+        app.on_action(Action::Faster);
+        let speed = app.speed;
+        // 48x22 cells of 2x4 dots.
+        assert!(screen(&app, 80, 24)[0].contains("random 96x88"));
+        app.resize(Rect::new(0, 0, 120, 40));
+        settle(&mut app);
+        let title = &screen(&app, 120, 40)[0];
+        assert!(title.contains("random 156x152"), "{title}");
+        assert!(title.contains(" 1/5 "), "{title}");
+        assert_eq!(app.speed, speed);
     }
 
     #[test]

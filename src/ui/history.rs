@@ -1,11 +1,11 @@
-//! What the UI remembers of a run's telemetry: recent samples for the sparklines, the first
-//! one for the progress gauge, and the energy and temperature ranges of the whole run, the
-//! fixed scales of the plots and gauges.
+//! What the UI remembers of a run's telemetry: recent samples for the sparklines, the
+//! budget for the progress gauge, and the energy and temperature ranges of the whole run,
+//! the fixed scales of the plots and gauges.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use crate::anneal::Sample;
+use crate::anneal::{Budget, Sample};
 
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;
@@ -23,11 +23,15 @@ pub struct Scale {
 #[derive(Debug, Clone)]
 pub struct History {
     recent: VecDeque<Sample>,
-    first: Option<Sample>,
     t_low: f64,
     t_high: f64,
     e_low: f64,
     e_high: f64,
+    /// When the run stops at the latest (its step and time budgets)...
+    budget: Budget,
+    /// ...counted from these steps and this time: 0, or where a finished run stood when it
+    /// was revived with a fresh budget.
+    origin: (u64, Duration),
     /// (when it was published, iteration) of recent samples: iterations per second are
     /// measured on the wall clock, so a slowed-down run shows its real pace.
     arrivals: VecDeque<(Instant, u64)>,
@@ -49,12 +53,27 @@ impl History {
     pub fn new(t_high: f64, t_low: Option<f64>) -> Self {
         History {
             recent: VecDeque::new(),
-            first: None,
             t_low: t_low.unwrap_or(f64::INFINITY),
             t_high,
             e_low: f64::INFINITY,
             e_high: f64::NEG_INFINITY,
+            budget: Budget::default(),
+            origin: (0, Duration::ZERO),
             arrivals: VecDeque::new(),
+        }
+    }
+
+    /// The same history for a run that stops at `budget`, for the progress gauge.
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// A finished run goes on (a reheat or restart after its end) with a budget as large as
+    /// the one it was given, counted from where it stood: its newest sample.
+    pub fn revived(&mut self) {
+        if let Some(now) = self.latest() {
+            self.origin = (now.iteration, now.elapsed);
         }
     }
 
@@ -69,7 +88,6 @@ impl History {
         while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
             self.arrivals.pop_front();
         }
-        self.first.get_or_insert(sample);
         self.t_low = self.t_low.min(sample.temperature);
         self.t_high = self.t_high.max(sample.temperature);
         if sample.energy.is_finite() {
@@ -84,10 +102,6 @@ impl History {
 
     pub fn latest(&self) -> Option<&Sample> {
         self.recent.back()
-    }
-
-    pub fn first(&self) -> Option<&Sample> {
-        self.first.as_ref()
     }
 
     /// Iterations per wall-clock second over about the last second.
@@ -124,19 +138,32 @@ impl History {
         self.recent.iter().skip(skip).map(f).collect()
     }
 
-    /// 1 - (E - floor) / (E0 - floor), clamped to 0..=1 (0 when nothing is known yet).
-    pub fn progress(&self, floor: f64) -> f64 {
-        match (self.first, self.latest()) {
-            (Some(first), Some(now)) if first.energy > floor => {
-                let done = 1.0 - (now.energy - floor) / (first.energy - floor);
-                if done.is_finite() {
-                    done.clamp(0.0, 1.0)
-                } else {
-                    0.0
-                }
+    /// 0..=1: how much of its budget the run has used, the same on every board: its steps
+    /// of the step budget or its time of the time budget, whichever is further along. The
+    /// run stops at 1, or sooner at its target; 0 for a run with neither budget.
+    pub fn progress(&self) -> f64 {
+        let Some(now) = self.latest() else { return 0.0 };
+        let (steps, time) = self.origin;
+        let by_steps = self
+            .budget
+            .max_steps
+            .map(|max| now.iteration.saturating_sub(steps) as f64 / max.max(1) as f64);
+        let by_time = self.budget.time_limit.map(|limit| {
+            let spent = now.elapsed.saturating_sub(time).as_secs_f64();
+            if limit.is_zero() {
+                1.0
+            } else {
+                spent / limit.as_secs_f64()
             }
-            (Some(_), Some(now)) if now.energy <= floor => 1.0,
-            _ => 0.0,
+        });
+        let used = match (by_steps, by_time) {
+            (Some(a), Some(b)) => a.max(b),
+            (a, b) => a.or(b).unwrap_or(0.0),
+        };
+        if used.is_finite() {
+            used.clamp(0.0, 1.0)
+        } else {
+            0.0
         }
     }
 
@@ -170,19 +197,54 @@ mod tests {
         }
     }
 
+    fn steps(max: u64) -> Budget {
+        Budget {
+            max_steps: Some(max),
+            ..Budget::default()
+        }
+    }
+
     #[test]
     fn progress_and_rate_follow_the_samples() {
-        let mut h = History::default();
+        let mut h = History::default().with_budget(steps(4000));
         let t = Instant::now();
         h.push_at(sample(0, 40.0, 1.0, 0), t);
         h.push_at(sample(1000, 10.0, 0.1, 1), t + Duration::from_millis(100));
-        assert_eq!(h.progress(0.0), 0.75);
+        // A quarter of the steps, whatever the energy did.
+        assert_eq!(h.progress(), 0.25);
         assert_eq!(h.rate(), 10_000.0);
         assert_eq!(h.temperature_ratio(), 0.0);
         h.push(sample(2000, 0.0, 1.0, 200));
-        assert_eq!(h.progress(0.0), 1.0);
+        assert_eq!(h.progress(), 0.5);
         assert_eq!(h.temperature_ratio(), 1.0);
         assert_eq!(h.tail(2, |s| s.energy), vec![10.0, 0.0]);
+    }
+
+    #[test]
+    fn progress_is_the_budget_used_whichever_runs_out_first() {
+        let timed = |time_limit| Budget {
+            time_limit: Some(Duration::from_millis(time_limit)),
+            ..steps(1000)
+        };
+        // 100 of 1000 steps, 300 of 400 ms: the time limit comes first.
+        let mut h = History::default().with_budget(timed(400));
+        h.push(sample(100, 5.0, 1.0, 300));
+        assert!((h.progress() - 0.75).abs() < 1e-12, "{}", h.progress());
+        let mut h = History::default().with_budget(timed(3000));
+        h.push(sample(100, 5.0, 1.0, 300));
+        assert_eq!(h.progress(), 0.1);
+        // Used up, and past it: full.
+        h.push(sample(1200, 5.0, 1.0, 300));
+        assert_eq!(h.progress(), 1.0);
+        // Revived after its end, the run counts a fresh budget from where it stood.
+        h.revived();
+        assert_eq!(h.progress(), 0.0);
+        h.push(sample(1700, 5.0, 1.0, 400));
+        assert_eq!(h.progress(), 0.5);
+        // Without a budget there is nothing to show.
+        let mut h = History::default();
+        h.push(sample(100, 5.0, 1.0, 300));
+        assert_eq!(h.progress(), 0.0);
     }
 
     #[test]
@@ -196,11 +258,14 @@ mod tests {
 
     #[test]
     fn ratios_stay_in_range_whatever_comes() {
-        let mut h = History::default();
-        assert_eq!(h.progress(0.0), 0.0);
+        let mut h = History::default().with_budget(Budget {
+            time_limit: Some(Duration::ZERO),
+            ..steps(0)
+        });
+        assert_eq!(h.progress(), 0.0);
         h.push(sample(0, 0.0, 0.0, 0));
         h.push(sample(0, f64::NAN, f64::NAN, 0));
-        let (p, t) = (h.progress(0.0), h.temperature_ratio());
+        let (p, t) = (h.progress(), h.temperature_ratio());
         assert!((0.0..=1.0).contains(&p) && (0.0..=1.0).contains(&t));
     }
 }

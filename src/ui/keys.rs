@@ -153,7 +153,7 @@ pub const KEYS: &[Key] = &[
     key(
         "s",
         None,
-        "one step (a tick of the current speed) while paused",
+        "one step while paused (a tick's worth if fast)",
         Works::Everywhere,
     ),
     key(
@@ -189,25 +189,25 @@ pub const KEYS: &[Key] = &[
     key(
         "a",
         None,
-        "attract loop on / off: move on by itself when a run ends",
+        "attract loop: move on by itself when a run ends",
         Works::Single,
     ),
     key(
         "e",
         Some("save"),
-        "save the board (PNG) and the best state as new files here",
+        "save board (PNG) and best state as new files here",
         Works::Saving,
     ),
     key(
         "?",
         Some("help"),
-        "this help (also h, F1; Esc, ? or q close it)",
+        "this help (also h, F1)",
         Works::Everywhere,
     ),
     key(
         "q",
         None,
-        "quit (also Ctrl-C, Ctrl-D; Esc in a local terminal)",
+        "quit (also Ctrl-C, Ctrl-D; Esc, not over SSH)",
         Works::Everywhere,
     ),
 ];

@@ -44,10 +44,9 @@ pub trait Board<S>: Send {
     fn headline(&self, _snapshot: &S, _best_energy: Option<f64>) -> Option<String> {
         None
     }
-    /// The energy the progress gauge counts down to, when there is a known one (0 for a
-    /// Sudoku); without it the gauge shows how much of the step budget is used.
-    fn floor(&self) -> Option<f64> {
-        None
+    /// What the energy counts, in a few words, for the help (at most 44 columns).
+    fn energy_means(&self) -> &'static str {
+        "what the annealer lowers"
     }
     fn keys(&self) -> &'static [BoardKey] {
         &[]
@@ -97,8 +96,12 @@ pub trait Session: Send {
     fn min_board_size(&self) -> (u16, u16);
     fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme);
     fn headline(&self) -> Option<String>;
-    /// 0..=1: how far the run has come (see `Board::floor`).
+    /// 0..=1: how much of its budget the run has used (see `History::progress`).
     fn progress(&self) -> f64;
+    /// What the energy counts, for the help (see `Board::energy_means`).
+    fn energy_means(&self) -> &'static str {
+        "what the annealer lowers"
+    }
     fn board_keys(&self) -> &'static [BoardKey];
     fn board_key(&mut self, key: char) -> bool;
     fn target_word(&self) -> &'static str;
@@ -147,6 +150,11 @@ pub trait Demo: Send {
     fn tab(&self) -> Tab;
     /// Starts annealing puzzle `index` (0-based) at `speed`, for a board drawn in `area`.
     fn start(&self, index: usize, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>>;
+    /// Whether puzzle `index` is made to the size of the board it starts in (an image one
+    /// pixel per braille dot), so a run is started again when the terminal is resized.
+    fn sized_to_board(&self, _index: usize) -> bool {
+        false
+    }
 }
 
 /// Time that runs only while the run does.
@@ -190,7 +198,6 @@ pub struct Live<E: Search, V> {
     snapshot: Option<E::Snapshot>,
     history: History,
     state: RunState,
-    budget: Option<u64>,
     /// Reports that belong to a board not taken yet.
     pending: VecDeque<Stamped>,
     watch: Stopwatch,
@@ -217,9 +224,8 @@ where
             worker: Worker::spawn(search, speed, reheat_to),
             view,
             snapshot,
-            history: History::new(high, low),
+            history: History::new(high, low).with_budget(budget),
             state: RunState::Running,
-            budget: budget.max_steps,
             output: None,
             pending: VecDeque::new(),
             watch: Stopwatch::started(),
@@ -232,6 +238,15 @@ where
     E: Search,
     V: Board<E::Snapshot>,
 {
+    /// The run goes on, after a pause or its end.
+    fn resume(&mut self, at: Instant) {
+        if matches!(self.state, RunState::Finished(_)) && self.view.best_at_end() {
+            self.worker.send(Command::ShowBest(self.view.wants_best()));
+        }
+        self.state = RunState::Running;
+        self.watch.start(at);
+    }
+
     /// Takes in one report of the moment about to be shown.
     fn apply(&mut self, report: Report, at: Instant) {
         match report {
@@ -240,12 +255,11 @@ where
                 self.state = RunState::Paused;
                 self.watch.stop(at);
             }
-            Report::Paused(false) | Report::Revived => {
-                if matches!(self.state, RunState::Finished(_)) && self.view.best_at_end() {
-                    self.worker.send(Command::ShowBest(self.view.wants_best()));
-                }
-                self.state = RunState::Running;
-                self.watch.start(at);
+            Report::Paused(false) => self.resume(at),
+            Report::Revived => {
+                // A fresh budget from here, as the runner gives it.
+                self.history.revived();
+                self.resume(at);
             }
             Report::Finished(reason) => {
                 self.state = RunState::Finished(reason);
@@ -349,13 +363,11 @@ where
     }
 
     fn progress(&self) -> f64 {
-        match (self.view.floor(), self.budget, self.history.latest()) {
-            (Some(floor), _, _) => self.history.progress(floor),
-            (None, Some(budget), Some(now)) => {
-                (now.iteration as f64 / budget.max(1) as f64).min(1.0)
-            }
-            _ => 0.0,
-        }
+        self.history.progress()
+    }
+
+    fn energy_means(&self) -> &'static str {
+        self.view.energy_means()
     }
 
     fn board_keys(&self) -> &'static [BoardKey] {
@@ -391,6 +403,65 @@ where
         match &self.output {
             Some(output) => output.write(&self.best()?),
             None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli;
+    use crate::problems::sudoku;
+    use crate::ui::boards::TraceSlot;
+    use crate::ui::boards::sudoku::SudokuDemo;
+    use crate::ui::boards::tsp::TspDemo;
+
+    const BUDGET: u64 = 1_000_000;
+
+    /// Runs `session` until it has taken some steps, then pauses it: its progress and the
+    /// steps of the sample it was read from.
+    fn progress_after_some_steps(mut session: Box<dyn Session>) -> (f64, u64) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while session
+            .history()
+            .latest()
+            .is_none_or(|s| s.iteration < 5_000)
+        {
+            assert!(Instant::now() < deadline, "no steps in 10 s");
+            std::thread::sleep(Duration::from_millis(10));
+            session.poll();
+        }
+        assert_eq!(*session.state(), RunState::Running);
+        let steps = session.history().latest().map(|s| s.iteration).unwrap();
+        (session.progress(), steps)
+    }
+
+    #[test]
+    fn progress_is_the_step_budget_used_on_a_sudoku_as_on_a_tour() {
+        let area = BoardArea {
+            width: 48,
+            height: 22,
+        };
+        let budget = BUDGET.to_string();
+        let sudoku = SudokuDemo {
+            puzzles: vec![sudoku::default_puzzle()],
+            args: cli::parse(&["--no-propagate", "--max-steps", &budget]),
+            seeds: Vec::new(),
+            trace: TraceSlot::default(),
+        };
+        let tsp = TspDemo {
+            runs: vec![cli::parse(&["--max-steps", &budget])],
+            trace: TraceSlot::default(),
+        };
+        let speed = Speed::Limited(200_000);
+        for (name, session) in [
+            ("sudoku", sudoku.start(0, speed, area).unwrap()),
+            ("tsp", tsp.start(0, speed, area).unwrap()),
+        ] {
+            let (progress, steps) = progress_after_some_steps(session);
+            // Steps of the budget, not how far the energy has fallen.
+            assert_eq!(progress, steps as f64 / BUDGET as f64, "{name}");
+            assert!(progress > 0.0 && progress < 1.0, "{name}: {progress}");
         }
     }
 }

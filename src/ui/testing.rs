@@ -12,8 +12,8 @@ use super::Tui;
 use super::history::History;
 use super::session::{Board, BoardKey, RunState, Session};
 use super::theme::Theme;
-use crate::anneal::Sample;
 use crate::anneal::worker::Command;
+use crate::anneal::{Budget, Sample};
 use crate::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
 
 /// A session frozen at one moment, so a whole screen can be compared as text.
@@ -25,7 +25,7 @@ pub(super) struct Frozen<V> {
 }
 
 /// A 9x9 board solved but for r1c1 and r1c2 swapped (columns 1 and 2 clash), after four
-/// samples with the energy falling 40, 20, 10, 4 over 3M iterations.
+/// samples with the energy falling 40, 20, 10, 4 over 3M iterations of a 4M-step budget.
 pub(super) fn frozen<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let mut frozen = frozen_solved(state, view);
     frozen.board.values.swap(0, 1);
@@ -46,7 +46,10 @@ pub(super) fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) 
             }
         })
         .collect();
-    let mut history = History::default();
+    let mut history = History::default().with_budget(Budget {
+        max_steps: Some(4_000_000),
+        ..Budget::default()
+    });
     let t = Instant::now();
     for (i, e) in [40.0, 20.0, 10.0, 4.0].into_iter().enumerate() {
         let sample = Sample {
@@ -108,7 +111,10 @@ impl<V: Board<SudokuSnapshot>> Session for Frozen<V> {
         self.view.headline(&self.board, None)
     }
     fn progress(&self) -> f64 {
-        self.history.progress(0.0)
+        self.history.progress()
+    }
+    fn energy_means(&self) -> &'static str {
+        self.view.energy_means()
     }
     fn board_keys(&self) -> &'static [BoardKey] {
         &[]

@@ -178,6 +178,8 @@ impl Theme {
                     "◂" => "<",
                     "▴" => "^",
                     "…" => ".",
+                    "→" => ">",
+                    "←" => "<",
                     _ => "?",
                 };
                 cell.set_symbol(plain);
@@ -239,6 +241,14 @@ mod tests {
         assert!(detect("xterm-256color", true).unicode);
         assert!(detect("tmux-256color", true).colour);
         assert!(!detect("xterm-256color", false).unicode);
+    }
+
+    #[test]
+    fn ascii_stands_in_for_what_needs_utf_8() {
+        let mut buf = ratatui::buffer::Buffer::with_lines(["n p (also → ←) · ◂"]);
+        Theme::monochrome(true).enforce(&mut buf);
+        let text: String = buf.content.iter().map(|c| c.symbol()).collect();
+        assert_eq!(text, "n p (also > <) - <");
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub struct ImageView {
     show_input: bool,
     /// The input file or the kernel, for saved files.
     name: String,
+    /// What the energy counts, for the help.
+    energy: &'static str,
 }
 
 const KEYS: &[BoardKey] = &[BoardKey {
@@ -155,6 +157,10 @@ impl Board<Bitmap> for ImageView {
         false
     }
 
+    fn energy_means(&self) -> &'static str {
+        self.energy
+    }
+
     fn target_word(&self) -> &'static str {
         "DONE"
     }
@@ -226,6 +232,10 @@ impl Prepared {
             clean: self.setup.clean.clone(),
             show_input: false,
             name: self.name.clone(),
+            energy: match self.setup.mode {
+                Mode::Pattern(_) => "pairs of black pixels, scored by the kernel",
+                Mode::Denoise(..) => "pixels unlike the input + unlike neighbours",
+            },
         }
     }
 
@@ -255,7 +265,7 @@ impl ImageDemo {
     /// given size fills the board one pixel per dot.
     fn prepare(&self, index: usize, area: BoardArea) -> Result<Prepared> {
         let mut args = self.runs[index % self.runs.len()].clone();
-        if args.file.is_none() && args.size.is_none() {
+        if self.sized_to_board(index) {
             args.size = Some(dots(area));
         }
         let setup = build(&args)?;
@@ -275,6 +285,11 @@ impl ImageDemo {
 impl Demo for ImageDemo {
     fn tab(&self) -> Tab {
         Tab::new("Image", self.runs.len(), DEFAULT_PACE)
+    }
+
+    fn sized_to_board(&self, index: usize) -> bool {
+        let args = &self.runs[index % self.runs.len()];
+        args.file.is_none() && args.size.is_none()
     }
 
     fn start(&self, index: usize, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {

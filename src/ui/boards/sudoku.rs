@@ -114,8 +114,8 @@ impl Board<SudokuSnapshot> for SudokuView {
         grid_size(self.n)
     }
 
-    fn floor(&self) -> Option<f64> {
-        Some(0.0)
+    fn energy_means(&self) -> &'static str {
+        "digits missing in rows, columns; 0 = solved"
     }
 
     fn headline(&self, _: &SudokuSnapshot, _: Option<f64>) -> Option<String> {
@@ -288,10 +288,6 @@ impl Board<SudokuSnapshot> for SudokuThumbnail {
     fn min_size(&self, _: Option<&SudokuSnapshot>) -> (u16, u16) {
         let side = self.n * self.n;
         ((2 * side + self.n - 1) as u16, side as u16)
-    }
-
-    fn floor(&self) -> Option<f64> {
-        Some(0.0)
     }
 
     fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {

@@ -289,8 +289,12 @@ impl Board<TspSnapshot> for TspView {
         Some(parts.join(" · "))
     }
 
-    fn floor(&self) -> Option<f64> {
-        None
+    fn energy_means(&self) -> &'static str {
+        if self.energy_is_length {
+            "the length of the tour"
+        } else {
+            "the tour's squared edge lengths, summed"
+        }
     }
 
     fn keys(&self) -> &'static [BoardKey] {
