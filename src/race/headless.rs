@@ -42,6 +42,39 @@ struct Ranking<'a> {
     /// Pane names, winner first.
     order: Vec<String>,
     ranking: Vec<Entry>,
+    winner: Option<String>,
+    #[serde(flatten)]
+    margin: Margin,
+}
+
+/// How far ahead the winner finished, in what the race is ranked by.
+#[derive(Debug, Serialize)]
+enum Margin {
+    /// A Sudoku race: the seconds between the first two, when both solved the puzzle.
+    #[serde(rename = "margin_seconds")]
+    Seconds(Option<json::Seconds>),
+    /// The others: the second's energy less the first's.
+    #[serde(rename = "margin_energy")]
+    Energy(f64),
+}
+
+/// The winner (none on a tie, or in a Sudoku race nobody solved) and its margin, from the
+/// entries in finishing order.
+fn decided(entries: &[Entry], sudoku: bool) -> (Option<String>, Margin) {
+    if sudoku {
+        let places: Vec<_> = entries
+            .iter()
+            .map(|e| (e.pane.as_str(), e.solved == Some(true), e.seconds))
+            .collect();
+        let (winner, lead) = super::first_solved(&places);
+        return (winner.map(String::from), Margin::Seconds(lead));
+    }
+    let [first, second, ..] = entries else {
+        unreachable!("a race has two panes or more");
+    };
+    let lead = energy(second) - energy(first);
+    let winner = (lead > 0.0).then(|| first.pane.clone());
+    (winner, Margin::Energy(lead))
 }
 
 /// `line` (a JSON object) with the pane's `pane` and `raced` fields added at its end.
@@ -85,10 +118,14 @@ fn entry(pane: &Pane, line: &Value) -> Entry {
     }
 }
 
+/// A pane's energy; none (an impossible puzzle) is above any.
+fn energy(entry: &Entry) -> f64 {
+    entry.energy.as_f64().unwrap_or(f64::INFINITY)
+}
+
 /// Lowest energy first (a Sudoku solved is at 0, so solved ones come first), then the
 /// fewest seconds; a pane with no energy (an impossible puzzle) last.
 fn ahead(a: &Entry, b: &Entry) -> Ordering {
-    let energy = |e: &Entry| e.energy.as_f64().unwrap_or(f64::INFINITY);
     energy(a)
         .total_cmp(&energy(b))
         .then_with(|| a.seconds.total_cmp(&b.seconds))
@@ -159,12 +196,15 @@ pub fn headless_plan(
             _ => format!("{}. {} energy {}", e.rank, e.pane, e.energy),
         })
         .collect();
+    let (winner, margin) = decided(&entries, sudoku);
     let ranking = Ranking {
         race: "ranking",
         problem: &plan.problem,
         raced: &plan.flags,
         order,
         ranking: entries,
+        winner,
+        margin,
     };
     serde_json::to_writer(&mut *out, &ranking)?;
     writeln!(out)?;

@@ -19,7 +19,7 @@ use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
 use crate::anneal::{Trace, interrupt};
-use crate::headless::json::{self, Stop};
+use crate::headless::json::{self, Seconds, Stop};
 use crate::headless::progress::BatchProgress;
 use crate::messages::say;
 use crate::problems::sudoku::{Puzzle, Report, solve, unsolved_is_failure};
@@ -65,6 +65,27 @@ struct Ranking {
     #[serde(serialize_with = "json::seconds")]
     time_limit: f64,
     ranking: Vec<Standing>,
+    winner: Option<&'static str>,
+    margin_seconds: Option<Seconds>,
+}
+
+/// A Sudoku race's winner and lead, from (name, solved, seconds) in finishing order: the
+/// first place wins if it solved the puzzle and the second did not solve it as fast; its
+/// lead is the seconds between them, when both solved.
+fn first_solved<'a>(places: &[(&'a str, bool, f64)]) -> (Option<&'a str>, Option<Seconds>) {
+    // In whole microseconds, as seconds are printed: the lead is the difference one reads.
+    let micros = |seconds: f64| (seconds * 1e6).round() as i64;
+    match *places {
+        [(first, true, a), (_, true, b), ..] => {
+            let lead = micros(b) - micros(a);
+            (
+                (lead > 0).then_some(first),
+                Some(Seconds(lead as f64 / 1e6)),
+            )
+        }
+        [(first, true, _), ..] => (Some(first), None),
+        _ => (None, None),
+    }
 }
 
 /// Runs every racer of one race on its own thread, each with its trace, and ranks them.
@@ -147,11 +168,18 @@ pub fn headless_race(
                 false => format!("{}. {} unsolved", s.rank, s.preset),
             })
             .collect();
+        let places: Vec<_> = ranking
+            .iter()
+            .map(|s| (s.preset, s.solved, s.seconds))
+            .collect();
+        let (winner, margin_seconds) = first_solved(&places);
         let line = Ranking {
             race: puzzle.source.clone(),
             seed: args.anneal.seed,
             time_limit: time_limit(args).as_secs_f64(),
             ranking,
+            winner,
+            margin_seconds,
         };
         serde_json::to_writer(&mut *out, &line)?;
         writeln!(out)?;

@@ -177,8 +177,7 @@ fn race_screen(
     screen: Rect,
 ) -> Result<Race> {
     let first = panes[0].1.get();
-    // Unless --speed says: Sudoku at full speed (a race to solve), the others at their
-    // single view's pace, so the boards can be watched.
+    // Unless --speed says, at the single view's pace: a race is there to be watched.
     let speed = options.speed.unwrap_or(first.race_pace());
     // Only an image is sized to its board (as large as it is at least).
     let area = board_area(screen, panes.len(), crate::ui::boards::image::MIN_SIZE);

@@ -1,6 +1,9 @@
 //! Race mode: 2-4 runs of one problem, one pane each (the problem's board, counters and
 //! an energy sparkline), and the standings on top: for Sudoku the order in which the
-//! racers solve the puzzle, for the others the best energy each has reached so far.
+//! racers solve the puzzle, for the others the best energy each has reached so far; once
+//! the race is decided, the winner and by how much.
+
+use std::time::Duration;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -276,11 +279,76 @@ impl Race {
         sparkline(&energies, scale, theme.energy, theme, spark, buf);
     }
 
-    /// " kiln race · TITLE · 1. a 7542  2. b 7910" (best energies so far), or for a Sudoku
-    /// " kiln race · TITLE · finished: 1. a (0.06 s)", in `width` columns.
-    fn standings_line(&self, placed: &[usize], width: u16) -> Line<'_> {
+    /// Whether every racer has stopped: finished, or crashed.
+    fn all_stopped(&self) -> bool {
+        self.racers.iter().all(|r| {
+            matches!(
+                r.session.state(),
+                RunState::Finished(_) | RunState::Crashed(_)
+            )
+        })
+    }
+
+    /// Who won and by how much, once that is settled: a Sudoku race when its first two have
+    /// solved the puzzle (later ones can only place behind them) or everyone has stopped,
+    /// an energy race when everyone has stopped (until then a lower energy may still come).
+    fn verdict(&self, placed: &[usize]) -> Option<String> {
+        match self.standings {
+            Standings::FirstSolved => self.solved_verdict(placed),
+            Standings::BestEnergy if self.all_stopped() => self.energy_verdict(placed),
+            Standings::BestEnergy => None,
+        }
+    }
+
+    /// "kiln wins by 2.31 s", in hundredths of a second as the panes show the times.
+    fn solved_verdict(&self, placed: &[usize]) -> Option<String> {
+        let name = |i: usize| &self.racers[i].name;
+        let elapsed = |i: usize| self.racers[i].session.elapsed();
+        let shown = |i: usize| (elapsed(i).as_secs_f64() * 100.0).round() as u64;
+        match *placed {
+            [first, second, ..] => Some(match shown(second).saturating_sub(shown(first)) {
+                0 => format!(
+                    "{} and {} tie at {}",
+                    name(first),
+                    name(second),
+                    format::elapsed(elapsed(first))
+                ),
+                margin => format!(
+                    "{} wins by {}",
+                    name(first),
+                    format::elapsed(Duration::from_millis(margin * 10))
+                ),
+            }),
+            _ if !self.all_stopped() => None,
+            [first] => Some(format!("{} wins: nobody else solved it", name(first))),
+            [] => Some("nobody solved it".to_string()),
+        }
+    }
+
+    /// "two-opt wins: 7542, 6.2 % below swap (8010)": the first two by best energy, as
+    /// the standings show them.
+    fn energy_verdict(&self, placed: &[usize]) -> Option<String> {
+        let [first, second, ..] = *placed else {
+            return None;
+        };
+        let (a, b) = (self.best(first), self.best(second));
+        let (name_a, name_b) = (&self.racers[first].name, &self.racers[second].name);
+        let (shown_a, shown_b) = (format::energy(a), format::energy(b));
+        Some(if shown_a == shown_b {
+            format!("{name_a} and {name_b} tie at {shown_a}")
+        } else {
+            format!(
+                "{name_a} wins: {shown_a}, {} below {name_b} ({shown_b})",
+                below(a, b)
+            )
+        })
+    }
+
+    /// The places so far: " finished: 1. a (0.06 s)" for a Sudoku, "1. a 7542  2. b 7910"
+    /// (best energies) for the others.
+    fn places(&self, placed: &[usize]) -> Vec<Span<'_>> {
         let theme = &self.theme;
-        let mut spans = vec![Span::styled(" kiln race ", theme.title)];
+        let mut spans = Vec::new();
         if self.standings == Standings::FirstSolved {
             spans.push(Span::styled("finished: ", theme.dim));
         }
@@ -302,9 +370,21 @@ impl Race {
             ));
             spans.push(Span::styled(detail, theme.dim));
         }
+        spans
+    }
+
+    /// " kiln race · TITLE · " and the places so far, or the verdict once there is one
+    /// (the panes' titles keep the places), in `width` columns.
+    fn standings_line(&self, placed: &[usize], width: u16) -> Line<'_> {
+        let theme = &self.theme;
+        let mut spans = vec![Span::styled(" kiln race ", theme.title)];
+        match self.verdict(placed) {
+            Some(verdict) => spans.push(Span::styled(verdict, theme.good)),
+            None => spans.extend(self.places(placed)),
+        }
         let mut line = Line::from(spans);
         // The whole title, or its first part (what the first pane runs, without the raced
-        // flags), or none: whichever leaves every place whole.
+        // flags), or none: whichever leaves the standings whole.
         let first = self.title.split(" · ").next().unwrap_or_default();
         let title = [self.title.as_str(), first]
             .into_iter()
@@ -312,7 +392,19 @@ impl Race {
             .find(|t| line.width() + t.chars().count() <= usize::from(width))
             .unwrap_or_else(|| "· ".to_string());
         line.spans.insert(1, Span::raw(title));
-        line
+        // Still too long on a narrow screen: cut at a word, with an ellipsis.
+        format::fit(line, width)
+    }
+}
+
+/// How far energy `a` is below `b`: a percentage of `b` where that means something (both
+/// at least 0, and the gap at least a tenth of a percent), else the difference itself.
+fn below(a: f64, b: f64) -> String {
+    let percent = (b - a) / b * 100.0;
+    if a >= 0.0 && percent >= 0.1 {
+        format!("{percent:.1} %")
+    } else {
+        format::energy(b - a)
     }
 }
 
@@ -426,34 +518,144 @@ mod tests {
         race.poll();
         let text = screen(&race, 80, 24).join("\n");
         assert!(!text.contains("SOLVED"), "{text}");
-        assert!(text.contains("nobody yet"), "{text}");
+        assert!(text.contains("nobody solved it"), "{text}");
     }
 
-    fn race(n: usize, solved: &[usize]) -> Race {
-        let names = ["kiln", "geometric-restart", "ga", "lundy"];
-        let racers = (0..n)
-            .map(|i| {
-                let session: Box<dyn Session> = if solved.contains(&i) {
-                    let state = RunState::Finished(StopReason::Target);
-                    Box::new(frozen_solved(state, SudokuThumbnail::new(3)))
-                } else {
-                    Box::new(frozen(RunState::Running, SudokuThumbnail::new(3)))
+    const NAMES: [&str; 4] = ["kiln", "geometric-restart", "ga", "lundy"];
+
+    /// A race of frozen racers named from `NAMES`, each in its state after its seconds: a
+    /// racer finished at the target has solved the puzzle, any other has not.
+    fn race_of(standings: Standings, racers: &[(RunState, f64)]) -> Race {
+        let racers = racers
+            .iter()
+            .zip(NAMES)
+            .map(|((state, seconds), name)| {
+                let view = SudokuThumbnail::new(3);
+                let session = match state {
+                    RunState::Finished(StopReason::Target) => frozen_solved(state.clone(), view),
+                    _ => frozen(state.clone(), view),
                 };
                 Racer {
-                    name: names[i].to_string(),
-                    session,
+                    name: name.to_string(),
+                    session: Box::new(session.after(Duration::from_secs_f64(*seconds))),
                 }
             })
             .collect();
         let mut race = Race::new(
             "hardest11.txt:1".into(),
             racers,
-            Standings::FirstSolved,
+            standings,
             Speed::Full,
             Theme::colour(false),
         );
         race.poll();
         race
+    }
+
+    /// A Sudoku race of `n` racers, those in `solved` done at the target, the others running,
+    /// all 0.06 s in.
+    fn race(n: usize, solved: &[usize]) -> Race {
+        let racers: Vec<(RunState, f64)> = (0..n)
+            .map(|i| match solved.contains(&i) {
+                true => (RunState::Finished(StopReason::Target), 0.06),
+                false => (RunState::Running, 0.06),
+            })
+            .collect();
+        race_of(Standings::FirstSolved, &racers)
+    }
+
+    /// The standings line of `race` at `width` columns, without the padding.
+    fn top(race: &Race, width: u16) -> String {
+        screen(race, width, 24)[0].trim_end().to_string()
+    }
+
+    const SOLVED: RunState = RunState::Finished(StopReason::Target);
+    const GAVE_UP: RunState = RunState::Finished(StopReason::MaxSteps);
+
+    #[test]
+    fn the_first_two_to_solve_name_the_winner_and_the_margin() {
+        let one = race_of(
+            Standings::FirstSolved,
+            &[
+                (SOLVED, 17.94),
+                (RunState::Running, 20.0),
+                (RunState::Running, 20.0),
+            ],
+        );
+        assert_eq!(
+            top(&one, 80),
+            " kiln race · hardest11.txt:1 · finished: 1. kiln (17.94 s)"
+        );
+        // The third may still be running: it can only come third.
+        let two = race_of(
+            Standings::FirstSolved,
+            &[(SOLVED, 17.94), (SOLVED, 27.25), (RunState::Running, 30.0)],
+        );
+        assert_eq!(
+            top(&two, 80),
+            " kiln race · hardest11.txt:1 · kiln wins by 9.31 s"
+        );
+        assert_eq!(
+            top(&two, 60),
+            " kiln race · hardest11.txt:1 · kiln wins by 9.31 s"
+        );
+        // Placed by time, not by pane.
+        let late = race_of(Standings::FirstSolved, &[(SOLVED, 61.5), (SOLVED, 3.25)]);
+        assert_eq!(
+            top(&late, 80),
+            " kiln race · hardest11.txt:1 · geometric-restart wins by 58.25 s"
+        );
+    }
+
+    #[test]
+    fn a_lone_solver_wins_once_everyone_else_has_stopped() {
+        let running = race_of(
+            Standings::FirstSolved,
+            &[(SOLVED, 4.2), (GAVE_UP, 60.0), (RunState::Running, 60.0)],
+        );
+        assert!(top(&running, 80).ends_with("finished: 1. kiln (4.20 s)"));
+        let stopped = race_of(
+            Standings::FirstSolved,
+            &[(SOLVED, 4.2), (GAVE_UP, 60.0), (GAVE_UP, 60.0)],
+        );
+        assert_eq!(
+            top(&stopped, 80),
+            " kiln race · hardest11.txt:1 · kiln wins: nobody else solved it"
+        );
+        let nobody = race_of(Standings::FirstSolved, &[(GAVE_UP, 60.0), (GAVE_UP, 60.0)]);
+        assert_eq!(
+            top(&nobody, 80),
+            " kiln race · hardest11.txt:1 · nobody solved it"
+        );
+    }
+
+    #[test]
+    fn equal_times_or_energies_are_a_tie() {
+        let sudoku = race_of(Standings::FirstSolved, &[(SOLVED, 2.004), (SOLVED, 1.996)]);
+        assert_eq!(
+            top(&sudoku, 80),
+            " kiln race · hardest11.txt:1 · geometric-restart and kiln tie at 2.00 s"
+        );
+        // Every frozen racer ends at energy 4; an energy race is decided when all stop.
+        let running = race_of(
+            Standings::BestEnergy,
+            &[(GAVE_UP, 1.0), (RunState::Running, 1.0)],
+        );
+        assert!(top(&running, 80).ends_with("1. kiln 4  2. geometric-restart 4"));
+        let energy = race_of(Standings::BestEnergy, &[(GAVE_UP, 1.0), (GAVE_UP, 1.0)]);
+        assert_eq!(
+            top(&energy, 80),
+            " kiln race · hardest11.txt:1 · kiln and geometric-restart tie at 4"
+        );
+    }
+
+    #[test]
+    fn a_margin_of_energy_is_a_percentage_where_one_means_something() {
+        assert_eq!(below(7542.0, 8010.0), "5.8 %");
+        assert_eq!(below(7542.0, 7543.0), "1");
+        assert_eq!(below(-338.0, -326.0), "12");
+        assert_eq!(below(-2.0, 10.0), "12");
+        assert_eq!(below(0.0, 0.5), "100.0 %");
     }
 
     #[test]
@@ -515,7 +717,7 @@ mod tests {
             let boards = text.matches(" 3  4 5 6  7 8 9").count();
             assert_eq!(boards, 4, "{w}x{h}:\n{text}");
             assert!(
-                lines[0].contains("finished: 1. kiln (0.06 s)  2. ga (0.06 s)"),
+                lines[0].contains("· kiln and ga tie at 0.06 s"),
                 "{}",
                 lines[0]
             );
@@ -548,7 +750,10 @@ mod tests {
 mod screens {
     use std::time::{Duration, Instant};
 
+    use clap::Parser;
+
     use super::*;
+    use crate::cli::Cli;
     use crate::ui::testing::screen;
     use crate::ui::{Glyphs, Options};
 
@@ -557,14 +762,8 @@ mod screens {
         let words: Vec<String> = line.split_whitespace().map(String::from).collect();
         let mut plan = crate::race::plan(&words[0], &words[1..]).expect("a race");
         plan.check(false).unwrap();
-        let options = Options {
-            fps: 20,
-            glyphs: Glyphs::Unicode,
-            attract: false,
-            speed: Some(Speed::Full),
-        };
         let screen = Rect::new(0, 0, width, height);
-        let mut race = crate::ui::demos::race_plan(&plan, &options, screen).unwrap();
+        let mut race = crate::ui::demos::race_plan(&plan, &at(Some(Speed::Full)), screen).unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
         let done = |race: &Race| {
             race.racers
@@ -604,20 +803,17 @@ mod screens {
         usize::from(row.chars().filter(char::is_ascii_digit).count() >= 9)
     }
 
-    /// What every race screen shows: the standings on top naming every pane in its place,
-    /// then each pane whole, titled by its raced values, with its board (at least `inked`
-    /// marks counted by `marks`) and its counters, and the keys at the bottom.
+    /// What every finished race screen shows: the verdict on top, whole, then each pane
+    /// whole, titled by its raced values, with its board (at least `inked` marks counted by
+    /// `marks`) and its counters, and the keys at the bottom.
     fn check(race: &Race, (width, height): (u16, u16), marks: fn(&str) -> usize, inked: usize) {
         let lines = screen(race, width, height);
         let text = lines.join("\n");
         assert!(lines[0].starts_with(" kiln race · "), "{text}");
-        for (place, i) in (1..).zip(race.placed()) {
-            let name = &race.racers[i].name;
-            assert!(
-                lines[0].contains(&format!("{place}. {name} ")),
-                "{name}:\n{text}"
-            );
-        }
+        let verdict = race
+            .verdict(&race.placed())
+            .expect("a finished race has a verdict");
+        assert!(lines[0].contains(&format!("· {verdict}")), "{text}");
         let [_, panes, _] = screen_rows(Rect::new(0, 0, width, height));
         let areas = pane_areas(race.racers.len(), panes);
         if areas.len() == 4 {
@@ -646,6 +842,55 @@ mod screens {
         }
         let keys = &lines[height as usize - 1];
         assert!(keys.starts_with(" space pause"), "{text}");
+    }
+
+    /// The options of a live view given `--speed` or not.
+    fn at(speed: Option<Speed>) -> Options {
+        Options {
+            fps: 20,
+            glyphs: Glyphs::Unicode,
+            attract: false,
+            speed,
+        }
+    }
+
+    #[test]
+    fn a_sudoku_race_starts_at_the_pace_of_a_single_run_in_both_forms() {
+        let words = ["puzzles/sudoku/easy20.txt", "--index", "1"];
+        let plan = |extra: &[&str]| {
+            let line: Vec<String> = words.iter().chain(extra).map(|w| w.to_string()).collect();
+            let mut plan = crate::race::plan("sudoku", &line).expect("a race");
+            plan.check(false).unwrap();
+            plan
+        };
+        let raced = plan(&["--preset", "kiln,lundy"]);
+        // What `kiln sudoku` opens at: its tab's pace.
+        let single = raced.panes[0].problem.get().live().unwrap().demos[0]
+            .tab()
+            .pace;
+        assert!(matches!(single, Speed::Limited(_)), "{single:?}");
+        let screen = Rect::new(0, 0, 80, 24);
+        let race = crate::ui::demos::race_plan(&raced, &at(None), screen).unwrap();
+        assert_eq!(race.speed, single);
+        // The older form, `kiln race FILE --presets a,b`.
+        let line = ["kiln", "race"]
+            .iter()
+            .chain(&words)
+            .chain(&["--presets", "kiln,lundy"]);
+        let Some(crate::cli::Command::Race(args)) = Cli::parse_from(line).command else {
+            panic!("not a race");
+        };
+        let mut race = crate::ui::demos::race(&args, &at(None)).unwrap();
+        assert_eq!(race.speed, single);
+        // + and - walk the ladder from there, for every racer.
+        race.on_action(Action::Faster);
+        assert_eq!(race.speed, single.faster());
+        race.on_action(Action::Slower);
+        race.on_action(Action::Slower);
+        assert_eq!(race.speed, single.faster().slower().slower());
+        // --speed full is a flat-out race.
+        let race = crate::ui::demos::race_plan(&raced, &at(Some(Speed::Full)), screen).unwrap();
+        assert_eq!(race.speed, Speed::Full);
     }
 
     #[test]
@@ -681,12 +926,14 @@ mod screens {
         );
         check(&race, (80, 24), braille, 40);
         let lines = screen(&race, 80, 24);
-        assert!(
-            lines[0].starts_with(
-                " kiln race · berlin52 (52 cities) · --moves · 1. two-opt 7542  2. swap "
-            ),
-            "{}",
-            lines[0]
+        assert_eq!(
+            lines[0].trim_end(),
+            " kiln race · berlin52 (52 cities) · two-opt wins: 7542, 15.1 % below swap (8881)"
+        );
+        let lines = screen(&race, 60, 20);
+        assert_eq!(
+            lines[0].trim_end(),
+            " kiln race · two-opt wins: 7542, 15.1 % below swap (8881)"
         );
         let race = finished(
             "tsp --random 100 --moves swap,two-opt --layout uniform,clustered --max-steps 100000",
@@ -731,10 +978,13 @@ mod screens {
             80,
             24,
         );
-        let text = screen(&race, 80, 24).join("\n");
+        // Both solve within a second at full speed: who wins, or whether they tie, is the
+        // machine's.
+        let top = screen(&race, 80, 24)[0].clone();
         assert!(
-            text.starts_with(" kiln race · 9x9 easy20.txt:1 · finished: 1. "),
-            "{text}"
+            top.starts_with(" kiln race · 9x9 easy20.txt:1 · ")
+                && (top.contains(" wins by ") || top.contains(" tie at ")),
+            "{top}"
         );
         check(&race, (80, 24), grid_rows, 9);
         let race = finished(

@@ -82,6 +82,18 @@ fn a_race_prints_one_line_per_solver_and_a_ranking() {
         assert_eq!(line["rank"], s["rank"]);
         assert_eq!(line["seconds"], s["seconds"]);
     }
+    // The winner, and how much sooner it solved the puzzle than the second.
+    let margin = ranking["margin_seconds"].as_f64().unwrap();
+    assert!(
+        (margin - (seconds(&standings[1]) - seconds(&standings[0]))).abs() < 1e-9,
+        "{ranking}"
+    );
+    let winner = if margin > 0.0 {
+        standings[0]["preset"].clone()
+    } else {
+        Value::Null
+    };
+    assert_eq!(ranking["winner"], winner, "{ranking}");
 }
 
 #[test]
@@ -110,6 +122,9 @@ fn an_unsolved_racer_ranks_after_the_solved_one() {
         (Some(2), Some(1))
     );
     assert_eq!(out[2]["ranking"][0]["preset"], "kiln");
+    // The only one to solve it wins, by no number of seconds.
+    assert_eq!(out[2]["winner"], "kiln", "{}", out[2]);
+    assert_eq!(out[2]["margin_seconds"], Value::Null, "{}", out[2]);
 }
 
 #[test]
@@ -265,6 +280,17 @@ fn a_tsp_race_runs_each_move_on_the_same_cities_and_ranks_by_length() {
     // 2-opt with its local search reaches berlin52's optimum; swapping neighbours does not.
     assert_eq!(out[3]["order"][0], "two-opt", "{}", out[3]);
     assert_eq!(out[3]["order"][2], "swap-adjacent", "{}", out[3]);
+    // It wins by the length between it and the second, in what the race is ranked by.
+    let ranking = &out[3];
+    let energy = |place: usize| ranking["ranking"][place]["energy"].as_f64().unwrap();
+    assert_eq!(ranking["winner"], "two-opt", "{ranking}");
+    assert_eq!(
+        ranking["margin_energy"].as_f64(),
+        Some(energy(1) - energy(0)),
+        "{ranking}"
+    );
+    assert!(energy(1) > energy(0), "{ranking}");
+    assert!(ranking.get("margin_seconds").is_none(), "{ranking}");
 }
 
 #[test]
@@ -316,6 +342,18 @@ fn a_sudoku_race_of_presets_ranks_the_solved_first_by_time() {
     let solved: Vec<bool> = entries.iter().map(|e| e["solved"] == true).collect();
     assert!(solved[0], "{}", out[3]);
     assert!(solved.windows(2).all(|w| w[0] >= w[1]), "{}", out[3]);
+    // Kiln's propagation solves it before lundy's first thousands of steps: kiln wins, by
+    // the seconds between them.
+    let ranking = &out[3];
+    assert_eq!((solved[0], solved[1]), (true, true), "{ranking}");
+    assert_eq!(ranking["winner"], "kiln", "{ranking}");
+    let seconds = |place: usize| entries[place]["seconds"].as_f64().unwrap();
+    let margin = ranking["margin_seconds"].as_f64().unwrap();
+    assert!(
+        (margin - (seconds(1) - seconds(0))).abs() < 1e-9,
+        "{ranking}"
+    );
+    assert!(ranking.get("margin_energy").is_none(), "{ranking}");
 }
 
 #[test]

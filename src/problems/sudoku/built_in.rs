@@ -9,7 +9,7 @@ use crate::anneal::worker::Speed;
 use crate::input::InputError;
 use crate::problems::registry::{BuiltIn, shared_flags};
 use crate::ui::boards::TraceSlot;
-use crate::ui::boards::sudoku::{SudokuDemo, SudokuThumbnail};
+use crate::ui::boards::sudoku::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail};
 use crate::ui::demos::{Startup, file_name};
 use crate::ui::race::Standings;
 use crate::ui::{BoardArea, Live, Session};
@@ -29,6 +29,24 @@ fn only_puzzle(args: &SudokuArgs) -> Result<Puzzle> {
         .into());
     }
     Ok(puzzles.remove(0))
+}
+
+/// A race pane's flags at `speed`: without a budget of the user's, a paced pane gets the
+/// steps its default time would take at that pace, as a live run counts its budget (a
+/// minute for a 9x9 at the race's starting pace). Its default time alone counts time spent
+/// annealing, which a pace stretches without end: a racer that never solves (the GA, on a
+/// hard puzzle) would run for hours, and the race with it.
+fn paced(args: &SudokuArgs, puzzle: &Puzzle, speed: Speed) -> Result<SudokuArgs> {
+    let mut args = args.clone();
+    let anneal = &args.anneal;
+    if let Speed::Limited(rate) = speed
+        && anneal.max_steps.is_none()
+        && anneal.time_limit.is_none()
+    {
+        let limit = solver(puzzle, &args)?.plan.config.budget.time_limit;
+        args.anneal.max_steps = limit.map(|t| (t.as_secs_f64() * rate as f64) as u64);
+    }
+    Ok(args)
 }
 
 impl BuiltIn for SudokuArgs {
@@ -74,7 +92,7 @@ impl BuiltIn for SudokuArgs {
 
     fn pane(&self, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
         let puzzle = only_puzzle(self)?;
-        let solver = solver(&puzzle, self)?;
+        let solver = solver(&puzzle, &paced(self, &puzzle, speed)?)?;
         let side = puzzle.side();
         let title = format!("{side}x{side} {}", file_name(&puzzle.source));
         let launch = solver.launch(title).traced(self.anneal.open_trace(None)?);
@@ -83,12 +101,45 @@ impl BuiltIn for SudokuArgs {
         Ok(Box::new(Live::start(launch, view, speed)))
     }
 
-    /// Full speed: a race to solve.
+    /// The single view's pace, so the grids can be watched as they solve.
     fn race_pace(&self) -> Speed {
-        Speed::Full
+        Speed::Limited(DEFAULT_PACE)
     }
 
     fn standings(&self) -> Standings {
         Standings::FirstSolved
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(flags: &[&str]) -> SudokuArgs {
+        let file = ["puzzles/sudoku/easy20.txt", "--index", "1"];
+        crate::cli::parse(&[&file[..], flags].concat())
+    }
+
+    fn budget(flags: &[&str], speed: Speed) -> Option<u64> {
+        let args = args(flags);
+        let puzzle = only_puzzle(&args).unwrap();
+        paced(&args, &puzzle, speed).unwrap().anneal.max_steps
+    }
+
+    #[test]
+    fn a_paced_pane_has_the_steps_of_its_default_minute_at_the_pace() {
+        assert_eq!(budget(&[], Speed::Limited(30_000)), Some(1_800_000));
+        assert_eq!(
+            budget(&["--preset", "ga"], Speed::Limited(1000)),
+            Some(60_000)
+        );
+        // Flat out, or with a budget of the user's, nothing changes.
+        assert_eq!(budget(&[], Speed::Full), None);
+        assert_eq!(
+            budget(&["--max-steps", "500"], Speed::Limited(30_000)),
+            Some(500)
+        );
+        let timed = ["--time-limit", "2"];
+        assert_eq!(budget(&timed, Speed::Limited(30_000)), None);
     }
 }

@@ -327,10 +327,13 @@ pub struct SudokuDemo {
     pub trace: TraceSlot,
 }
 
+/// The pace the Sudoku tab (and a Sudoku race) starts at: the show's puzzles cool over 600k
+/// steps, 20 s at 30k steps a second.
+pub(crate) const DEFAULT_PACE: u64 = 30_000;
+
 impl Demo for SudokuDemo {
-    /// The show's puzzles cool over 600k steps: 20 s at 30k steps a second.
     fn tab(&self) -> Tab {
-        Tab::new("Sudoku", self.puzzles.len(), 30_000)
+        Tab::new("Sudoku", self.puzzles.len(), DEFAULT_PACE)
     }
 
     fn start(&self, index: usize, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
