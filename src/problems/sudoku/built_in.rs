@@ -9,7 +9,7 @@ use crate::anneal::worker::Speed;
 use crate::input::InputError;
 use crate::problems::registry::{BuiltIn, shared_flags};
 use crate::ui::boards::TraceSlot;
-use crate::ui::boards::sudoku::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail};
+use crate::ui::boards::sudoku::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, paced};
 use crate::ui::demos::{Startup, file_name};
 use crate::ui::race::Standings;
 use crate::ui::{BoardArea, Live, Session};
@@ -29,24 +29,6 @@ fn only_puzzle(args: &SudokuArgs) -> Result<Puzzle> {
         .into());
     }
     Ok(puzzles.remove(0))
-}
-
-/// A race pane's flags at `speed`: without a budget of the user's, a paced pane gets the
-/// steps its default time would take at that pace, as a live run counts its budget (a
-/// minute for a 9x9 at the race's starting pace). Its default time alone counts time spent
-/// annealing, which a pace stretches without end: a racer that never solves (the GA, on a
-/// hard puzzle) would run for hours, and the race with it.
-fn paced(args: &SudokuArgs, puzzle: &Puzzle, speed: Speed) -> Result<SudokuArgs> {
-    let mut args = args.clone();
-    let anneal = &args.anneal;
-    if let Speed::Limited(rate) = speed
-        && anneal.max_steps.is_none()
-        && anneal.time_limit.is_none()
-    {
-        let limit = solver(puzzle, &args)?.plan.config.budget.time_limit;
-        args.anneal.max_steps = limit.map(|t| (t.as_secs_f64() * rate as f64) as u64);
-    }
-    Ok(args)
 }
 
 impl BuiltIn for SudokuArgs {

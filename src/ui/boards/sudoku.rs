@@ -331,6 +331,24 @@ pub struct SudokuDemo {
 /// steps, 20 s at 30k steps a second.
 pub(crate) const DEFAULT_PACE: u64 = 30_000;
 
+/// A live run's flags at `speed` (a single view or a race pane): without a budget of the
+/// user's, a paced run gets the steps its default time would take at that pace, as every
+/// live run counts its budget (a minute for a 9x9 at the starting pace). Its default time
+/// alone counts time spent annealing, which a pace stretches without end: a run that never
+/// solves (the GA, on a hard puzzle) would go on for hours.
+pub fn paced(args: &SudokuArgs, puzzle: &Puzzle, speed: Speed) -> Result<SudokuArgs> {
+    let mut args = args.clone();
+    let anneal = &args.anneal;
+    if let Speed::Limited(rate) = speed
+        && anneal.max_steps.is_none()
+        && anneal.time_limit.is_none()
+    {
+        let limit = solver(puzzle, &args)?.plan.config.budget.time_limit;
+        args.anneal.max_steps = limit.map(|t| (t.as_secs_f64() * rate as f64) as u64);
+    }
+    Ok(args)
+}
+
 impl Demo for SudokuDemo {
     fn tab(&self) -> Tab {
         Tab::new("Sudoku", self.puzzles.len(), DEFAULT_PACE)
@@ -345,7 +363,7 @@ impl Demo for SudokuDemo {
         if let Some(&seed) = self.seeds.get(index) {
             args.anneal.seed = seed;
         }
-        let solver = solver(puzzle, &args)?;
+        let solver = solver(puzzle, &paced(&args, puzzle, speed)?)?;
         if solver.prepared.has_no_solution() {
             bail!("{}: this puzzle has no solution", puzzle.source);
         }
