@@ -824,20 +824,8 @@ mod tests {
                     .map(|k| (k.key.to_string(), k.what)),
             )
             .map(|(key, what)| format!(" {key:<7}{what}"));
-        let panel = [
-            ("Energy", app.session.energy_means()),
-            ("best", "the lowest energy found so far"),
-            (
-                "Temperature",
-                "a move d worse is taken with chance e^(-d/T)",
-            ),
-            ("Progress", "how much of its step or time budget is used"),
-            ("T (log)", "T on a log scale: 100% = start, 0% = cooled"),
-            ("Accepted", "share of proposed moves taken, last 40 ms"),
-            ("iteration", "moves proposed so far; iter/s: per second"),
-            ("restarts", "fresh random starts; reheats: T raised again"),
-        ]
-        .map(|(term, what)| format!(" {term:<12}{what}"));
+        let panel = super::super::help::panel_terms(app.session.energy_means())
+            .map(|(term, what)| format!(" {term:<12}{what}"));
         keys.chain(panel).collect()
     }
 

@@ -20,7 +20,7 @@ pub(super) struct Help<'a> {
 
 /// The stats panel's words, as the panel labels them, and what each shows in a line a
 /// teacher would say; `energy` is what the energy counts on the board shown.
-fn panel_terms(energy: &str) -> [(&'static str, &str); 8] {
+pub(super) fn panel_terms(energy: &str) -> [(&'static str, &str); 8] {
     [
         ("Energy", energy),
         ("best", "the lowest energy found so far"),
