@@ -74,6 +74,22 @@ pub(super) fn sparkline(
         .render(area, buf);
 }
 
+/// The columns of the last `width` samples (as the sparklines draw them) in which the run
+/// was reheated.
+fn reheat_columns(history: &History, width: usize) -> Vec<usize> {
+    let reheats = history.tail(width + 1, |s| s.reheats as f64);
+    // The sample before the window, when there is one, says whether its first column rose.
+    let before = reheats.len().saturating_sub(width);
+    (before.max(1)..reheats.len())
+        .filter(|&i| reheats[i] > reheats[i - 1])
+        .map(|i| i - before)
+        .collect()
+}
+
+fn reheat_mark(theme: &Theme) -> &'static str {
+    if theme.ascii { "^" } else { "↑" }
+}
+
 fn gauge_line<'a>(label: &'a str, ratio: f64, width: u16, theme: &Theme) -> Line<'a> {
     let ratio = if ratio.is_finite() {
         ratio.clamp(0.0, 1.0)
@@ -142,12 +158,19 @@ impl Widget for StatsPanel<'_> {
             buf,
         );
 
-        Paragraph::new(Line::from(vec![
+        let temperatures = self.history.tail(width, |s| s.temperature);
+        let reheated = reheat_columns(self.history, width);
+        let mut label = vec![
             Span::styled("Temperature ", theme.temperature),
             Span::raw(format::temperature(now.temperature)),
-        ]))
-        .render(t_label, buf);
-        let temperatures = self.history.tail(width, |s| s.temperature);
+        ];
+        if !reheated.is_empty() {
+            label.push(Span::styled(
+                format!("  {} reheat", reheat_mark(theme)),
+                theme.warn,
+            ));
+        }
+        Paragraph::new(Line::from(label)).render(t_label, buf);
         sparkline(
             &temperatures,
             self.history.temperature_range(),
@@ -156,6 +179,16 @@ impl Widget for StatsPanel<'_> {
             t_spark,
             buf,
         );
+        // A reheat is marked at the top of its column, so a saw-tooth reads as reheats
+        // and not as a schedule that cannot make up its mind.
+        for column in reheated {
+            let x = t_spark.x + column as u16;
+            if x < t_spark.right() {
+                buf[(x, t_spark.y)]
+                    .set_symbol(reheat_mark(theme))
+                    .set_style(theme.warn);
+            }
+        }
 
         Paragraph::new(vec![
             Line::raw(""),
@@ -209,6 +242,65 @@ mod tests {
             high,
             log: false,
         }
+    }
+
+    fn sample(iteration: u64, reheats: u64) -> crate::anneal::Sample {
+        crate::anneal::Sample {
+            iteration,
+            temperature: 1.0 / (1 + iteration % 5) as f64,
+            energy: 10.0,
+            best_energy: 10.0,
+            reheats,
+            ..Default::default()
+        }
+    }
+
+    /// The temperature sparkline's row of a 32-column panel drawn from `reheats` (one
+    /// sample each), and its label.
+    fn temperature_rows(reheats: &[u64]) -> (String, String) {
+        let mut history = History::new(1.0, Some(0.01));
+        for (i, &r) in reheats.iter().enumerate() {
+            history.push(sample(i as u64, r));
+        }
+        let theme = Theme::monochrome(true);
+        let area = Rect::new(0, 0, WIDTH, MIN_HEIGHT + 1);
+        let mut buf = Buffer::empty(area);
+        let panel = StatsPanel {
+            history: &history,
+            progress: 0.0,
+            speed: Speed::Full,
+            running: true,
+            elapsed: std::time::Duration::ZERO,
+            theme: &theme,
+        };
+        panel.render(area, &mut buf);
+        let row = |y: u16| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        };
+        let label = (0..area.height)
+            .find(|&y| row(y).contains("Temperature"))
+            .unwrap();
+        (row(label), row(label + 1))
+    }
+
+    #[test]
+    fn reheats_are_marked_on_the_temperature_sparkline_where_they_happened() {
+        let (label, spark) = temperature_rows(&[0, 0, 0, 1, 1, 1, 2, 2]);
+        assert!(label.contains("^ reheat"), "{label}");
+        let marks: Vec<usize> = spark
+            .char_indices()
+            .filter(|c| c.1 == '^')
+            .map(|c| c.0)
+            .collect();
+        // Columns 3 and 6, one past the panel's left border.
+        assert_eq!(marks, [4, 7], "{spark}");
+        let (label, spark) = temperature_rows(&[0; 8]);
+        assert!(
+            !label.contains("reheat") && !spark.contains('^'),
+            "{label}\n{spark}"
+        );
     }
 
     #[test]
