@@ -220,7 +220,7 @@ impl Drop for SharedView {
 mod tests {
     use super::*;
     use crate::ui::Theme;
-    use crate::ui::testing::screen;
+    use crate::ui::drawn as screen;
 
     #[test]
     fn a_watcher_is_offered_only_what_a_watcher_can_do() {

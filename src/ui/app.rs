@@ -581,7 +581,7 @@ mod tests {
     use crate::ui::boards::sudoku::SudokuView;
     use crate::ui::keys::keys_for;
     use crate::ui::session::Tab;
-    use crate::ui::testing::{self, frozen, frozen_solved};
+    use crate::ui::testing::{frozen, frozen_solved};
 
     /// A demo whose runs are frozen in `.0`, on a solved board when `.1`.
     struct FrozenDemo(RunState, bool);
@@ -601,7 +601,7 @@ mod tests {
     }
 
     fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
-        testing::screen(app, width, height)
+        crate::ui::drawn(app, width, height)
     }
 
     fn app(state: RunState) -> App {

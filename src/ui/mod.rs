@@ -85,6 +85,20 @@ pub trait Tui {
     fn resize(&mut self, _screen: ratatui::layout::Rect) {}
 }
 
+/// The screen `tui` draws at `width` x `height`, row by row, as a person would read it:
+/// how tests (and `Watch::screen_until`) see a frame without a terminal.
+pub fn drawn(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
+        .expect("a test backend has no terminal to fail");
+    terminal
+        .draw(|f| tui.render(f.area(), f.buffer_mut()))
+        .expect("a test backend has no terminal to fail");
+    let buf = terminal.backend().buffer();
+    (0..height)
+        .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect())
+        .collect()
+}
+
 /// Runs the TUI on `demos` until the user quits; the terminal is restored on every way out.
 pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
     let theme = Theme::from_env(options.glyphs);

@@ -497,7 +497,8 @@ mod tests {
     use super::*;
     use crate::anneal::StopReason;
     use crate::ui::boards::sudoku::SudokuThumbnail;
-    use crate::ui::testing::{frozen, frozen_solved, screen};
+    use crate::ui::drawn as screen;
+    use crate::ui::testing::{frozen, frozen_solved};
 
     #[test]
     fn a_racer_at_the_target_over_a_wrong_board_is_not_solved() {
@@ -754,7 +755,7 @@ mod screens {
 
     use super::*;
     use crate::cli::Cli;
-    use crate::ui::testing::screen;
+    use crate::ui::drawn as screen;
     use crate::ui::{Glyphs, Options};
 
     /// `kiln race LINE` on a `width` x `height` screen, every pane run to its end.

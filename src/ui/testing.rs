@@ -3,12 +3,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::Tui;
 use super::history::History;
 use super::session::{Board, BoardKey, RunState, Session};
 use super::theme::Theme;
@@ -134,16 +131,4 @@ impl<V: Board<SudokuSnapshot>> Session for Frozen<V> {
     fn target_word(&self) -> &'static str {
         "SOLVED"
     }
-}
-
-/// The screen `tui` draws at `width` x `height`, line by line.
-pub(crate) fn screen(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|f| tui.render(f.area(), f.buffer_mut()))
-        .unwrap();
-    let buf = terminal.backend().buffer();
-    (0..height)
-        .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>())
-        .collect()
 }

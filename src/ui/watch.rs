@@ -36,8 +36,6 @@ use std::time::{Duration, Instant};
 
 use color_eyre::Result;
 use color_eyre::eyre::WrapErr;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
 use super::boards::TraceSlot;
@@ -173,7 +171,7 @@ where
     }
 
     /// Runs the live view at full speed without a terminal, drawing frames of
-    /// `width` x `height` cells (through ratatui's `TestBackend`) until `until` holds for
+    /// `width` x `height` cells ([`super::drawn`]) until `until` holds for
     /// one or `within` has passed, and returns the last frame's rows: how a test sees what
     /// a person would.
     pub fn screen_until(
@@ -186,15 +184,10 @@ where
         let theme = Theme::monochrome(false);
         let demos = vec![self.demo()];
         let mut app = App::new(demos, 0, 0, Some(Speed::Full), theme, screen, false)?;
-        let mut terminal = Terminal::new(TestBackend::new(width, height))?;
         let deadline = Instant::now() + within;
         loop {
             app.poll();
-            terminal.draw(|f| f.render_widget(&app, f.area()))?;
-            let buffer = terminal.backend().buffer();
-            let rows: Vec<String> = (0..height)
-                .map(|y| (0..width).map(|x| buffer[(x, y)].symbol()).collect())
-                .collect();
+            let rows = super::drawn(&app, width, height);
             if until(&rows) || Instant::now() > deadline {
                 return Ok(rows);
             }

@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use kiln::anneal::worker::Speed;
 use kiln::ui::{App, Flow, Theme, Tui, keys};
 
-use crate::common::screens::drawn;
+use kiln::ui::drawn;
 
 /// Every key the view knows but `e`, and some it does not. (`e` saves into the process's
 /// directory, which every test of this crate shares; the pty tests press it.)

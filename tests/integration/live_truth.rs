@@ -13,7 +13,7 @@ use kiln::problems::sudoku::{self, Puzzle};
 use kiln::ui::boards::sudoku::SudokuDemo;
 use kiln::ui::{App, Glyphs, Options, Theme, Tui};
 
-use crate::common::screens::drawn;
+use kiln::ui::drawn;
 
 const HARDEST: &str = include_str!("../../puzzles/sudoku/hardest11.txt");
 

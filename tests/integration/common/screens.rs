@@ -1,6 +1,6 @@
 //! What the tests that look at screens share: for a program in a pseudo-terminal, the
-//! terminal, its screen as vt100 reads it, and waiting for the screen; for the live view
-//! driven in this process, what it draws.
+//! terminal, its screen as vt100 reads it, and waiting for the screen. The live view driven
+//! in this process is read with `kiln::ui::drawn`.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -8,10 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use kiln::ui::Tui;
 use portable_pty::{Child, CommandBuilder, MasterPty, PtyPair, PtySize, native_pty_system};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 /// How long a screen or an exit is waited for.
 const WAIT: Duration = Duration::from_secs(20);
@@ -135,16 +132,4 @@ impl Pty {
         thread::sleep(over);
         (self.bytes.load(Ordering::Relaxed) - before) as f64 / over.as_secs_f64()
     }
-}
-
-/// The screen `tui` draws at `width` x `height`, line by line.
-pub(crate) fn drawn(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal
-        .draw(|f| tui.render(f.area(), f.buffer_mut()))
-        .unwrap();
-    let buf = terminal.backend().buffer();
-    (0..height)
-        .map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect())
-        .collect()
 }
