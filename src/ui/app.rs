@@ -12,9 +12,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Tui;
+use super::explain_panel::ExplainPanel;
 use super::format;
 use super::help::{self, Help, WithPanel};
 use super::keys::{Action, Flow, View, close_help, footer, hint_spans};
+use super::lesson;
 use super::session::{BoardArea, Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
@@ -51,6 +53,8 @@ pub struct App {
     /// Whether the help was turned to its second page, the stats panel's (where it takes
     /// two).
     panel_page: bool,
+    /// Whether the explain panel (`x`) is shown in the stats panel's place.
+    explain: bool,
     theme: Theme,
     /// Why the last puzzle change failed, or which files were saved: shown in the title for
     /// `NOTICE_TIME`, or until the next change.
@@ -77,20 +81,24 @@ const HOLD: Duration = Duration::from_secs(5);
 /// again at it: a window dragged to a new size restarts the run once, not at every step.
 const SETTLE: Duration = Duration::from_millis(300);
 
-/// The areas of a screen: title row, board, stats panel and hint row.
+/// The areas of a screen: title row, board, stats panel, the lesson's rows (if any) and
+/// the hint row.
 struct Areas {
     title: Rect,
     board: Rect,
     panel: Rect,
+    lesson: Rect,
     hints: Rect,
 }
 
 /// Splits the screen so the board gets most of it: the stats panel takes about a third of
-/// the width, between its minimum and a width past which it has nothing more to show.
-fn areas(area: Rect) -> Areas {
-    let [title, body, hints] = Layout::vertical([
+/// the width, between its minimum and a width past which it has nothing more to show;
+/// `lesson` rows across the whole width go under both.
+fn areas(area: Rect, lesson: u16) -> Areas {
+    let [title, body, lesson, hints] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
+        Constraint::Length(lesson),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -101,13 +109,14 @@ fn areas(area: Rect) -> Areas {
         title,
         board,
         panel,
+        lesson,
         hints,
     }
 }
 
 /// The board area of a screen of `screen`'s size.
 fn board_area(screen: Rect) -> BoardArea {
-    let board = areas(screen).board;
+    let board = areas(screen, 0).board;
     BoardArea {
         width: board.width,
         height: board.height,
@@ -138,6 +147,7 @@ impl App {
             speed,
             help: false,
             panel_page: false,
+            explain: false,
             theme,
             notice: None,
             screen,
@@ -266,6 +276,10 @@ impl App {
                 self.switch((self.tab + n - 1) % n, Step::Stay)
             }
             Action::Attract => self.attract = !self.attract,
+            Action::Explain => {
+                self.explain = !self.explain;
+                self.session.send(Command::Explain(self.explain));
+            }
             Action::Board(key) => {
                 self.session.board_key(key);
             }
@@ -318,6 +332,9 @@ impl App {
         match self.demos[tab].start(index, speed, board) {
             Ok(session) => {
                 self.session = session;
+                if self.explain {
+                    self.session.send(Command::Explain(true));
+                }
                 self.board = board;
                 self.tab = tab;
                 self.puzzle[tab] = index;
@@ -510,25 +527,51 @@ impl Widget for &App {
             too_small(area, (need_w, need_h), buf);
             return;
         }
+        // The lesson takes the rows the board and the panel can spare: with one row for
+        // two lines, the decision (the board marks the move).
+        let mut lesson = self
+            .session
+            .moved()
+            .map(|moved| lesson::lines(moved, area.width))
+            .unwrap_or_default();
+        let spare = area.height.saturating_sub(need_h);
+        if lesson.len() > usize::from(spare) {
+            lesson.drain(..lesson.len() - usize::from(spare));
+        }
         let Areas {
             title,
             board,
             panel,
+            lesson: lesson_area,
             hints,
-        } = areas(area);
+        } = areas(area, lesson.len() as u16);
 
         Paragraph::new(format::fit(self.title_line(), title.width)).render(title, buf);
         Paragraph::new(self.hints(hints.width)).render(hints, buf);
         self.session.render_board(board, buf, &self.theme);
-        StatsPanel {
-            history: self.session.history(),
-            progress: self.session.progress(),
-            speed: self.speed,
-            running: *self.session.state() == RunState::Running,
-            elapsed: self.session.elapsed(),
-            theme: &self.theme,
+        let lesson: Vec<Line> = lesson
+            .into_iter()
+            .map(|l| format::fit(Line::styled(l, self.theme.key), lesson_area.width))
+            .collect();
+        Paragraph::new(lesson).render(lesson_area, buf);
+        if self.explain {
+            ExplainPanel {
+                temperature: self.session.history().latest().map(|s| s.temperature),
+                measured: self.session.measured(),
+                theme: &self.theme,
+            }
+            .render(panel, buf);
+        } else {
+            StatsPanel {
+                history: self.session.history(),
+                progress: self.session.progress(),
+                speed: self.speed,
+                running: *self.session.state() == RunState::Running,
+                elapsed: self.session.elapsed(),
+                theme: &self.theme,
+            }
+            .render(panel, buf);
         }
-        .render(panel, buf);
         if *self.session.state() == RunState::Paused {
             paused_badge(board, buf, &self.theme);
         }

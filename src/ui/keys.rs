@@ -20,6 +20,8 @@ pub enum Action {
     PreviousDemo,
     /// Turn the attract loop (moving on by itself after a run ends) on or off.
     Attract,
+    /// Show the explain panel (the acceptance rule, measured) instead of the stats, or back.
+    Explain,
     /// Save the board as a picture and the best state as the headless run writes it.
     Save,
     Help,
@@ -153,7 +155,7 @@ pub const KEYS: &[Key] = &[
     key(
         "s",
         None,
-        "one step while paused (a tick's worth if fast)",
+        "one step while paused, explained up to 20/s",
         Works::Everywhere,
     ),
     key(
@@ -172,6 +174,12 @@ pub const KEYS: &[Key] = &[
         "n p",
         Some("next"),
         "next / previous puzzle (also → ←)",
+        Works::Single,
+    ),
+    key(
+        "x",
+        None,
+        "explain: the acceptance rule, drawn and measured",
         Works::Single,
     ),
     key(
@@ -276,6 +284,7 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         KeyCode::Tab => Action::NextDemo,
         KeyCode::BackTab => Action::PreviousDemo,
         KeyCode::Char('a') => Action::Attract,
+        KeyCode::Char('x') => Action::Explain,
         KeyCode::Char('?') | KeyCode::Char('h') | KeyCode::F(1) => Action::Help,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
         KeyCode::Char(c) => Action::Board(c),

@@ -4,10 +4,14 @@ mod app;
 pub mod boards;
 mod compact;
 pub mod demos;
+mod explain_panel;
 pub(crate) mod format;
 mod help;
 mod history;
 pub mod keys;
+mod lesson;
+#[cfg(test)]
+mod lesson_frames;
 mod pace;
 pub mod race;
 mod session;

@@ -456,6 +456,7 @@ impl Tui for Race {
             | Action::NextDemo
             | Action::PreviousDemo
             | Action::Attract
+            | Action::Explain
             | Action::Save
             | Action::Dismiss
             | Action::Board(_) => {}

@@ -14,8 +14,9 @@ use ratatui::layout::Rect;
 
 use super::history::History;
 use super::theme::Theme;
+use crate::anneal::explain::Measured;
 use crate::anneal::worker::{Command, Report, Speed, Stamped, Worker};
-use crate::anneal::{Launch, Search, StopReason};
+use crate::anneal::{Explained, Launch, Search, Sketch, StopReason};
 use crate::export::{Export, Output};
 
 /// Where a session's run stands.
@@ -39,6 +40,19 @@ pub trait Board<S>: Send {
     /// Smallest (width, height) the board can be drawn in.
     fn min_size(&self, snapshot: Option<&S>) -> (u16, u16);
     fn render(&self, snapshot: &S, area: Rect, buf: &mut Buffer, theme: &Theme);
+    /// Marks the move just explained on the board `render` drew in `area` (the cells
+    /// swapped, the edges dropped and added); `accepted` says whether it was carried out,
+    /// so `snapshot` shows the state after it.
+    fn mark(
+        &self,
+        _snapshot: &S,
+        _sketch: &Sketch,
+        _accepted: bool,
+        _area: Rect,
+        _buf: &mut Buffer,
+        _theme: &Theme,
+    ) {
+    }
     /// Extra words for the title bar (e.g. tour length and gap), from the newest board and
     /// the lowest energy seen.
     fn headline(&self, _snapshot: &S, _best_energy: Option<f64>) -> Option<String> {
@@ -94,8 +108,17 @@ pub trait Session: Send {
     fn elapsed(&self) -> Duration;
     fn send(&mut self, command: Command);
     fn min_board_size(&self) -> (u16, u16);
+    /// Draws the board, with the move just explained marked on it.
     fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme);
     fn headline(&self) -> Option<String>;
+    /// The step just taken, explained, while steps are followed one by one.
+    fn moved(&self) -> Option<&Explained> {
+        None
+    }
+    /// The acceptance measured over the latest decisions, once asked for (`x`).
+    fn measured(&self) -> Option<&Measured> {
+        None
+    }
     /// 0..=1: how much of its budget the run has used (see `History::progress`).
     fn progress(&self) -> f64;
     /// What the energy counts, for the help (see `Board::energy_means`).
@@ -200,6 +223,9 @@ pub struct Live<E: Search, V> {
     state: RunState,
     /// Reports that belong to a board not taken yet.
     pending: VecDeque<Stamped>,
+    /// The step the board shows the result of, while steps are followed one by one.
+    moved: Option<Explained>,
+    measured: Option<Measured>,
     watch: Stopwatch,
     output: Option<Output<E::Snapshot>>,
 }
@@ -228,6 +254,8 @@ where
             state: RunState::Running,
             output: None,
             pending: VecDeque::new(),
+            moved: None,
+            measured: None,
             watch: Stopwatch::started(),
         }
     }
@@ -269,6 +297,8 @@ where
                 }
             }
             Report::Crashed(message) => self.state = RunState::Crashed(message),
+            Report::Moved(moved) => self.moved = moved.map(|m| *m),
+            Report::Acceptance(measured) => self.measured = Some(*measured),
         }
     }
 
@@ -350,9 +380,25 @@ where
     }
 
     fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        if let Some(snapshot) = &self.snapshot {
-            self.view.render(snapshot, area, buf, theme);
+        let Some(snapshot) = &self.snapshot else {
+            return;
+        };
+        self.view.render(snapshot, area, buf, theme);
+        // The best state is not where the move was made.
+        if let Some(moved) = self.moved.as_ref().filter(|_| !self.view.wants_best())
+            && let Some(sketch) = &moved.sketch
+        {
+            let accepted = moved.decision.accepted;
+            self.view.mark(snapshot, sketch, accepted, area, buf, theme);
         }
+    }
+
+    fn moved(&self) -> Option<&Explained> {
+        self.moved.as_ref()
+    }
+
+    fn measured(&self) -> Option<&Measured> {
+        self.measured.as_ref()
     }
 
     fn headline(&self) -> Option<String> {

@@ -25,6 +25,10 @@ pub struct Theme {
     pub reference: Style,
     /// A state that must not be missed (PAUSED).
     pub badge: Style,
+    /// What the move just explained changed (cells, pixels, the edges it put in).
+    pub moved: Style,
+    /// What it took away (a tour's dropped edges).
+    pub dropped: Style,
 }
 
 /// Which glyphs to draw with: as the terminal allows, or as asked (`--ascii`, `--unicode`).
@@ -113,6 +117,10 @@ impl Theme {
             badge: Style::new()
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD | Modifier::REVERSED),
+            moved: Style::new()
+                .fg(Color::LightMagenta)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            dropped: Style::new().fg(Color::Red),
         }
     }
 
@@ -137,6 +145,8 @@ impl Theme {
             warn: bold,
             reference: plain,
             badge: bold.add_modifier(Modifier::REVERSED),
+            moved: bold.add_modifier(Modifier::UNDERLINED),
+            dropped: plain,
         }
     }
 
@@ -180,6 +190,10 @@ impl Theme {
                     "…" => ".",
                     "→" => ">",
                     "←" => "<",
+                    // A chart's axes.
+                    "│" => "|",
+                    "─" => "-",
+                    "└" => "+",
                     _ => "?",
                 };
                 cell.set_symbol(plain);

@@ -4,6 +4,7 @@ mod batches;
 mod budgets;
 mod common;
 mod completions;
+mod explained;
 mod files_flags;
 mod flags;
 mod fuzz_inputs;

@@ -7,6 +7,7 @@ use color_eyre::Result;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
 use crate::anneal::{Launch, RunConfig, Runner, Search};
 use crate::cli::anneal_args::AnnealArgs;
@@ -62,20 +63,64 @@ fn density(image: &Bitmap, x0: f64, x1: f64, y0: f64, y1: f64) -> f64 {
     black as f64 / ((xb - xa) * (yb - ya)) as f64
 }
 
+/// Where an image is drawn in an area: centred, as large as fits with square pixels.
+struct Placement {
+    x0: u16,
+    y0: u16,
+    cols: u16,
+    rows: u16,
+    /// Dots (or ASCII half-cells) per pixel.
+    scale: f64,
+    /// Dots per cell across and down.
+    per_x: f64,
+    per_y: f64,
+}
+
+impl Placement {
+    fn of(image: &Bitmap, area: Rect, theme: &Theme) -> Option<Placement> {
+        if area.is_empty() || image.width == 0 || image.height == 0 {
+            return None;
+        }
+        // A braille cell is 2x4 dots and about 1:2 in shape, so dots are square; an ASCII
+        // cell stands for a 1x2 block.
+        let (per_x, per_y) = if theme.ascii { (1.0, 2.0) } else { (2.0, 4.0) };
+        let (w, h) = (image.width as f64, image.height as f64);
+        let scale = (area.width as f64 * per_x / w).min(area.height as f64 * per_y / h);
+        let cols = ((w * scale / per_x).ceil() as u16).clamp(1, area.width);
+        let rows = ((h * scale / per_y).ceil() as u16).clamp(1, area.height);
+        Some(Placement {
+            x0: area.x + (area.width - cols) / 2,
+            y0: area.y + (area.height - rows) / 2,
+            cols,
+            rows,
+            scale,
+            per_x,
+            per_y,
+        })
+    }
+
+    /// The cell pixel (`x`, `y`) is drawn in.
+    fn cell(&self, x: usize, y: usize) -> (u16, u16) {
+        let cx = ((x as f64 * self.scale / self.per_x) as u16).min(self.cols - 1);
+        let cy = ((y as f64 * self.scale / self.per_y) as u16).min(self.rows - 1);
+        (self.x0 + cx, self.y0 + cy)
+    }
+}
+
 /// Draws `image` centred in `area`, as large as fits with square pixels.
 pub fn draw_bitmap(image: &Bitmap, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    if area.is_empty() || image.width == 0 || image.height == 0 {
+    let Some(Placement {
+        x0,
+        y0,
+        cols,
+        rows,
+        scale,
+        ..
+    }) = Placement::of(image, area, theme)
+    else {
         return;
-    }
-    // A braille cell is 2x4 dots and about 1:2 in shape, so dots are square; an ASCII cell
-    // stands for a 1x2 block.
-    let (per_x, per_y) = if theme.ascii { (1.0, 2.0) } else { (2.0, 4.0) };
+    };
     let (w, h) = (image.width as f64, image.height as f64);
-    let scale = (area.width as f64 * per_x / w).min(area.height as f64 * per_y / h);
-    let cols = ((w * scale / per_x).ceil() as u16).clamp(1, area.width);
-    let rows = ((h * scale / per_y).ceil() as u16).clamp(1, area.height);
-    let x0 = area.x + (area.width - cols) / 2;
-    let y0 = area.y + (area.height - rows) / 2;
     // Pixels per dot (or per ASCII half-cell).
     let step = 1.0 / scale;
     for cy in 0..rows {
@@ -128,6 +173,30 @@ impl Board<Bitmap> for ImageView {
     fn render(&self, image: &Bitmap, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let shown = if self.show_input { &self.input } else { image };
         draw_bitmap(shown, area, buf, theme);
+    }
+
+    /// The cells holding the pixels the move changed, in the move's style (`@` in ASCII).
+    fn mark(
+        &self,
+        image: &Bitmap,
+        sketch: &Sketch,
+        _: bool,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+    ) {
+        let shown = if self.show_input { &self.input } else { image };
+        let Some(placement) = Placement::of(shown, area, theme) else {
+            return;
+        };
+        for &p in &sketch.places {
+            let (x, y) = (p as usize % shown.width, p as usize / shown.width);
+            let cell = &mut buf[placement.cell(x, y)];
+            if theme.ascii {
+                cell.set_symbol("@");
+            }
+            cell.set_style(theme.moved);
+        }
     }
 
     fn headline(&self, image: &Bitmap, _: Option<f64>) -> Option<String> {

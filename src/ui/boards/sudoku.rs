@@ -6,6 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
+use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
 use color_eyre::Result;
@@ -44,6 +45,21 @@ impl Cells {
                 w <= area.width && h <= area.height
             })
             .unwrap_or(Cells::of(n, 1))
+    }
+
+    /// The cells of the grid drawn in `area`, and where a grid position falls on screen;
+    /// `None` if not even the smallest grid fits.
+    fn placed(n: usize, area: Rect) -> Option<(Cells, impl Fn(usize, usize) -> (u16, u16))> {
+        let cells = Cells::fitting(n, area);
+        let (width, height) = cells.grid_size();
+        if area.width < width || area.height < height {
+            return None;
+        }
+        let x0 = area.x + (area.width - width) / 2;
+        let y0 = area.y + (area.height - height) / 2;
+        Some((cells, move |x: usize, y: usize| {
+            (x0 + x as u16, y0 + y as u16)
+        }))
     }
 
     fn of(n: usize, height: usize) -> Self {
@@ -125,14 +141,10 @@ impl Board<SudokuSnapshot> for SudokuView {
     fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let g = &s.geometry;
         let (n, side) = (g.n, g.side);
-        let cells = Cells::fitting(n, area);
-        let (width, height) = cells.grid_size();
-        if area.width < width || area.height < height {
+        let Some((cells, at)) = Cells::placed(n, area) else {
             return;
-        }
-        let x0 = area.x + (area.width - width) / 2;
-        let y0 = area.y + (area.height - height) / 2;
-        let at = |x: usize, y: usize| (x0 + x as u16, y0 + y as u16);
+        };
+        let height = cells.grid_size().1;
         let conflicts = s.conflicts();
         let line = Lines::new(theme.ascii);
         let (box_width, box_height) = (cells.box_width(), cells.box_height());
@@ -183,6 +195,29 @@ impl Board<SudokuSnapshot> for SudokuView {
                     .set_symbol(line.col_mark)
                     .set_style(theme.energy);
             }
+        }
+    }
+
+    /// The cells the move changed get a `>` before their symbol and the move's style.
+    fn mark(
+        &self,
+        s: &SudokuSnapshot,
+        sketch: &Sketch,
+        _: bool,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+    ) {
+        let Some((cells, at)) = Cells::placed(s.geometry.n, area) else {
+            return;
+        };
+        let side = s.geometry.side;
+        let middle = (cells.width / 2, cells.height / 2);
+        for &cell in &sketch.places {
+            let (row, col) = (cell as usize / side, cell as usize % side);
+            let (x, y) = (cells.cell_x(col) + middle.0, cells.cell_y(row) + middle.1);
+            buf[at(x - 1, y)].set_symbol(">").set_style(theme.moved);
+            buf[at(x, y)].set_style(theme.moved);
         }
     }
 

@@ -13,6 +13,7 @@ use ratatui::text::{Line as TextLine, Span};
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 
+use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
 use crate::problems::tsp::{Cost, Loaded, Point, TspArgs, TspSnapshot, build};
@@ -171,6 +172,17 @@ fn segments<'a>(cities: &'a [Point], tour: &'a [u32]) -> impl Iterator<Item = (P
         .map(|(&a, &b)| (cities[a as usize], cities[b as usize]))
 }
 
+/// The canvas a tour is drawn on (the area less its legend row) and its bounds.
+fn canvas_of(s: &TspSnapshot, area: Rect) -> (Rect, [f64; 2], [f64; 2]) {
+    let canvas = Rect {
+        height: area.height.saturating_sub(1),
+        ..area
+    };
+    let cities = &s.instance.cities;
+    let (x_bounds, y_bounds) = fitted_bounds(cities.iter().map(|p| (p.x, p.y)), canvas);
+    (canvas, x_bounds, y_bounds)
+}
+
 fn colour(style: Style) -> Color {
     style.fg.unwrap_or(Color::Reset)
 }
@@ -227,11 +239,7 @@ impl Board<TspSnapshot> for TspView {
 
     fn render(&self, s: &TspSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let cities = &s.instance.cities;
-        let canvas = Rect {
-            height: area.height.saturating_sub(1),
-            ..area
-        };
-        let (x_bounds, y_bounds) = fitted_bounds(cities.iter().map(|p| (p.x, p.y)), canvas);
+        let (canvas, x_bounds, y_bounds) = canvas_of(s, area);
         let marks = if theme.ascii {
             &ASCII_MARKS
         } else {
@@ -267,6 +275,44 @@ impl Board<TspSnapshot> for TspView {
         let entries = legend_entries(marks, reference.is_some(), marked, theme);
         let key = legend(&entries, area.width, theme);
         buf.set_line(area.x, canvas.bottom(), &key, area.width);
+    }
+
+    /// The edges the move put in drawn solid over the tour, those it took out dotted (in
+    /// ASCII: `#` and `x`).
+    fn mark(
+        &self,
+        s: &TspSnapshot,
+        sketch: &Sketch,
+        _: bool,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+    ) {
+        let cities = &s.instance.cities;
+        let (canvas, x_bounds, y_bounds) = canvas_of(s, area);
+        let (dropped, added) = if theme.ascii {
+            (Marker::Custom('x'), Marker::Custom('#'))
+        } else {
+            (Marker::Braille, Marker::Braille)
+        };
+        let city = |c: u32| cities[c as usize];
+        Canvas::default()
+            .x_bounds(x_bounds)
+            .y_bounds(y_bounds)
+            .paint(|ctx| {
+                ctx.marker(dropped);
+                for &(a, b) in &sketch.removed {
+                    let (from, to, color) = (city(a), city(b), colour(theme.dropped));
+                    ctx.draw(&DottedLine { from, to, color });
+                }
+                ctx.layer();
+                ctx.marker(added);
+                for &(a, b) in &sketch.added {
+                    let (p, q) = (city(a), city(b));
+                    ctx.draw(&Line::new(p.x, p.y, q.x, q.y, colour(theme.moved)));
+                }
+            })
+            .render(canvas, buf);
     }
 
     /// The gap first, as it is the number that says how good the run is, then the best

@@ -1,6 +1,7 @@
 //! The generic annealing engine. It knows nothing of terminals or of any one problem.
 
 mod budget;
+pub mod explain;
 pub mod interrupt;
 mod launch;
 mod observer;
@@ -14,6 +15,7 @@ pub mod trace;
 pub mod worker;
 
 pub use budget::Budget;
+pub use explain::{Decision, Explained, Sketch};
 pub use launch::Launch;
 pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;

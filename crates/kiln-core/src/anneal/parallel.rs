@@ -11,7 +11,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Sample, Search, StopReason};
+use super::{Explained, Sample, Search, StopReason};
 
 /// Several chains of one search run as one, on a thread each.
 pub struct Parallel<S: Search> {
@@ -41,6 +41,13 @@ impl<S: Search> Parallel<S> {
 
     fn wall(&self) -> Duration {
         self.started.map(|t| t.elapsed()).unwrap_or_default()
+    }
+
+    fn find_winner(&mut self) {
+        self.winner = self
+            .chains
+            .iter()
+            .position(|c| c.stopped() == Some(StopReason::Target));
     }
 
     /// The chain whose state stands for the run: the winner, else the lowest best energy
@@ -75,11 +82,20 @@ impl<S: Search> Search for Parallel<S> {
             }
             done
         });
-        self.winner = self
-            .chains
-            .iter()
-            .position(|c| c.stopped() == Some(StopReason::Target));
+        self.find_winner();
         done
+    }
+
+    /// Every chain takes one step; the explanation is the leading chain's.
+    fn step_explained(&mut self) -> Option<Explained> {
+        if self.stopped().is_some() {
+            return None;
+        }
+        self.started.get_or_insert_with(Instant::now);
+        let leader = self.leader();
+        let told: Vec<_> = self.chains.iter_mut().map(S::step_explained).collect();
+        self.find_winner();
+        told.into_iter().nth(leader).flatten()
     }
 
     /// Steps, restarts and reheats summed over the chains; energies and temperature of the

@@ -1,5 +1,7 @@
 //! The contract between the generic annealer and a concrete problem.
 
+use super::explain::Sketch;
+
 /// The one random generator kiln uses: seeded, fast, and the same on every platform.
 pub type Rng = rand::rngs::Xoshiro256PlusPlus;
 
@@ -96,5 +98,11 @@ pub trait Problem {
     /// Rough cost of one snapshot in bytes, so the runner can bound how often it copies.
     fn snapshot_cost(&self) -> usize {
         64
+    }
+    /// `mv` as a board marks it and a line names it, drawn in the state it was proposed
+    /// in; `None` (the default) shows the decision alone. Called only for steps the UI
+    /// explains, never in the hot loop.
+    fn sketch(&self, _mv: &Self::Move) -> Option<Sketch> {
+        None
     }
 }

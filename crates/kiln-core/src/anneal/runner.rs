@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 
 use super::budget::{Budget, EPS};
+use super::explain::{Decision, Explained};
 use super::problem::{Problem, Rng};
 use super::schedule::{Clock, Schedule};
 use super::tally::Tally;
@@ -160,6 +161,29 @@ pub struct Outcome<S> {
     pub elapsed: Duration,
     /// Why the run ended.
     pub reason: StopReason,
+}
+
+/// Sees each decision of the annealing loop before its move is carried out. The hot loop's
+/// witness is `()`, which never builds the decision and compiles away.
+trait Witness<P: Problem> {
+    fn decided(&mut self, problem: &P, mv: &P::Move, decision: impl FnOnce() -> Decision);
+}
+
+impl<P: Problem> Witness<P> for () {
+    #[inline(always)]
+    fn decided(&mut self, _: &P, _: &P::Move, _: impl FnOnce() -> Decision) {}
+}
+
+/// Keeps the one step it saw, explained.
+struct Told(Option<Explained>);
+
+impl<P: Problem> Witness<P> for Told {
+    fn decided(&mut self, problem: &P, mv: &P::Move, decision: impl FnOnce() -> Decision) {
+        self.0 = Some(Explained {
+            sketch: problem.sketch(mv),
+            decision: decision(),
+        });
+    }
 }
 
 /// Owns a problem and anneals it, one batch at a time.
@@ -320,13 +344,15 @@ impl<P: Problem> Runner<P> {
         hold.min(check)
     }
 
+    /// Whether to take a move of `delta`, and the uniform number drawn to decide, if one
+    /// was (see [`Decision::u`]).
     #[inline(always)]
-    fn accepts(&mut self, delta: f64) -> bool {
+    fn accepts(&mut self, delta: f64) -> (bool, Option<f64>) {
         if delta <= 0.0 {
-            return true;
+            return (true, None);
         }
         if delta > self.hopeless {
-            return false;
+            return (false, None);
         }
         let steps = delta * self.per_quantum;
         let k = steps as usize;
@@ -335,7 +361,11 @@ impl<P: Problem> Runner<P> {
         } else {
             (-delta / self.temperature).exp()
         };
-        p > 0.0 && self.rng.random::<f64>() < p
+        if p <= 0.0 {
+            return (false, None);
+        }
+        let u = self.rng.random::<f64>();
+        (u < p, Some(u))
     }
 
     fn save_best(&mut self) {
@@ -347,6 +377,19 @@ impl<P: Problem> Runner<P> {
 
     /// Runs up to `n` steps (fewer if a stop condition is met). Returns the steps done.
     pub fn step_batch(&mut self, n: u64) -> u64 {
+        self.steps(n, &mut ())
+    }
+
+    /// Takes one step, as `step_batch(1)` would, and tells what it did: the move, its
+    /// energy change and the decision on it. `None` if the run has stopped.
+    pub fn step_explained(&mut self) -> Option<Explained> {
+        let mut told = Told(None);
+        self.steps(1, &mut told);
+        told.0
+    }
+
+    /// The annealing loop; `witness` sees each decision before the move is carried out.
+    fn steps<W: Witness<P>>(&mut self, n: u64, witness: &mut W) -> u64 {
         if self.stopped.is_some() {
             return 0;
         }
@@ -368,7 +411,12 @@ impl<P: Problem> Runner<P> {
                 let mv = self.problem.propose(&mut self.rng);
                 let delta = self.problem.delta(&mv);
                 self.iterations += 1;
-                if !self.accepts(delta) {
+                let (accepted, u) = self.accepts(delta);
+                let (temperature, energy) = (self.temperature, self.energy);
+                witness.decided(&self.problem, &mv, || {
+                    Decision::new(delta, temperature, energy, u, accepted)
+                });
+                if !accepted {
                     continue;
                 }
                 // Leaving the best state uphill: keep a copy first (not too often).

@@ -1,7 +1,7 @@
 //! What the worker thread can drive: the annealing `Runner`, or another search such as the
 //! genetic algorithm of race mode, as long as it steps in batches and reports samples.
 
-use super::{Problem, Runner, Sample, StopReason};
+use super::{Explained, Problem, Runner, Sample, StopReason};
 
 /// A search the worker thread can run, pause, reheat and show: stepped in batches, with
 /// telemetry between them.
@@ -11,6 +11,12 @@ pub trait Search: Send + 'static {
 
     /// Runs up to `n` steps (proposals, or evaluations for a population); returns how many.
     fn step_batch(&mut self, n: u64) -> u64;
+    /// Takes one step, as `step_batch(1)` would, and explains it; `None` for a search
+    /// that cannot (a population's step is no single move) or has stopped.
+    fn step_explained(&mut self) -> Option<Explained> {
+        self.step_batch(1);
+        None
+    }
     /// Telemetry since the previous sample.
     fn sample(&mut self) -> Sample;
     /// Why the search has ended, if it has.
@@ -35,6 +41,9 @@ impl<S: Clone + Send + 'static> Search for Box<dyn Search<Snapshot = S>> {
 
     fn step_batch(&mut self, n: u64) -> u64 {
         (**self).step_batch(n)
+    }
+    fn step_explained(&mut self) -> Option<Explained> {
+        (**self).step_explained()
     }
     fn sample(&mut self) -> Sample {
         (**self).sample()
@@ -64,6 +73,9 @@ impl<P: Problem + Send + 'static> Search for Runner<P> {
 
     fn step_batch(&mut self, n: u64) -> u64 {
         Runner::step_batch(self, n)
+    }
+    fn step_explained(&mut self) -> Option<Explained> {
+        Runner::step_explained(self)
     }
     fn sample(&mut self) -> Sample {
         Runner::sample(self)

@@ -241,6 +241,9 @@ impl<S: Search> Search for Traced<S> {
     fn step_batch(&mut self, n: u64) -> u64 {
         self.search.step_batch(n)
     }
+    fn step_explained(&mut self) -> Option<super::Explained> {
+        self.search.step_explained()
+    }
     fn sample(&mut self) -> Sample {
         let sample = self.search.sample();
         if let Some(trace) = &mut self.trace {

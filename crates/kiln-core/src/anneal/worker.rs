@@ -14,7 +14,8 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::{Sample, Search, StopReason};
+use super::explain::{Acceptance, Measured};
+use super::{Explained, Sample, Search, StopReason};
 
 /// The name of the annealing thread; the TUI's panic hook recognises it.
 pub const WORKER_THREAD: &str = "kiln-annealer";
@@ -27,6 +28,9 @@ const PUBLISH_EVERY: Duration = Duration::from_millis(40);
 const TICK: Duration = Duration::from_millis(20);
 /// Steps between looks at the command channel within a tick.
 const SLICE: u64 = 1 << 14;
+/// While the acceptance is measured at a fast pace, this many steps of every slice are
+/// explained: about 0.2 % of them, enough to refill the measure several times a second.
+const EXPLAINED_PER_SLICE: u64 = 32;
 
 /// Steps per second: a watchable pace, or as fast as the machine goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,13 +86,10 @@ impl Speed {
         }
     }
 
-    /// What `s` takes while paused: one proposal at a pace slow enough to follow each (up
-    /// to 20 a second), else one tick's worth.
-    fn per_step_key(self) -> u64 {
-        match self {
-            Speed::Limited(rate) if rate <= ONE_BY_ONE => 1,
-            speed => speed.per_tick(),
-        }
+    /// Whether the pace is slow enough to follow each proposal (up to 20 a second): then
+    /// every step is explained, and `s` takes one.
+    pub fn one_by_one(self) -> bool {
+        matches!(self, Speed::Limited(rate) if rate <= ONE_BY_ONE)
     }
 }
 
@@ -180,6 +181,8 @@ pub enum Command {
     SetSpeed(Speed),
     /// Hand the UI the best state found instead of the current one (or back).
     ShowBest(bool),
+    /// Measure the acceptance of uphill moves at any pace and report it (or stop).
+    Explain(bool),
     /// Send a copy of the best state found, once (`Worker::best`).
     SendBest,
     /// End the thread (sent when the `Worker` is dropped).
@@ -198,6 +201,12 @@ pub enum Report {
     Finished(StopReason),
     /// A finished run goes on (a reheat or restart after its end).
     Revived,
+    /// The step just taken, explained, at a pace slow enough to follow each one (and for
+    /// `s`); `None` once steps are no longer followed one by one, or after a reheat or
+    /// restart changed the state by other means.
+    Moved(Option<Box<Explained>>),
+    /// The acceptance of the latest decisions, while it is asked for (`Explain`).
+    Acceptance(Box<Measured>),
     /// The annealing thread panicked with this message.
     Crashed(String),
 }
@@ -270,6 +279,8 @@ impl<S: Send + 'static> Worker<S> {
                         reheat_to,
                         paused: false,
                         show_best: false,
+                        explaining: false,
+                        acceptance: Acceptance::default(),
                         seq: 0,
                         pace: Pace::new(Instant::now()),
                     }
@@ -362,6 +373,10 @@ struct Loop<E: Search> {
     reheat_to: f64,
     paused: bool,
     show_best: bool,
+    /// Whether the acceptance is measured at every pace (the explain panel is open).
+    explaining: bool,
+    /// The latest decisions explained.
+    acceptance: Acceptance,
     /// The number of the last publication.
     seq: u64,
     /// The steps a limited speed owes, counted from when it was set (or resumed).
@@ -408,7 +423,11 @@ impl<E: Search> Loop<E> {
                     owed.min(self.speed.per_tick())
                 }
             };
-            let (done, cut) = self.run_tick(steps);
+            let (done, cut) = if self.speed.one_by_one() {
+                (self.explain_steps(steps), None)
+            } else {
+                self.run_tick(steps)
+            };
             self.pace.done += done;
             if let Some(command) = cut
                 && !self.obey(command)
@@ -452,7 +471,17 @@ impl<E: Search> Loop<E> {
         while done < steps && self.search.stopped().is_none() {
             let slice = (steps - done).min(SLICE);
             let core = CORES.get().map(Cores::take);
-            self.search.step_batch(slice);
+            let explained = if self.explaining {
+                EXPLAINED_PER_SLICE.min(slice)
+            } else {
+                0
+            };
+            for _ in 0..explained {
+                if let Some(told) = self.search.step_explained() {
+                    self.acceptance.record(&told.decision);
+                }
+            }
+            self.search.step_batch(slice - explained);
             drop(core);
             done += slice;
             if done == steps {
@@ -483,7 +512,12 @@ impl<E: Search> Loop<E> {
             }
             Command::Step => {
                 if self.paused {
-                    self.search.step_batch(self.speed.per_step_key());
+                    if self.speed.one_by_one() {
+                        self.explain_steps(1);
+                        return true;
+                    }
+                    self.search.step_batch(self.speed.per_tick());
+                    self.send(Report::Moved(None));
                 }
             }
             Command::Reheat | Command::Restart => {
@@ -492,7 +526,9 @@ impl<E: Search> Loop<E> {
                     self.search.reheat(self.reheat_to);
                 } else {
                     self.search.restart();
+                    self.acceptance.clear();
                 }
+                self.send(Report::Moved(None));
                 if ended && self.search.stopped().is_none() {
                     self.announce(Report::Revived);
                     return true;
@@ -501,7 +537,11 @@ impl<E: Search> Loop<E> {
             Command::SetSpeed(speed) => {
                 self.speed = speed;
                 self.pace = Pace::new(Instant::now());
+                if !speed.one_by_one() {
+                    self.send(Report::Moved(None));
+                }
             }
+            Command::Explain(on) => self.explaining = on,
             Command::ShowBest(best) => {
                 self.show_best = best;
                 self.mailbox.wanted.store(true, Ordering::Release);
@@ -512,6 +552,21 @@ impl<E: Search> Loop<E> {
         }
         self.publish(true);
         true
+    }
+
+    /// Takes `steps` steps one at a time, each explained and published with the board it
+    /// left; returns the steps taken.
+    fn explain_steps(&mut self, steps: u64) -> u64 {
+        let mut done = 0;
+        while done < steps && self.search.stopped().is_none() {
+            let told = self.search.step_explained();
+            done += 1;
+            if let Some(told) = &told {
+                self.acceptance.record(&told.decision);
+            }
+            self.announce(Report::Moved(told.map(Box::new)));
+        }
+        done
     }
 
     /// Publishes `report` with a sample and the board of this moment.
@@ -531,6 +586,9 @@ impl<E: Search> Loop<E> {
     fn publish_numbered(&mut self, force: bool) {
         let sample = self.search.sample();
         self.send(Report::Sample(sample));
+        if self.explaining {
+            self.send(Report::Acceptance(Box::new(self.acceptance.measured())));
+        }
         if self.mailbox.wanted.swap(false, Ordering::AcqRel) || force {
             let board = if self.show_best {
                 self.search.best_snapshot()
@@ -761,8 +819,69 @@ mod tests {
         assert_eq!(Speed::Limited(30).slower(), Speed::Limited(20));
         assert_eq!(Speed::Limited(10).per_tick(), 1);
         assert_eq!(Speed::Limited(1_000).per_tick(), 20);
-        assert_eq!(Speed::Limited(20).per_step_key(), 1);
-        assert_eq!(Speed::Limited(1_000).per_step_key(), 20);
+        assert!(Speed::Limited(20).one_by_one() && !Speed::Limited(50).one_by_one());
+        assert!(!Speed::Full.one_by_one());
+    }
+
+    /// The energy and steps of the next sample.
+    fn next_sample(worker: &Worker<Vec<bool>>) -> Sample {
+        match wait_for(worker, |r| matches!(r, Report::Sample(_))) {
+            Report::Sample(s) => s,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_step_at_a_slow_pace_is_one_proposal_explained_with_the_board_it_left() {
+        let worker = Worker::spawn(hot_runner(), Speed::Limited(2), 1.0);
+        worker.send(Command::TogglePause);
+        wait_for(&worker, |r| *r == Report::Paused(true));
+        let mut last = next_sample(&worker);
+        while let Some(r) = worker.drain().last() {
+            if let Report::Sample(s) = r.report {
+                last = s;
+            }
+        }
+        for _ in 0..20 {
+            worker.send(Command::Step);
+            let Report::Moved(Some(told)) = wait_for(&worker, |r| matches!(r, Report::Moved(_)))
+            else {
+                panic!("a step at 2/s is explained");
+            };
+            let now = next_sample(&worker);
+            assert_eq!(now.iteration, last.iteration + 1);
+            let d = told.decision;
+            assert_eq!(d.energy, last.energy);
+            let change = if d.accepted { d.delta } else { 0.0 };
+            assert_eq!(now.energy, last.energy + change);
+            let board = worker.take_snapshot().expect("the board after the move");
+            assert_eq!(board.iter().filter(|b| **b).count() as f64, now.energy);
+            last = now;
+        }
+        worker.send(Command::SetSpeed(Speed::Limited(1_000)));
+        assert_eq!(
+            wait_for(&worker, |r| matches!(r, Report::Moved(_))),
+            Report::Moved(None),
+            "a fast pace clears the move shown"
+        );
+    }
+
+    #[test]
+    fn the_acceptance_is_measured_at_full_speed_when_asked() {
+        let worker = Worker::spawn(hot_runner(), Speed::Full, 1.0);
+        worker.send(Command::Explain(true));
+        let mut measured = Measured::default();
+        while measured.proposals < super::super::explain::RECENT as u32 {
+            if let Report::Acceptance(m) = wait_for(&worker, |r| matches!(r, Report::Acceptance(_)))
+            {
+                measured = *m;
+            }
+        }
+        // At T = 5 on 64 bits, a flip up costs 1: taken with p = exp(-1/5) = 0.82.
+        let bucket = measured.buckets[0];
+        let (seen, rule) = (bucket.measured().unwrap(), bucket.expected().unwrap());
+        assert!((rule - (-0.2f64).exp()).abs() < 1e-6);
+        assert!((seen - rule).abs() < 0.05, "measured {seen}, rule {rule}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::coarse::{self, Coarse};
 use super::region::{Region, RegionKind, Scratch};
 use std::time::{Duration, Instant};
 
-use crate::anneal::{Problem, Rng};
+use crate::anneal::{Problem, Rng, Sketch};
 
 mod strips;
 
@@ -398,6 +398,45 @@ impl Problem for Denoise {
                 }
             }
         }
+    }
+
+    /// "flip (x, y)", or "flip a region of N pixels from (x, y)"; places are pixels row by
+    /// row in the image (the padded grid's frame taken off).
+    fn sketch(&self, mv: &Change) -> Option<Sketch> {
+        let unpadded = |p: u32| {
+            let (row, col) = (p as usize / self.stride, p as usize % self.stride);
+            ((row - 1) * self.width + col - 1) as u32
+        };
+        let at = |p: u32| {
+            let i = unpadded(p) as usize;
+            format!("({}, {})", i % self.width, i / self.width)
+        };
+        let (words, places) = match *mv {
+            Change::Flip(p) => (format!("flip {}", at(p)), vec![unpadded(p)]),
+            Change::Region(region) => {
+                let pixels: Vec<u32> = match self.grow_region(region) {
+                    Some(_) => self
+                        .scratch
+                        .borrow()
+                        .pixels()
+                        .iter()
+                        .map(|&p| unpadded(p))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                let words = format!(
+                    "flip a region of {} pixels from {}",
+                    pixels.len(),
+                    at(region.seed)
+                );
+                (words, pixels)
+            }
+        };
+        Some(Sketch {
+            words,
+            places,
+            ..Sketch::default()
+        })
     }
 
     /// A restart begins again from the noisy image: a random labelling is hopeless here.

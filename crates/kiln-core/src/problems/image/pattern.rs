@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 
 use super::bitmap::Bitmap;
 use super::kernel::Kernel;
-use crate::anneal::{Problem, Rng};
+use crate::anneal::{Problem, Rng, Sketch};
 
 /// What the kernel sees beyond the image's sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -267,6 +267,16 @@ impl Problem for Pattern {
         let (b, a) = (mv.black as usize, mv.white as usize);
         // Removing b loses F(b); adding a gains F(a) minus b's own share in it.
         self.field[a] - self.field[b] - self.pair_weight(b, a)
+    }
+
+    /// "(x, y) black -> white, (x, y) white -> black".
+    fn sketch(&self, mv: &Swap) -> Option<Sketch> {
+        let at = |p: u32| format!("({}, {})", p as usize % self.width, p as usize / self.width);
+        Some(Sketch {
+            words: format!("swap black {} <-> white {}", at(mv.black), at(mv.white)),
+            places: vec![mv.black, mv.white],
+            ..Sketch::default()
+        })
     }
 
     fn apply(&mut self, mv: &Swap) {

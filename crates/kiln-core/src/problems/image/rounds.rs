@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use super::bitmap::Bitmap;
 use super::denoise::Denoise;
-use crate::anneal::{Outcome, Problem, RunConfig, Runner, Sample, Search, StopReason, nth_seed};
+use crate::anneal::{
+    Explained, Outcome, Problem, RunConfig, Runner, Sample, Search, StopReason, nth_seed,
+};
 
 /// How a denoising run is split into rounds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -153,6 +155,12 @@ impl Rounds {
     }
 
     /// Fuses the finished round's best into the elite and starts the next round, if any.
+    fn end_round_if_over(&mut self) {
+        if let Some(reason) = self.runner.stopped() {
+            self.end_round(reason);
+        }
+    }
+
     fn end_round(&mut self, reason: StopReason) {
         let (best, energy) = self.runner.best();
         self.report.round_energies.push(energy);
@@ -273,11 +281,17 @@ impl Search for Rounds {
             return 0;
         }
         let done = self.runner.step_batch(n);
-
-        if let Some(reason) = self.runner.stopped() {
-            self.end_round(reason);
-        }
+        self.end_round_if_over();
         done
+    }
+
+    fn step_explained(&mut self) -> Option<Explained> {
+        if self.finished.is_some() {
+            return None;
+        }
+        let told = self.runner.step_explained();
+        self.end_round_if_over();
+        told
     }
 
     /// The best energy is the lower of the fused rounds' and the current round's; taking it

@@ -10,7 +10,7 @@ use super::check::{first_clash, line_conflicts};
 use super::fill::BoxFill;
 use super::focus::{BoxPartners, Duplicates, Holders, Line, pick};
 use super::grid::Geometry;
-use crate::anneal::{Problem, Rng};
+use crate::anneal::{Problem, Rng, Sketch};
 
 /// Why a cell holds its value (for the UI).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -517,6 +517,28 @@ impl Problem for SudokuAnneal {
         if m.keeps != Keeps::Boxes {
             self.apply_swap(&m.second);
         }
+    }
+
+    /// "swap r3c4 <-> r3c6", and "then r5c4 <-> r5c6" for the second swap of a pair.
+    fn sketch(&self, m: &Exchange) -> Option<Sketch> {
+        let swaps: &[Swap] = if m.keeps == Keeps::Boxes {
+            std::slice::from_ref(&m.first)
+        } else {
+            &[m.first, m.second]
+        };
+        let name = |cell: u16| self.geometry.cell_name(cell.into());
+        let words: Vec<String> = swaps
+            .iter()
+            .map(|s| format!("{} <-> {}", name(s.a), name(s.b)))
+            .collect();
+        Some(Sketch {
+            words: format!("swap {}", words.join(", then ")),
+            places: swaps
+                .iter()
+                .flat_map(|s| [s.a.into(), s.b.into()])
+                .collect(),
+            ..Sketch::default()
+        })
     }
 
     fn randomize(&mut self, rng: &mut Rng) {

@@ -8,7 +8,7 @@ use rand::Rng as _;
 
 use super::anneal::{CellKind, SudokuSnapshot, grid_snapshots};
 use super::grid::Geometry;
-use crate::anneal::{Problem, Rng};
+use crate::anneal::{Problem, Rng, Sketch};
 
 /// Write `value` into `cell`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,4 +159,19 @@ impl Problem for CellLinear {
     }
 
     grid_snapshots!();
+
+    /// "r3c4: 7 -> 5".
+    fn sketch(&self, m: &SetCell) -> Option<Sketch> {
+        let cell = usize::from(m.cell);
+        Some(Sketch {
+            words: format!(
+                "{}: {} -> {}",
+                self.geometry.cell_name(cell),
+                self.values[cell],
+                m.value
+            ),
+            places: vec![m.cell.into()],
+            ..Sketch::default()
+        })
+    }
 }

@@ -12,7 +12,7 @@ use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
 use super::nearest::Unvisited;
 use super::tour::Tour;
-use crate::anneal::{Problem, Rng};
+use crate::anneal::{Problem, Rng, Sketch};
 
 /// Which moves the annealer proposes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -473,6 +473,53 @@ impl Problem for TspProblem {
             }
             Move::Swap { i, j } => self.tour.swap(i, j),
         }
+    }
+
+    /// The tour edges the move takes out and puts in, cities numbered from 1 in the words
+    /// (as TSPLIB numbers them) and from 0 in the places.
+    fn sketch(&self, mv: &Move) -> Option<Sketch> {
+        let [a, b, c, d, e, f] = self.touched(mv);
+        let (kind, removed, added) = match *mv {
+            Move::Reverse { .. } => ("2-opt", vec![(a, b), (c, d)], vec![(a, c), (b, d)]),
+            Move::OrOpt { reversed, .. } => {
+                // The run b..c between a and d goes between e and f.
+                let (first, last) = if reversed { (c, b) } else { (b, c) };
+                (
+                    "or-opt",
+                    vec![(a, b), (c, d), (e, f)],
+                    vec![(a, d), (e, first), (last, f)],
+                )
+            }
+            Move::Swap { .. } if c == e => ("swap", vec![(a, b), (e, f)], vec![(a, e), (b, f)]),
+            Move::Swap { .. } => (
+                "swap",
+                vec![(a, b), (b, c), (d, e), (e, f)],
+                vec![(a, e), (e, c), (d, b), (b, f)],
+            ),
+        };
+        let named = |edges: &[(u32, u32)]| {
+            let names: Vec<String> = edges
+                .iter()
+                .map(|(x, y)| format!("{}-{}", x + 1, y + 1))
+                .collect();
+            names.join(" ")
+        };
+        let words = match *mv {
+            Move::Swap { .. } => {
+                let (x, y) = if c == e { (b, c) } else { (b, e) };
+                format!("swap cities {} <-> {}", x + 1, y + 1)
+            }
+            _ => format!("{kind}: drop {}, add {}", named(&removed), named(&added)),
+        };
+        let mut places: Vec<u32> = removed.iter().flat_map(|&(x, y)| [x, y]).collect();
+        places.sort_unstable();
+        places.dedup();
+        Some(Sketch {
+            words,
+            places,
+            removed,
+            added,
+        })
     }
 
     /// A fresh random permutation: a restart should forget the old tour entirely (a
