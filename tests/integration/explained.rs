@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use kiln::anneal::explain::{Acceptance, Measured};
 use kiln::anneal::{Explained, Problem, Rng, RunConfig, Runner, Schedule, auto_temperature};
 use kiln::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern};
 use kiln::problems::sudoku::{CellLinear, Geometry, SudokuAnneal};
@@ -194,4 +195,78 @@ fn image_swaps_and_flips_mark_the_pixels_they_change() {
     explained_run(denoise, "denoise", |b, a, e| {
         changed_places(&b.bits, &a.bits, e, "denoise")
     });
+}
+
+/// Runs `problem` at constant temperature `t` for `steps` explained steps: the acceptance
+/// of the latest ones, as the explain panel measures it.
+fn measured_at<P: Problem>(problem: P, t: f64, steps: usize) -> Measured {
+    let mut runner = Runner::new(problem, RunConfig::new(Schedule::Constant, t), 5);
+    let mut acceptance = Acceptance::default();
+    for _ in 0..steps {
+        let told = runner
+            .step_explained()
+            .expect("a run without a budget goes on");
+        acceptance.record(&told.decision);
+    }
+    acceptance.measured()
+}
+
+/// Every bucket with enough moves takes its share within four standard deviations of the
+/// rule's; the table is printed for the record (`--nocapture`).
+fn agrees(what: &str, t: f64, m: &Measured) {
+    eprintln!(
+        "{what} at T = {t:.4}: {} uphill of {}",
+        m.uphill, m.proposals
+    );
+    let mut checked = 0;
+    for (k, b) in m.buckets.iter().enumerate() {
+        let (Some(seen), Some(rule)) = (b.measured(), b.expected()) else {
+            continue;
+        };
+        let n = f64::from(b.proposed);
+        eprintln!(
+            "  dE/T {:>4.1}+  rule {rule:.3}  taken {seen:.3}  moves {n}",
+            k as f64 * 0.5
+        );
+        if n >= 100.0 {
+            let sigma = (rule * (1.0 - rule) / n).sqrt().max(1e-3);
+            assert!(
+                (seen - rule).abs() < 4.0 * sigma,
+                "{what}: bucket {k}: {seen} vs {rule}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "{what}: no bucket had enough moves");
+}
+
+#[test]
+fn the_measured_acceptance_follows_the_rule_on_every_problem_at_two_temperatures() {
+    let mut rng = Rng::seed_from_u64(4);
+    let grid = full_grid(3);
+    let givens: Vec<u8> = grid
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if i % 4 == 0 { v } else { 0 })
+        .collect();
+    let sudoku = SudokuAnneal::new(Arc::new(Geometry::new(3)), &givens, &givens, &mut rng);
+    let instance = Arc::new(random::instance(200, random::Layout::Uniform, 9));
+    let tsp = TspProblem::new(
+        instance,
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        8,
+        Init::Random,
+        &mut rng,
+    );
+    let image = Bitmap::random(64, 48, 0.4, &mut rng);
+    let pattern = Pattern::new(image, Kernel::from_spec("n8").unwrap(), Edges::Wrap).unwrap();
+    for acceptance in [0.5, 0.1] {
+        let t = auto_temperature(&sudoku, 1, acceptance, 2000);
+        agrees("sudoku", t, &measured_at(sudoku.clone(), t, 20_000));
+        let t = auto_temperature(&tsp, 1, acceptance, 2000);
+        agrees("tsp", t, &measured_at(tsp.clone(), t, 20_000));
+        let t = auto_temperature(&pattern, 1, acceptance, 2000);
+        agrees("image", t, &measured_at(pattern.clone(), t, 20_000));
+    }
 }
