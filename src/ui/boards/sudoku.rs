@@ -47,19 +47,19 @@ impl Cells {
             .unwrap_or(Cells::of(n, 1))
     }
 
-    /// The cells of the grid drawn in `area`, and where a grid position falls on screen;
-    /// `None` if not even the smallest grid fits.
-    fn placed(n: usize, area: Rect) -> Option<(Cells, impl Fn(usize, usize) -> (u16, u16))> {
+    /// The cells of the grid drawn in `area`, and where it is drawn; `None` if not even
+    /// the smallest grid fits.
+    fn placed(n: usize, area: Rect) -> Option<Placed> {
         let cells = Cells::fitting(n, area);
         let (width, height) = cells.grid_size();
         if area.width < width || area.height < height {
             return None;
         }
-        let x0 = area.x + (area.width - width) / 2;
-        let y0 = area.y + (area.height - height) / 2;
-        Some((cells, move |x: usize, y: usize| {
-            (x0 + x as u16, y0 + y as u16)
-        }))
+        Some(Placed {
+            cells,
+            x0: area.x + (area.width - width) / 2,
+            y0: area.y + (area.height - height) / 2,
+        })
     }
 
     fn of(n: usize, height: usize) -> Self {
@@ -94,6 +94,20 @@ impl Cells {
 
     fn cell_y(&self, row: usize) -> usize {
         (row / self.n) * self.box_height() + 1 + (row % self.n) * self.height
+    }
+}
+
+/// A grid's cells and its top-left corner on screen.
+struct Placed {
+    cells: Cells,
+    x0: u16,
+    y0: u16,
+}
+
+impl Placed {
+    /// Where grid position (`x`, `y`) falls on screen.
+    fn at(&self, x: usize, y: usize) -> (u16, u16) {
+        (self.x0 + x as u16, self.y0 + y as u16)
     }
 }
 
@@ -141,9 +155,10 @@ impl Board<SudokuSnapshot> for SudokuView {
     fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let g = &s.geometry;
         let (n, side) = (g.n, g.side);
-        let Some((cells, at)) = Cells::placed(n, area) else {
+        let Some(placed) = Cells::placed(n, area) else {
             return;
         };
+        let (cells, at) = (placed.cells, |x, y| placed.at(x, y));
         let height = cells.grid_size().1;
         let conflicts = s.conflicts();
         let line = Lines::new(theme.ascii);
@@ -208,9 +223,10 @@ impl Board<SudokuSnapshot> for SudokuView {
         buf: &mut Buffer,
         theme: &Theme,
     ) {
-        let Some((cells, at)) = Cells::placed(s.geometry.n, area) else {
+        let Some(placed) = Cells::placed(s.geometry.n, area) else {
             return;
         };
+        let (cells, at) = (placed.cells, |x, y| placed.at(x, y));
         let side = s.geometry.side;
         let middle = (cells.width / 2, cells.height / 2);
         for &cell in &sketch.places {
