@@ -93,13 +93,14 @@ struct Areas {
 
 /// Splits the screen so the board gets most of it: the stats panel takes about a third of
 /// the width, between its minimum and a width past which it has nothing more to show;
-/// `lesson` rows across the whole width go under both.
-fn areas(area: Rect, lesson: u16) -> Areas {
+/// `lesson` rows across the whole width go under both, and the hint row under them unless
+/// the lesson took it.
+fn areas(area: Rect, lesson: u16, footer: bool) -> Areas {
     let [title, body, lesson, hints] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
         Constraint::Length(lesson),
-        Constraint::Length(1),
+        Constraint::Length(footer.into()),
     ])
     .areas(area);
     let stats_width = (area.width * 7 / 20).clamp(stats::WIDTH, stats::MAX_WIDTH);
@@ -116,7 +117,7 @@ fn areas(area: Rect, lesson: u16) -> Areas {
 
 /// The board area of a screen of `screen`'s size.
 fn board_area(screen: Rect) -> BoardArea {
-    let board = areas(screen, 0).board;
+    let board = areas(screen, 0, true).board;
     BoardArea {
         width: board.width,
         height: board.height,
@@ -527,7 +528,8 @@ impl Widget for &App {
             too_small(area, (need_w, need_h), buf);
             return;
         }
-        // The lesson takes the rows the board and the panel can spare: with one row for
+        // The lesson takes the rows the board and the panel can spare, and the footer's
+        // when they spare too few (the keys are in the help); with one row for
         // two lines, the decision (the board marks the move).
         let mut lesson = self
             .session
@@ -535,16 +537,18 @@ impl Widget for &App {
             .map(|moved| lesson::lines(moved, area.width))
             .unwrap_or_default();
         let spare = area.height.saturating_sub(need_h);
-        if lesson.len() > usize::from(spare) {
-            lesson.drain(..lesson.len() - usize::from(spare));
+        let room = usize::from(spare) + 1;
+        if lesson.len() > room {
+            lesson.drain(..lesson.len() - room);
         }
+        let footer = lesson.len() <= usize::from(spare);
         let Areas {
             title,
             board,
             panel,
             lesson: lesson_area,
             hints,
-        } = areas(area, lesson.len() as u16);
+        } = areas(area, lesson.len() as u16, footer);
 
         Paragraph::new(format::fit(self.title_line(), title.width)).render(title, buf);
         Paragraph::new(self.hints(hints.width)).render(hints, buf);

@@ -45,6 +45,21 @@ fn seen(measured: &Measured, t: f64) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// An axis label with three significant digits at most (whole numbers from 100 up).
+fn round_label(x: f64) -> String {
+    let decimals = match x.abs() {
+        x if x >= 100.0 => 0,
+        x if x >= 10.0 => 1,
+        _ => 2,
+    };
+    let text = format!("{x:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
 /// "1.2-1.5": a bucket's range of dE/T, the last one open.
 fn bucket_range(k: usize) -> String {
     let low = k as f64 * BUCKET_WIDTH;
@@ -94,9 +109,9 @@ impl Widget for ExplainPanel<'_> {
             .temperature
             .map_or("-".to_string(), format::temperature);
         let head = vec![
-            Line::raw("a move dE worse is taken"),
+            Line::raw("a move dE worse is taken with"),
             Line::from(vec![
-                Span::raw("with p = exp(-dE/T), "),
+                Span::raw("p = exp(-dE/T)   "),
                 Span::styled(format!("T = {t_text}"), theme.temperature),
             ]),
         ];
@@ -139,7 +154,7 @@ impl Widget for ExplainPanel<'_> {
                 Axis::default()
                     .bounds([0.0, x_max])
                     .style(theme.dim)
-                    .labels(["0".to_string(), format!("dE {}", format::trim(x_max))]),
+                    .labels(["0".to_string(), format!("dE {}", round_label(x_max))]),
             )
             .y_axis(
                 Axis::default()
@@ -157,7 +172,7 @@ impl Widget for ExplainPanel<'_> {
             Span::styled(line_sample, theme.temperature),
             Span::raw(" rule  "),
             Span::styled(point_sample, theme.energy),
-            Span::raw(" taken, latest moves"),
+            Span::raw(" taken (latest)"),
         ]))
         .render(legend_area, buf);
         let Some(m) = self.measured.filter(|m| m.proposals > 0) else {
@@ -174,7 +189,7 @@ impl Widget for ExplainPanel<'_> {
         };
         let mut lines = vec![
             format!(
-                "uphill taken {share} ({} of {})",
+                "uphill taken {share}: {}/{}",
                 format::count(m.uphill_taken.into()),
                 format::count(m.uphill.into())
             ),

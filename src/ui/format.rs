@@ -96,7 +96,7 @@ pub(crate) fn si(x: f64, place: Si) -> String {
 }
 
 /// `v` with at most three decimals and no trailing zeros.
-pub(super) fn trim(v: f64) -> String {
+fn trim(v: f64) -> String {
     let text = format!("{v:.3}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     match text {

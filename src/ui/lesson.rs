@@ -9,27 +9,45 @@ use super::format;
 /// Columns between the parts of the line.
 const GAP: &str = "   ";
 
+/// How much room the decision has: the whole story, or the same tighter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Room {
+    /// `dE = +2   T = 0.8000   p = exp(-2/0.8000) = 0.08   u = 0.31 -> rejected`.
+    Full,
+    /// `dE=+2 T=0.8000 p=exp(-2/0.8000)=0.08 u=0.31 -> rejected`.
+    Tight,
+    /// `dE=+2 T=0.8000 p=0.08 u=0.31 -> rejected`.
+    Least,
+}
+
 /// The decision in words: dE, T, p (and how it follows from them), u and the outcome.
 pub(super) fn decision(d: &Decision) -> String {
+    decision_in(d, Room::Full)
+}
+
+fn decision_in(d: &Decision, room: Room) -> String {
+    let (eq, gap) = match room {
+        Room::Full => (" = ", GAP),
+        Room::Tight | Room::Least => ("=", " "),
+    };
     let t = format::temperature(d.temperature);
     let delta = format::energy(d.delta);
-    let de = if d.delta > 0.0 {
-        format!("dE = +{delta}")
-    } else {
-        format!("dE = {delta}")
-    };
+    let sign = if d.delta > 0.0 { "+" } else { "" };
     let p = if d.uphill() {
         let (p, u) = probabilities(d.p, d.u);
-        let rule = format!("p = exp(-{delta}/{t}) = {p}");
+        let rule = match room {
+            Room::Least => format!("p{eq}{p}"),
+            _ => format!("p{eq}exp(-{delta}/{t}){eq}{p}"),
+        };
         match u {
-            Some(u) => format!("{rule}{GAP}u = {u}"),
-            None => format!("{rule}{GAP}(too small to draw)"),
+            Some(u) => format!("{rule}{gap}u{eq}{u}"),
+            None => format!("{rule}{gap}(too small to draw)"),
         }
     } else {
-        "p = 1 (not uphill)".to_string()
+        format!("p{eq}1 (not uphill)")
     };
     let outcome = if d.accepted { "accepted" } else { "rejected" };
-    format!("{de}{GAP}T = {t}{GAP}{p} -> {outcome}")
+    format!("dE{eq}{sign}{delta}{gap}T{eq}{t}{gap}{p} -> {outcome}")
 }
 
 /// `p` and `u` with as many decimals as tell them apart (two at least, so the reader can
@@ -49,18 +67,26 @@ fn probabilities(p: f64, u: Option<f64>) -> (String, Option<String>) {
 }
 
 /// The lesson in `width` columns: the move and the decision on one line when they fit,
-/// else one line each; a line still too long is shortened with an ellipsis.
+/// else one line each, the decision as tight as it must be to keep its outcome on screen.
 pub(super) fn lines(explained: &Explained, width: u16) -> Vec<String> {
-    let decision = decision(&explained.decision);
-    let Some(sketch) = &explained.sketch else {
-        return vec![decision];
-    };
-    let one = format!("{}{GAP}{decision}", sketch.words);
-    if one.chars().count() <= usize::from(width) {
-        vec![one]
-    } else {
-        vec![sketch.words.clone(), decision]
+    let width = usize::from(width);
+    let d = &explained.decision;
+    let full = decision_in(d, Room::Full);
+    let fits = |line: &String| line.chars().count() <= width;
+    if let Some(sketch) = &explained.sketch {
+        let one = format!("{}{GAP}{full}", sketch.words);
+        if fits(&one) {
+            return vec![one];
+        }
     }
+    let decision = [Room::Full, Room::Tight]
+        .into_iter()
+        .map(|room| decision_in(d, room))
+        .find(fits)
+        .unwrap_or_else(|| decision_in(d, Room::Least));
+    let mut lines: Vec<String> = explained.sketch.iter().map(|s| s.words.clone()).collect();
+    lines.push(decision);
+    lines
 }
 
 #[cfg(test)]
@@ -124,9 +150,14 @@ mod tests {
 
     #[test]
     fn a_narrow_screen_gets_the_move_and_the_decision_on_a_line_each() {
-        let lines = lines(&told(2.0, Some(0.31), false), 80);
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0], "swap r3c4 <-> r3c6");
-        assert!(lines[1].chars().count() <= 80, "{}", lines[1]);
+        let move_then = |width| lines(&told(2.0, Some(0.31), false), width);
+        assert_eq!(move_then(80).len(), 2);
+        assert_eq!(move_then(80)[0], "swap r3c4 <-> r3c6");
+        assert!(move_then(80)[1].starts_with("dE = +2   T = 0.8000"));
+        assert_eq!(
+            move_then(60)[1],
+            "dE=+2 T=0.8000 p=exp(-2/0.8000)=0.08 u=0.31 -> rejected"
+        );
+        assert_eq!(move_then(40)[1], "dE=+2 T=0.8000 p=0.08 u=0.31 -> rejected");
     }
 }

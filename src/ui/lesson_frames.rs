@@ -29,18 +29,21 @@ fn number_after(text: &str, label: &str) -> Option<f64> {
     word.trim_start_matches('+').replace(',', "").parse().ok()
 }
 
+/// The decision line's numbers, in its full (`dE = +2`) or tight (`dE=+2`) form.
 fn told(screen: &[String]) -> Option<Told> {
-    let line = screen.iter().find(|l| l.contains("dE = "))?;
-    let outcome = line.trim_end();
-    let p = match line.find(") = ") {
-        Some(at) => line[at + 4..].split_whitespace().next()?.parse().ok()?,
+    let line = screen
+        .iter()
+        .find(|l| l.contains("dE = ") || l.contains("dE="))?;
+    let line = line.replace(" = ", "=");
+    let p = match line.find(")=") {
+        Some(at) => number_after(&line, &line[at..at + 2])?,
         None => 1.0,
     };
     Some(Told {
-        delta: number_after(line, "dE = ")?,
+        delta: number_after(&line, "dE=")?,
         p,
-        u: number_after(line, "u = "),
-        accepted: outcome.ends_with("accepted"),
+        u: number_after(&line, "u="),
+        accepted: line.trim_end().ends_with("accepted"),
     })
 }
 
