@@ -21,11 +21,7 @@ enum Room {
 }
 
 /// The decision in words: dE, T, p (and how it follows from them), u and the outcome.
-pub(super) fn decision(d: &Decision) -> String {
-    decision_in(d, Room::Full)
-}
-
-fn decision_in(d: &Decision, room: Room) -> String {
+fn decision(d: &Decision, room: Room) -> String {
     let (eq, gap) = match room {
         Room::Full => (" = ", GAP),
         Room::Tight | Room::Least => ("=", " "),
@@ -71,7 +67,7 @@ fn probabilities(p: f64, u: Option<f64>) -> (String, Option<String>) {
 pub(super) fn lines(explained: &Explained, width: u16) -> Vec<String> {
     let width = usize::from(width);
     let d = &explained.decision;
-    let full = decision_in(d, Room::Full);
+    let full = decision(d, Room::Full);
     let fits = |line: &String| line.chars().count() <= width;
     if let Some(sketch) = &explained.sketch {
         let one = format!("{}{GAP}{full}", sketch.words);
@@ -81,9 +77,9 @@ pub(super) fn lines(explained: &Explained, width: u16) -> Vec<String> {
     }
     let decision = [Room::Full, Room::Tight]
         .into_iter()
-        .map(|room| decision_in(d, room))
+        .map(|room| decision(d, room))
         .find(fits)
-        .unwrap_or_else(|| decision_in(d, Room::Least));
+        .unwrap_or_else(|| decision(d, Room::Least));
     let mut lines: Vec<String> = explained.sketch.iter().map(|s| s.words.clone()).collect();
     lines.push(decision);
     lines
@@ -132,7 +128,7 @@ mod tests {
     #[test]
     fn u_and_p_get_the_decimals_that_tell_them_apart() {
         let p = (-2.0f64 / 0.8).exp(); // 0.0821
-        let line = decision(&told(2.0, Some(0.0818), true).decision);
+        let line = decision(&told(2.0, Some(0.0818), true).decision, Room::Full);
         assert!(line.contains(&format!("= {p:.4}")), "{line}");
         assert!(line.ends_with("u = 0.0818 -> accepted"), "{line}");
     }
@@ -140,10 +136,10 @@ mod tests {
     #[test]
     fn downhill_is_certain_and_far_uphill_is_not_drawn() {
         assert_eq!(
-            decision(&told(-1.0, None, true).decision),
+            decision(&told(-1.0, None, true).decision, Room::Full),
             "dE = -1   T = 0.8000   p = 1 (not uphill) -> accepted"
         );
-        let far = decision(&told(45.0, None, false).decision);
+        let far = decision(&told(45.0, None, false).decision, Room::Full);
         assert!(far.contains("p = exp(-45/0.8000) = 3.7e-25"), "{far}");
         assert!(far.ends_with("(too small to draw) -> rejected"), "{far}");
     }
