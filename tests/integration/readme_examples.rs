@@ -1,6 +1,7 @@
 //! Every `kiln` command in the README's `sh` blocks runs as written, in order, in one scratch
 //! directory (so `kiln plot` finds the traces the race before it wrote). Commands shown for
-//! the live view run headless here (stdout is a pipe) with a one-second limit per puzzle.
+//! the live view run headless here (stdout is a pipe) with a one-second limit per puzzle and
+//! without their pace.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,6 +50,10 @@ fn every_readme_example_runs() {
         let live = !args.iter().any(|a| a == "--headless")
             && !["presets", "plot"].contains(&args[0].as_str());
         if live {
+            // A pace is the live view's alone: headless, the example runs flat out.
+            if let Some(at) = args.iter().position(|a| a == "--speed") {
+                args.drain(at..at + 2);
+            }
             args.extend(["--time-limit", "1"].map(String::from));
         }
         let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
