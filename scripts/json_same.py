@@ -95,7 +95,7 @@ def run(binary, command):
 
 
 def main():
-    before, after = sys.argv[1], sys.argv[2]
+    before, after = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     commands = list(examples())
     if "--extra" in sys.argv:
         commands += EXTRA

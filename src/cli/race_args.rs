@@ -9,7 +9,8 @@ use crate::anneal::Trace;
 use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
-use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
+use crate::problems::spec::with_part;
+use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, SudokuSpec, selected_puzzles};
 use crate::problems::{ProblemCommand, RaceProblem};
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
@@ -70,8 +71,13 @@ impl RaceArgs {
         Ok(p.clone())
     }
 
+    /// The run of racer `preset`: the race's own, with its preset.
+    pub fn racer(&self, preset: Option<Preset>) -> Result<SudokuSpec, InputError> {
+        self.racer_flags(preset).spec()
+    }
+
     /// The flags of racer `preset`: the race's own, with its preset.
-    pub fn racer(&self, preset: Option<Preset>) -> SudokuArgs {
+    fn racer_flags(&self, preset: Option<Preset>) -> SudokuArgs {
         SudokuArgs {
             file: self.file.clone(),
             index: self.index,
@@ -93,9 +99,9 @@ impl RaceArgs {
         self.racers()?
             .into_iter()
             .map(|preset| {
-                let mut racer = self.racer(Some(preset));
+                let mut racer = self.racer_flags(Some(preset));
                 if let Some(path) = &racer.anneal.trace {
-                    let path = crate::cli::anneal_args::with_part(path, preset.name());
+                    let path = with_part(path, preset.name());
                     Trace::check_new(&path)?;
                     racer.anneal.trace = Some(path);
                 }
@@ -106,7 +112,7 @@ impl RaceArgs {
 
     /// The puzzles to race.
     pub fn puzzles(&self) -> Result<Vec<Puzzle>, InputError> {
-        selected_puzzles(&self.racer(None))
+        selected_puzzles(&self.racer(None)?)
     }
 
     /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the pane's
@@ -119,7 +125,7 @@ impl RaceArgs {
                     1 => preset.name().to_string(),
                     _ => format!("{}-{number}", preset.name()),
                 };
-                self.anneal.open_trace(Some(&part))
+                self.anneal.run().open_trace(Some(&part))
             })
             .collect()
     }

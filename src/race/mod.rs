@@ -94,7 +94,9 @@ pub fn race(
     traces: Vec<Trace>,
     puzzle: &Puzzle,
 ) -> color_eyre::Result<Vec<Report>> {
-    let racers = args.racers()?;
+    let racers = (args.racers()?.into_iter())
+        .map(|preset| args.racer(Some(preset)))
+        .collect::<Result<Vec<_>, _>>()?;
     // Racers run side by side: one line for the race, none of their own.
     let progress = BatchProgress::start(racers.len());
     let progress = &progress;
@@ -102,8 +104,7 @@ pub fn race(
         let handles: Vec<_> = racers
             .into_iter()
             .zip(traces)
-            .map(|(preset, mut trace)| {
-                let racer = args.racer(Some(preset));
+            .map(|(racer, mut trace)| {
                 scope.spawn(move || {
                     let report = solve(puzzle, &racer, &mut trace)?;
                     progress.done();
