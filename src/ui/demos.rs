@@ -4,12 +4,13 @@ use color_eyre::Result;
 use ratatui::layout::Rect;
 
 use crate::cli;
+use crate::cli::race_args::RaceArgs;
 use crate::input::InputError;
 use crate::problems::ProblemCommand;
 use crate::problems::image::{ImageArgs, ImageSpec};
 use crate::problems::sudoku::{self, SudokuArgs};
 use crate::problems::tsp::{TspArgs, TspSpec};
-use crate::race::{Plan, RaceArgs};
+use crate::race::Plan;
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
