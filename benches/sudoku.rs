@@ -61,11 +61,11 @@ fn solve_times(c: &mut Criterion) {
     ] {
         let puzzle =
             read_puzzles(format!("puzzles/sudoku/{file}").as_ref()).unwrap()[index].clone();
-        let mut args = kiln::cli::default_sudoku();
+        let mut spec = kiln::cli::default_sudoku().spec().unwrap();
         group.bench_function(puzzle.source.clone(), |b| {
             b.iter(|| {
-                args.anneal.seed += 1;
-                let mut solver = solver(&puzzle, &args).unwrap();
+                spec.run.seed += 1;
+                let mut solver = solver(&puzzle, &spec).unwrap();
                 while solver.search.stopped().is_none() {
                     solver.search.step_batch(1 << 14);
                 }

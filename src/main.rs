@@ -113,7 +113,7 @@ enum Anneal<'a> {
     Bare,
     Problem(&'a ProblemCommand),
     /// `kiln race FILE --presets ...` (a race of flags is the `Plan` beside it).
-    Race(&'a kiln::race::RaceArgs),
+    Race(&'a kiln::cli::race_args::RaceArgs),
 }
 
 fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
@@ -187,7 +187,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     }
     match anneal {
         Anneal::Problem(problem) => problem.get().headless(&mut out, &mut log),
-        Anneal::Race(args) => kiln::race::headless_race(args, &mut out, &mut log),
+        Anneal::Race(args) => kiln::race::headless_race(&args.spec()?, &mut out, &mut log),
         Anneal::Bare => kiln::cli::default_sudoku().headless(&mut out, &mut log),
     }
 }

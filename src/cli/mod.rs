@@ -1,6 +1,7 @@
 //! The command line: `kiln [sudoku|tsp|image] ...`, headless or live.
 
 pub mod anneal_args;
+pub mod batch_args;
 pub mod errors;
 pub mod generate;
 pub mod output_args;
@@ -12,7 +13,6 @@ pub mod values;
 use clap::{Arg, Args, Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
-use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::race_args::RaceArgs;
 use crate::cli::serve_args::ServeArgs;
 use crate::export::plot::PlotArgs;
@@ -235,21 +235,6 @@ pub enum Command {
     /// `kiln man > ~/.local/share/man/man1/kiln.1`, and read it with `man kiln`.
     #[command(args = hidden_globals(&VIEW_AND_OUTPUT))]
     Man,
-}
-
-impl Command {
-    /// The annealing flags of a command that anneals.
-    pub fn anneal_args(&self) -> Option<&AnnealArgs> {
-        match self {
-            Command::Problem(problem) => Some(problem.get().shared().anneal),
-            Command::Race(args) => Some(&args.anneal),
-            Command::Presets
-            | Command::Plot(_)
-            | Command::Serve(_)
-            | Command::Completions { .. }
-            | Command::Man => None,
-        }
-    }
 }
 
 /// The first of `flags` (name, whether given) that was given.

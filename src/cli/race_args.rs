@@ -9,11 +9,10 @@ use crate::anneal::Trace;
 use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
+use crate::problems::spec::with_part;
 use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
 use crate::problems::{ProblemCommand, RaceProblem};
-
-/// Race mode runs this many solvers at most (one pane each in the TUI).
-pub const MAX_RACERS: usize = 4;
+use crate::race::{MAX_RACERS, PresetRace};
 
 #[derive(Args, Debug, Clone)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -70,8 +69,19 @@ impl RaceArgs {
         Ok(p.clone())
     }
 
+    /// The race these flags ask for: its racers, checked, and its puzzles.
+    pub fn spec(&self) -> Result<PresetRace, InputError> {
+        Ok(PresetRace {
+            racers: (self.racers()?.into_iter())
+                .map(|preset| Ok((preset, self.racer_flags(Some(preset)).spec()?)))
+                .collect::<Result<_, InputError>>()?,
+            puzzles: self.puzzles()?,
+            run: self.anneal.run(),
+        })
+    }
+
     /// The flags of racer `preset`: the race's own, with its preset.
-    pub fn racer(&self, preset: Option<Preset>) -> SudokuArgs {
+    fn racer_flags(&self, preset: Option<Preset>) -> SudokuArgs {
         SudokuArgs {
             file: self.file.clone(),
             index: self.index,
@@ -93,9 +103,9 @@ impl RaceArgs {
         self.racers()?
             .into_iter()
             .map(|preset| {
-                let mut racer = self.racer(Some(preset));
+                let mut racer = self.racer_flags(Some(preset));
                 if let Some(path) = &racer.anneal.trace {
-                    let path = crate::cli::anneal_args::with_part(path, preset.name());
+                    let path = with_part(path, preset.name());
                     Trace::check_new(&path)?;
                     racer.anneal.trace = Some(path);
                 }
@@ -106,21 +116,6 @@ impl RaceArgs {
 
     /// The puzzles to race.
     pub fn puzzles(&self) -> Result<Vec<Puzzle>, InputError> {
-        selected_puzzles(&self.racer(None))
-    }
-
-    /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the pane's
-    /// preset, and the puzzle's number when there are several (`t-ga-2.csv`).
-    pub fn traces(&self, number: usize, count: usize) -> Result<Vec<Trace>, InputError> {
-        self.racers()?
-            .into_iter()
-            .map(|preset| {
-                let part = match count {
-                    1 => preset.name().to_string(),
-                    _ => format!("{}-{number}", preset.name()),
-                };
-                self.anneal.open_trace(Some(&part))
-            })
-            .collect()
+        selected_puzzles(&self.racer_flags(None).spec()?)
     }
 }

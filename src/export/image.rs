@@ -3,8 +3,8 @@
 
 use super::Export;
 use super::canvas::{BLACK, Canvas, Surface};
-use crate::cli::output_args::Format;
-use crate::problems::image::{Bitmap, ImageArgs, Mode, file, pbm};
+use crate::headless::output::Format;
+use crate::problems::image::{Bitmap, ImageModel, Mode, file, pbm};
 
 /// Small images are scaled up by a whole factor until their short side is this long...
 const SHORT_SIDE: usize = 256;
@@ -13,8 +13,8 @@ const MAX_LONG_SIDE: usize = 4096;
 
 /// What a run's files are named after: its input file, or the kernel a random image forms
 /// patterns under.
-pub fn run_name(args: &ImageArgs, mode: &Mode) -> String {
-    match (&args.file, mode) {
+pub fn run_name(model: &ImageModel, mode: &Mode) -> String {
+    match (&model.file, mode) {
         (Some(path), _) => path
             .file_stem()
             .unwrap_or_default()
@@ -106,8 +106,10 @@ mod tests {
     #[test]
     fn runs_are_named_after_their_file_or_kernel() {
         let name = |words: &[&str]| {
-            let args: ImageArgs = cli::parse(&words[1..]);
-            run_name(&args, &build(&args).unwrap().mode)
+            let spec = cli::parse::<crate::problems::image::ImageArgs>(&words[1..])
+                .spec()
+                .unwrap();
+            run_name(&spec.model, &build(&spec).unwrap().mode)
         };
         assert_eq!(
             name(&["image", "--size", "8x8", "--kernel", "n8-repel"]),

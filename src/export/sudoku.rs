@@ -9,7 +9,7 @@ use super::Export;
 use super::canvas::{BLACK, Canvas, Surface};
 use super::font;
 use super::svg::Svg;
-use crate::cli::output_args::Format;
+use crate::headless::output::Format;
 use crate::problems::sudoku::{CellKind, SudokuSnapshot, first_clash, line_cost, line_of, symbol};
 
 const PROPAGATED: Rgb<u8> = Rgb([0, 120, 120]);

@@ -5,7 +5,7 @@ use image::Rgb;
 use super::Export;
 use super::canvas::{BLACK, Canvas, Pen, Surface};
 use super::svg::Svg;
-use crate::cli::output_args::Format;
+use crate::headless::output::Format;
 use crate::problems::tsp::{Bounds, Point, TspSnapshot, tour_file};
 
 /// Pixels along the longer side of the cities' bounding box.

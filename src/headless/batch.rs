@@ -2,16 +2,12 @@
 //! threads, printed in input order; `--shard K/N` picks one machine's share of them.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
-use clap::Args;
-
 use crate::anneal::interrupt;
-use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::ranges::{self, Seeds, Shard, whole};
+use crate::cli::ranges::Shard;
 use crate::headless::progress::BatchProgress;
 use crate::input::InputError;
 use crate::messages::count;
@@ -19,29 +15,34 @@ use crate::messages::count;
 /// The runs share nothing, but were written for the main thread's 8 MiB stack.
 const STACK_SIZE: usize = 8 << 20;
 
-/// Flags of every command that can run a batch.
-#[derive(Args, Debug, Clone, Default, PartialEq)]
-#[command(next_help_heading = "Batches")]
-pub struct BatchArgs {
-    /// Run the batch on this many threads; the output is the same for any number
-    /// [default: one per core, fewer when each run uses several chains].
-    #[arg(long, value_name = "N", value_parser = whole(ranges::JOBS))]
-    pub jobs: Option<usize>,
-    /// Run only items K, K+N, K+2N, ... of the batch (K counts from 1), to spread a batch
-    /// over machines; lines keep their puzzle's line number in `source`.
-    #[arg(long, value_name = "K/N", value_parser = ranges::shard)]
+/// The runs of a batch: the seeds of `--seeds`, this machine's `--shard` of them and the
+/// threads (`--jobs`) they run on.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Batch {
+    /// `--seeds`; without it, the run's own seed.
+    pub seeds: Option<Vec<u64>>,
     pub shard: Option<Shard>,
-    /// Repeat the run for each seed: a range A..B (both included) or a list like 1,5,9.
-    #[arg(long, value_name = "SEEDS", value_parser = ranges::seeds, conflicts_with = "seed")]
-    pub seeds: Option<Seeds>,
+    pub jobs: Option<usize>,
 }
 
-impl BatchArgs {
-    /// The seeds to run: `--seeds`, or the one `--seed`.
-    pub fn seeds(&self, anneal: &AnnealArgs) -> Vec<u64> {
-        self.seeds
-            .as_ref()
-            .map_or_else(|| vec![anneal.seed], |seeds| seeds.0.clone())
+impl Batch {
+    /// The seeds to run: `--seeds`, or the one `seed` of the run.
+    pub fn seeds(&self, seed: u64) -> Vec<u64> {
+        self.seeds.clone().unwrap_or_else(|| vec![seed])
+    }
+
+    /// Whether the batch runs several seeds (each run's trace is then named by its seed).
+    pub fn several_seeds(&self) -> bool {
+        self.seeds.as_ref().is_some_and(|seeds| seeds.len() > 1)
+    }
+
+    /// This shard's share of the seeds, when the batch is of seeds alone.
+    pub fn selected_seeds(&self, seed: u64) -> Result<Vec<u64>, InputError> {
+        let given = self.seeds(seed).len();
+        self.select(self.seeds(seed), || match &self.seeds {
+            Some(_) => format!("--seeds gives {}", count(given, "seed", "seeds")),
+            None => "without --seeds there is one run".to_string(),
+        })
     }
 
     /// This shard's share of `items` (all of them without `--shard`), in order. A shard
@@ -132,52 +133,4 @@ pub fn run_in_order<T: Sync, R: Send>(
         }
         failure.map_or(Ok(()), Err)
     })
-}
-
-/// One run's stdout and stderr, held until the runs before it are printed.
-struct Captured {
-    out: Vec<u8>,
-    log: Vec<u8>,
-    result: color_eyre::Result<()>,
-}
-
-/// Runs `run` once for each seed of `batch` (on `--jobs` threads, printing each run's
-/// output and log in seed order), or just once with `args` when there is no `--seeds`.
-/// `anneal` finds the seed and trace flags in `args`; with several seeds each run's trace
-/// is named by its seed.
-pub fn per_seed<A: Clone + Sync>(
-    args: &A,
-    batch: &BatchArgs,
-    anneal: fn(&mut A) -> &mut AnnealArgs,
-    run: impl Fn(&A, &mut dyn Write, &mut dyn Write) -> color_eyre::Result<()> + Sync,
-    out: &mut dyn Write,
-    log: &mut dyn Write,
-) -> color_eyre::Result<()> {
-    if batch.seeds.is_none() && batch.shard.is_none() {
-        return run(args, out, log);
-    }
-    let mut own = args.clone();
-    let all_seeds = batch.seeds(anneal(&mut own));
-    let given = all_seeds.len();
-    let several = given > 1;
-    let seeds = batch.select(all_seeds, || match &batch.seeds {
-        Some(_) => format!("--seeds gives {}", count(given, "seed", "seeds")),
-        None => "without --seeds there is one run".to_string(),
-    })?;
-    let seeded = |&seed: &u64| {
-        let mut args = args.clone();
-        let flags = anneal(&mut args);
-        *flags = flags.for_seed(seed, several);
-        let (mut out, mut log) = (Vec::new(), Vec::new());
-        let result = run(&args, &mut out, &mut log);
-        Ok(Captured { out, log, result })
-    };
-    let print = |captured: Captured| {
-        out.write_all(&captured.out)?;
-        out.flush()?;
-        // As `say` does: a failed write to stderr is no reason to stop.
-        let _ = log.write_all(&captured.log);
-        captured.result
-    };
-    run_in_order(&seeds, batch.jobs(1), seeded, print)
 }

@@ -6,3 +6,4 @@ pub mod interrupt;
 pub mod json;
 pub mod output;
 pub mod progress;
+pub mod report;

@@ -11,6 +11,68 @@ use std::path::{Path, PathBuf};
 
 use crate::input::InputError;
 
+/// What a result file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A TSPLIB tour file.
+    Tour,
+    /// A raw PBM image.
+    Pbm,
+    /// A picture of the result.
+    Png,
+    /// The same picture as SVG.
+    Svg,
+    /// One Sudoku solution per line.
+    Txt,
+}
+
+/// The files a problem writes its results as, by extension; the first is also what a path
+/// without an extension gets. Each problem keeps its own (`FORMATS` in its flags).
+#[derive(Debug)]
+pub struct Formats {
+    /// The problem's subcommand, for messages.
+    pub problem: &'static str,
+    pub choices: &'static [(&'static str, Format)],
+}
+
+impl Formats {
+    /// The format `path` names (by its extension, in any case) for this problem.
+    pub fn format_of(&self, path: &Path) -> Result<Format, InputError> {
+        let formats = self.choices;
+        let Some(extension) = path.extension() else {
+            return Ok(formats[0].1);
+        };
+        let extension = extension.to_string_lossy();
+        if let Some(&(_, format)) = formats
+            .iter()
+            .find(|(name, _)| extension.eq_ignore_ascii_case(name))
+        {
+            return Ok(format);
+        }
+        let names: Vec<String> = formats.iter().map(|(name, _)| format!(".{name}")).collect();
+        let (last, first) = names.split_last().expect("every problem writes something");
+        let choices = if first.is_empty() {
+            last.clone()
+        } else {
+            format!("{} or {last}", first.join(", "))
+        };
+        Err(InputError::new(
+            "--output",
+            format!(
+                "cannot write .{extension} for {} (use {choices})",
+                self.problem
+            ),
+        ))
+    }
+}
+
+/// Where a run writes its result, and in which format.
+#[derive(Debug, Clone)]
+pub struct OutputFile {
+    pub target: Target,
+    pub format: Format,
+}
+
 /// Where a run writes its result, and whether it may replace a file there.
 #[derive(Debug, Clone)]
 pub struct Target {
@@ -44,19 +106,6 @@ pub fn output_error(written: Option<&Result<(), OutputFailed>>) -> Option<String
         Some(Err(failed)) => Some(failed.to_string()),
         _ => None,
     }
-}
-
-/// The target of `--output path` (with `--force` if `force`), refused before the run if
-/// it would destroy a file.
-pub fn checked_target(
-    path: Option<&Path>,
-    force: bool,
-    inputs: &[&Path],
-) -> Result<Option<Target>, InputError> {
-    let Some(path) = path else { return Ok(None) };
-    let target = Target::new(path, force);
-    target.check(inputs)?;
-    Ok(Some(target))
 }
 
 /// The same file, by device and inode, whatever the path says.

@@ -2,6 +2,7 @@
 
 pub mod image;
 pub mod registry;
+pub mod spec;
 pub mod sudoku;
 pub mod tsp;
 

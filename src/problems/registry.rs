@@ -5,6 +5,7 @@
 //! `problems!` below.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use color_eyre::Result;
@@ -13,19 +14,18 @@ use super::image::ImageArgs;
 use super::sudoku::SudokuArgs;
 use super::tsp::TspArgs;
 use crate::anneal::worker::Speed;
-use crate::cli::anneal_args::AnnealArgs;
+use crate::cli::batch_args::BatchArgs;
 use crate::cli::output_args::OutputArgs;
-use crate::headless::batch::BatchArgs;
 use crate::input::InputError;
 use crate::ui::demos::Startup;
 use crate::ui::race::Standings;
 use crate::ui::{BoardArea, Session};
 
-/// The flags every problem shares.
+/// The flags every problem shares that the command line refuses in some uses (a batch's
+/// in the live view, `--output` in a race).
 pub struct Shared<'a> {
     pub batch: &'a BatchArgs,
     pub output: &'a OutputArgs,
-    pub anneal: &'a AnnealArgs,
 }
 
 /// A built-in problem, as the command line, headless runs, the live view, races and the
@@ -36,8 +36,8 @@ pub trait BuiltIn {
     fn check(&self) -> Result<(), InputError>;
     /// The flags every problem has.
     fn shared(&self) -> Shared<'_>;
-    /// The annealing flags, to adjust (a race pane's trace file).
-    fn anneal_mut(&mut self) -> &mut AnnealArgs;
+    /// The `--trace` file, to name it by a race pane.
+    fn trace_mut(&mut self) -> &mut Option<PathBuf>;
     /// Flags of this problem that only a headless run takes, beyond a batch's, and why.
     fn headless_only(&self) -> Option<(Vec<(&'static str, bool)>, &'static str)> {
         None
@@ -59,20 +59,19 @@ pub trait BuiltIn {
     }
 }
 
-/// `BuiltIn::shared` and `BuiltIn::anneal_mut` for flags with the shared `batch`,
-/// `output` and `anneal` fields.
+/// `BuiltIn::shared` and `BuiltIn::trace_mut` for flags with the shared `batch`, `output`
+/// and `anneal` fields.
 macro_rules! shared_flags {
     () => {
         fn shared(&self) -> $crate::problems::Shared<'_> {
             $crate::problems::Shared {
                 batch: &self.batch,
                 output: &self.output,
-                anneal: &self.anneal,
             }
         }
 
-        fn anneal_mut(&mut self) -> &mut $crate::cli::anneal_args::AnnealArgs {
-            &mut self.anneal
+        fn trace_mut(&mut self) -> &mut Option<std::path::PathBuf> {
+            &mut self.anneal.trace
         }
     };
 }
@@ -155,7 +154,7 @@ mod tests {
     use std::path::Path;
 
     use super::super::{image, sudoku, tsp};
-    use crate::cli::output_args::{Format, Formats};
+    use crate::headless::output::{Format, Formats};
 
     fn format(formats: &Formats, path: &str) -> Result<Format, String> {
         formats

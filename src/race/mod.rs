@@ -9,7 +9,8 @@ pub mod panes;
 pub use headless::headless_plan;
 pub use panes::{Pane, Plan, Refusal, plan};
 
-pub use crate::cli::race_args::{MAX_RACERS, RaceArgs};
+/// Race mode runs this many solvers at most (one pane each in the TUI).
+pub const MAX_RACERS: usize = 4;
 
 use std::io::Write;
 use std::thread;
@@ -21,8 +22,37 @@ use serde::Serialize;
 use crate::anneal::{Trace, interrupt};
 use crate::headless::json::{self, Seconds, Stop};
 use crate::headless::progress::BatchProgress;
+use crate::input::InputError;
 use crate::messages::say;
-use crate::problems::sudoku::{Puzzle, Report, solve, unsolved_is_failure};
+use crate::problems::spec::Run;
+use crate::problems::sudoku::{Preset, Puzzle, Report, SudokuSpec, solve, unsolved_is_failure};
+
+/// `kiln race FILE --presets a,b,..` as the command line asked for it.
+pub struct PresetRace {
+    /// Each racer's preset and run: the race's flags with its preset.
+    pub racers: Vec<(Preset, SudokuSpec)>,
+    /// The puzzles raced in turn.
+    pub puzzles: Vec<Puzzle>,
+    /// The race's own seed, budget and trace.
+    pub run: Run,
+}
+
+impl PresetRace {
+    /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the
+    /// racer's preset, and the puzzle's number when there are several (`t-ga-2.csv`).
+    pub fn traces(&self, number: usize, count: usize) -> Result<Vec<Trace>, InputError> {
+        self.racers
+            .iter()
+            .map(|(preset, _)| {
+                let part = match count {
+                    1 => preset.name().to_string(),
+                    _ => format!("{}-{number}", preset.name()),
+                };
+                self.run.open_trace(Some(&part))
+            })
+            .collect()
+    }
+}
 
 /// Finishing order: solved before unsolved; solved by seconds; unsolved by the energy left,
 /// then seconds. Returns indices into `reports`, winner first.
@@ -90,22 +120,19 @@ fn first_solved<'a>(places: &[(&'a str, bool, f64)]) -> (Option<&'a str>, Option
 
 /// Runs every racer of one race on its own thread, each with its trace, and ranks them.
 pub fn race(
-    args: &RaceArgs,
+    race: &PresetRace,
     traces: Vec<Trace>,
     puzzle: &Puzzle,
 ) -> color_eyre::Result<Vec<Report>> {
-    let racers = args.racers()?;
     // Racers run side by side: one line for the race, none of their own.
-    let progress = BatchProgress::start(racers.len());
+    let progress = BatchProgress::start(race.racers.len());
     let progress = &progress;
     let mut reports: Vec<Report> = thread::scope(|scope| {
-        let handles: Vec<_> = racers
-            .into_iter()
+        let handles: Vec<_> = (race.racers.iter())
             .zip(traces)
-            .map(|(preset, mut trace)| {
-                let racer = args.racer(Some(preset));
+            .map(|((_, racer), mut trace)| {
                 scope.spawn(move || {
-                    let report = solve(puzzle, &racer, &mut trace)?;
+                    let report = solve(puzzle, racer, &mut trace)?;
                     progress.done();
                     trace.finish().wrap_err("writing the --trace file")?;
                     Ok(report)
@@ -127,20 +154,19 @@ pub fn race(
 /// `kiln race FILE --presets a,b,..`: one JSON line per solver (in the order given, with its
 /// rank) and a ranking line per puzzle; the finishing order on stderr.
 pub fn headless_race(
-    args: &RaceArgs,
+    race: &PresetRace,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
-    args.racers()?;
-    let puzzles = args.puzzles()?;
+    let puzzles = &race.puzzles;
     let (mut solved, mut impossible) = (0, 0);
     for (i, puzzle) in puzzles.iter().enumerate() {
         // An interrupt ends the batch after the puzzle it cut short.
         if interrupt::requested().is_some() {
             break;
         }
-        let traces = args.traces(i + 1, puzzles.len())?;
-        let reports = race(args, traces, puzzle)?;
+        let traces = race.traces(i + 1, puzzles.len())?;
+        let reports = self::race(race, traces, puzzle)?;
         solved += reports.iter().any(|r| r.solved) as usize;
         impossible += reports.iter().any(|r| r.error.is_some()) as usize;
         for report in &reports {
@@ -175,8 +201,8 @@ pub fn headless_race(
         let (winner, margin_seconds) = first_solved(&places);
         let line = Ranking {
             race: puzzle.source.clone(),
-            seed: args.anneal.seed,
-            time_limit: time_limit(args).as_secs_f64(),
+            seed: race.run.seed,
+            time_limit: time_limit(&race.run).as_secs_f64(),
             ranking,
             winner,
             margin_seconds,
@@ -193,10 +219,10 @@ pub fn headless_race(
     unsolved_is_failure(puzzles.len(), solved, impossible)
 }
 
-/// The seconds a race is allowed (for displays): the flag or the default.
-pub fn time_limit(args: &RaceArgs) -> Duration {
+/// The seconds a race of `run` is allowed: the flag or the default.
+fn time_limit(run: &Run) -> Duration {
     Duration::from_secs_f64(
-        args.anneal
+        run.limits
             .time_limit
             .unwrap_or(crate::problems::sudoku::DEFAULT_TIME_LIMIT),
     )

@@ -10,6 +10,7 @@ use super::MAX_RACERS;
 use crate::anneal::Trace;
 use crate::cli::{Cli, Command, check_live};
 use crate::input::InputError;
+use crate::problems::spec::with_part;
 use crate::problems::{ProblemCommand, Shared};
 
 /// One pane of a race: its name, the values it races and the command it runs.
@@ -245,11 +246,11 @@ impl Plan {
                 )
                 .into());
             }
-            let anneal = problem.anneal_mut();
-            if let Some(path) = &anneal.trace {
-                let path = crate::cli::anneal_args::with_part(path, &part);
+            let trace = problem.trace_mut();
+            if let Some(path) = trace {
+                let path = with_part(path, &part);
                 Trace::check_new(&path)?;
-                anneal.trace = Some(path);
+                *trace = Some(path);
             }
             problem.check_pane()?;
         }

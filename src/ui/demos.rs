@@ -4,11 +4,13 @@ use color_eyre::Result;
 use ratatui::layout::Rect;
 
 use crate::cli;
+use crate::cli::race_args::RaceArgs;
+use crate::input::InputError;
 use crate::problems::ProblemCommand;
-use crate::problems::image::ImageArgs;
-use crate::problems::sudoku;
-use crate::problems::tsp::TspArgs;
-use crate::race::{Plan, RaceArgs};
+use crate::problems::image::{ImageArgs, ImageSpec};
+use crate::problems::sudoku::{self, SudokuArgs};
+use crate::problems::tsp::{TspArgs, TspSpec};
+use crate::race::Plan;
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
@@ -67,20 +69,22 @@ pub fn sudoku_show() -> SudokuDemo {
         )
         .expect("embedded puzzles parse"),
     );
-    let args = cli::parse(SUDOKU_SHOW_FLAGS);
     SudokuDemo {
         puzzles: SUDOKU_SHOW.iter().map(|&(i, _)| all[i].clone()).collect(),
         seeds: SUDOKU_SHOW.iter().map(|&(_, seed)| seed).collect(),
-        args,
+        spec: presets(&[SUDOKU_SHOW_FLAGS.join(" ").as_str()], SudokuArgs::spec).remove(0),
         trace: TraceSlot::default(),
     }
 }
 
-/// Parses built-in demo runs of one problem, each written as the user would type its
-/// flags.
-fn presets<A: clap::Args>(runs: &[&str]) -> Vec<A> {
+/// Reads built-in demo runs of one problem, each written as the user would type its
+/// flags, into their specs.
+fn presets<A: clap::Args, S>(runs: &[&str], spec: fn(&A) -> Result<S, InputError>) -> Vec<S> {
     runs.iter()
-        .map(|run| cli::parse(&run.split_whitespace().collect::<Vec<_>>()))
+        .map(|run| {
+            let flags: A = cli::parse(&run.split_whitespace().collect::<Vec<_>>());
+            spec(&flags).expect("a built-in demo writes no --output")
+        })
         .collect()
 }
 
@@ -88,25 +92,31 @@ fn presets<A: clap::Args>(runs: &[&str]) -> Vec<A> {
 /// dots forming from random noise, then a noisy picture cleaned up. Each fills the board
 /// one pixel per braille dot and cools from where its pattern forms (or, denoising, where
 /// the noise still shows) to where the picture stops flickering.
-pub(crate) fn image_presets() -> Vec<ImageArgs> {
-    presets(&[
-        "--kernel stripes --density 0.5 --t0 3.5 --t-min 0.3",
-        "--kernel n8 --density 0.12 --t0 0.6 --t-min 0.3",
-        "--kernel maze --density 0.5 --t0 1.5 --t-min 0.15",
-        "--kernel dots --density 0.2 --t0 2 --t-min 0.2",
-        "--denoise --no-icm --rounds 1 --schedule linear --t0 1.2 --t-min 0.2",
-    ])
+pub(crate) fn image_presets() -> Vec<ImageSpec> {
+    presets(
+        &[
+            "--kernel stripes --density 0.5 --t0 3.5 --t-min 0.3",
+            "--kernel n8 --density 0.12 --t0 0.6 --t-min 0.3",
+            "--kernel maze --density 0.5 --t0 1.5 --t-min 0.15",
+            "--kernel dots --density 0.2 --t0 2 --t-min 0.2",
+            "--denoise --no-icm --rounds 1 --schedule linear --t0 1.2 --t-min 0.2",
+        ],
+        ImageArgs::spec,
+    )
 }
 
 /// The tours `n`/`p` walk through with no arguments: berlin52 beside its optimal tour,
 /// then random cities in islands, in a uniform square and in a Gaussian cloud.
-fn tsp_presets() -> Vec<TspArgs> {
-    presets(&[
-        "",
-        "--random 300 --layout clustered",
-        "--random 500 --layout uniform",
-        "--random 1000 --layout normal",
-    ])
+fn tsp_presets() -> Vec<TspSpec> {
+    presets(
+        &[
+            "",
+            "--random 300 --layout clustered",
+            "--random 500 --layout uniform",
+            "--random 1000 --layout normal",
+        ],
+        TspArgs::spec,
+    )
 }
 
 /// What the TUI opens with: its tabs, the tab shown first and the puzzle it starts on.

@@ -457,7 +457,8 @@ where
 mod tests {
     use super::*;
     use crate::cli;
-    use crate::problems::sudoku;
+    use crate::problems::sudoku::{self, SudokuArgs};
+    use crate::problems::tsp::TspArgs;
     use crate::ui::boards::TraceSlot;
     use crate::ui::boards::sudoku::SudokuDemo;
     use crate::ui::boards::tsp::TspDemo;
@@ -491,12 +492,18 @@ mod tests {
         let budget = BUDGET.to_string();
         let sudoku = SudokuDemo {
             puzzles: vec![sudoku::default_puzzle()],
-            args: cli::parse(&["--no-propagate", "--max-steps", &budget]),
+            spec: cli::parse::<SudokuArgs>(&["--no-propagate", "--max-steps", &budget])
+                .spec()
+                .unwrap(),
             seeds: Vec::new(),
             trace: TraceSlot::default(),
         };
         let tsp = TspDemo {
-            runs: vec![cli::parse(&["--max-steps", &budget])],
+            runs: vec![
+                cli::parse::<TspArgs>(&["--max-steps", &budget])
+                    .spec()
+                    .unwrap(),
+            ],
             trace: TraceSlot::default(),
         };
         let speed = Speed::Limited(200_000);

@@ -156,11 +156,11 @@ fn solved_is_only_ever_shown_over_a_valid_board() {
     let puzzles = hardest();
     for seed in 1..=6u64 {
         for index in 0..puzzles.len() {
-            let mut args = cli::default_sudoku();
-            args.anneal.seed = seed;
+            let mut spec = cli::default_sudoku().spec().unwrap();
+            spec.run.seed = seed;
             let demo = SudokuDemo {
                 puzzles: puzzles.clone(),
-                args,
+                spec,
                 seeds: Vec::new(),
                 trace: Default::default(),
             };

@@ -10,16 +10,16 @@ use kiln::anneal::{Checkpoint, RunConfig, Schedule, Stagnation, StallAction};
 use kiln::cli::{Cli, Command};
 use kiln::problems::ProblemCommand;
 use kiln::problems::sudoku::{
-    DEFAULT_TIME_LIMIT, Model, PRESETS, Plan, Preset, SudokuArgs, plan, read_puzzles, solver,
+    DEFAULT_TIME_LIMIT, Model, PRESETS, Plan, Preset, SudokuSpec, plan, read_puzzles, solver,
 };
 
-/// `kiln sudoku --preset NAME EXTRA...` as parsed from the command line.
-fn args(preset: &str, extra: &[&str]) -> SudokuArgs {
+/// `kiln sudoku --preset NAME EXTRA...` as read from the command line.
+fn args(preset: &str, extra: &[&str]) -> SudokuSpec {
     let words = ["kiln", "sudoku", "--preset", preset]
         .into_iter()
         .chain(extra.iter().copied());
     match Cli::try_parse_from(words).unwrap().command {
-        Some(Command::Problem(ProblemCommand::Sudoku(a))) => a,
+        Some(Command::Problem(ProblemCommand::Sudoku(a))) => a.spec().unwrap(),
         other => panic!("{other:?}"),
     }
 }

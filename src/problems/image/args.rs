@@ -1,15 +1,17 @@
 //! `kiln image`'s flags, as clap reads them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
+use super::spec::{ImageModel, ImageSpec};
 use super::{Edges, Neighbourhood};
 use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::output_args::{Format, Formats, OutputArgs, OutputFile};
+use crate::cli::batch_args::BatchArgs;
+use crate::cli::output_args::OutputArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
-use crate::headless::batch::BatchArgs;
+use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
@@ -101,22 +103,32 @@ impl ImageArgs {
     /// What clap cannot check: the annealing flags, and a format `--output` names.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
-        self.output.format(&FORMATS)?;
+        self.output.file(&FORMATS)?;
         Ok(())
     }
 
-    /// Where `--output` goes and in which format, checked against the run's own inputs
-    /// before it starts.
-    pub fn output_file(&self) -> Result<Option<OutputFile>, InputError> {
-        let kernel = self
-            .kernel
-            .as_deref()
-            .map(Path::new)
-            .filter(|p| p.is_file());
-        let inputs: Vec<&Path> = [self.file.as_deref(), self.clean.as_deref(), kernel]
-            .into_iter()
-            .flatten()
-            .collect();
-        self.output.file(&FORMATS, &inputs)
+    /// The run these flags ask for (`check` has refused what cannot be run).
+    pub fn spec(&self) -> Result<ImageSpec, InputError> {
+        Ok(ImageSpec {
+            model: ImageModel {
+                file: self.file.clone(),
+                size: self.size,
+                density: self.density,
+                kernel: self.kernel.clone(),
+                edges: self.edges,
+                denoise: self.denoise,
+                lambda: self.lambda,
+                beta: self.beta,
+                neighbourhood: self.neighbourhood,
+                noise: self.noise,
+                clean: self.clean.clone(),
+                no_icm: self.no_icm,
+                no_multiscale: self.no_multiscale,
+                rounds: self.rounds,
+            },
+            run: self.anneal.run(),
+            batch: self.batch.batch(),
+            output: self.output.file(&FORMATS)?,
+        })
     }
 }

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use color_eyre::Result;
 
+use super::spec::ImageSpec;
 use super::{ImageArgs, build};
 use crate::anneal::worker::Speed;
 use crate::input::InputError;
@@ -13,14 +14,12 @@ use crate::ui::boards::image::{DEFAULT_PACE, ImageDemo};
 use crate::ui::demos::Startup;
 use crate::ui::{BoardArea, Demo, Session};
 
-impl ImageArgs {
-    /// The run `self` asks for, as the live view draws it.
-    fn demo(&self) -> Result<ImageDemo> {
-        Ok(ImageDemo {
-            runs: vec![self.clone()],
-            trace: TraceSlot::open(&self.anneal)?,
-        })
-    }
+/// The run `spec` asks for, as the live view draws it.
+fn demo(spec: ImageSpec) -> Result<ImageDemo> {
+    Ok(ImageDemo {
+        trace: TraceSlot::open(&spec.run)?,
+        runs: vec![spec],
+    })
 }
 
 impl BuiltIn for ImageArgs {
@@ -31,24 +30,25 @@ impl BuiltIn for ImageArgs {
     shared_flags!();
 
     fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
-        super::headless(self, out, log)
+        super::headless(&self.spec()?, out, log)
     }
 
     fn live(&self) -> Result<Startup> {
         // The arguments are checked (and files read) before the screen changes.
-        build(self)?;
+        let spec = self.spec()?;
+        build(&spec)?;
         // A live run writes --output only at its end: refuse a bad one before it starts.
-        self.output_file()?;
-        Ok(Startup::one(self.demo()?, 0))
+        spec.output_file()?;
+        Ok(Startup::one(demo(spec)?, 0))
     }
 
     fn check_pane(&self) -> Result<()> {
-        build(self)?;
+        build(&self.spec()?)?;
         Ok(())
     }
 
     fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
-        self.demo()?.start(0, speed, area)
+        demo(self.spec()?)?.start(0, speed, area)
     }
 
     /// The single view's pace, so the pictures can be watched.

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::FORMATS;
 use super::bitmap::Bitmap;
 use super::{pbm, png};
-use crate::cli::output_args::Format;
+use crate::headless::output::Format;
 use crate::input::{self, InputError};
 
 const PNG_MAGIC: &[u8] = b"\x89PNG";

@@ -5,38 +5,36 @@ use std::time::Instant;
 
 use color_eyre::eyre::WrapErr;
 
-use super::ImageArgs;
 use super::bitmap::Bitmap;
 use super::report::{ModeReport, Ran, Report};
 use super::rounds::Rounds;
 use super::setup::{Mode, build};
+use super::spec::ImageSpec;
 use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
-use crate::export;
-use crate::headless::batch;
 use crate::headless::progress::Progress;
-use crate::messages::{count, say};
+use crate::headless::report;
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
-    args: &ImageArgs,
+    spec: &ImageSpec,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
-    batch::per_seed(args, &args.batch, |args| &mut args.anneal, run, out, log)
+    report::per_seed(spec, spec.output_file()?.as_ref(), run, out, log)?;
+    Ok(())
 }
 
-fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
+fn run(spec: &ImageSpec) -> color_eyre::Result<Report> {
     let started = Instant::now();
-    let setup = build(args)?;
-    let output = args.output_file()?;
-    let mut config = setup.run_config(args)?;
+    let setup = build(spec)?;
+    let mut config = setup.run_config(&spec.run)?;
     // The time limit counts from the start of the run: reading and building are spent.
     config.budget.time_limit = config
         .budget
         .time_limit
         .map(|limit| limit.saturating_sub(started.elapsed()));
-    let mut trace = args.anneal.open_trace(None)?;
-    let seed = args.anneal.seed;
+    let mut trace = spec.run.open_trace(None)?;
+    let seed = spec.run.seed;
     let t0 = config.t0;
     // Moved, not copied: at 4096x4096 a pattern problem holds 270 MB.
     let (outcome, mode) = match setup.mode {
@@ -58,48 +56,18 @@ fn run(args: &ImageArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre
             (outcome, mode)
         }
     };
-    // The result is printed whatever becomes of the file.
-    let written = match output {
-        Some(file) => Some(
-            file.target
-                .write(&export::image::output(&outcome.best, file.format)?),
-        ),
-        None => None,
-    };
     let ran = Ran {
         input: &setup.input,
         source: &setup.source,
+        title: &setup.title,
         clean: setup.clean.as_ref(),
         input_energy: setup.input_energy,
         icm: setup.icm,
         seconds: started.elapsed().as_secs_f64(),
     };
-    let mut report = Report::new(ran, args, &outcome, t0, mode);
-    report.output_error = crate::headless::output::output_error(written.as_ref());
-    serde_json::to_writer(&mut *out, &report)?;
-    writeln!(out)?;
-    let seconds = started.elapsed().as_secs_f64();
-    say(
-        log,
-        format_args!(
-            "{}: energy {} -> {} in {} steps, {:.2} s ({:.1} M steps/s){}",
-            setup.title,
-            setup.input_energy,
-            outcome.energy,
-            outcome.iterations,
-            seconds,
-            outcome.iterations as f64 / outcome.elapsed.as_secs_f64().max(1e-9) / 1e6,
-            report.pixel_error().map_or(String::new(), |e| format!(
-                ", {} wrong",
-                count(e, "pixel", "pixels")
-            )),
-        ),
-    );
+    let report = Report::new(ran, spec, outcome, t0, mode);
     trace.finish().wrap_err("writing the --trace file")?;
-    match written {
-        Some(Err(failed)) => Err(failed.into()),
-        _ => Ok(()),
-    }
+    Ok(report)
 }
 
 /// Runs to the configured budget, tracing the run, and returns the best image found.

@@ -7,9 +7,11 @@ pub mod file;
 mod headless;
 mod report;
 mod setup;
+mod spec;
 
 pub use kiln_core::problems::image::*;
 
 pub use args::{FORMATS, ImageArgs};
 pub use headless::headless;
 pub use setup::{Mode, Setup, build};
+pub use spec::{ImageModel, ImageSpec};

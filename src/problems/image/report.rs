@@ -8,10 +8,17 @@ use serde::Serialize;
 use super::denoise::Neighbourhood;
 use super::pattern::{Edges, Pattern};
 use super::rounds::{Plan, RoundsReport};
+use std::io::Write;
+
+use super::Bitmap;
 use super::setup;
-use super::{Bitmap, ImageArgs};
+use super::spec::ImageSpec;
 use crate::anneal::{Outcome, StopReason};
+use crate::export;
 use crate::headless::json::{self, Seconds, Stop};
+use crate::headless::output::Format;
+use crate::headless::report::{self, Counts};
+use crate::messages::{count, say};
 
 #[derive(Debug, Serialize)]
 pub(super) struct Report {
@@ -47,7 +54,7 @@ pub(super) struct Report {
     output: Option<String>,
     /// Why `--output` could not be written, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub output_error: Option<String>,
+    output_error: Option<String>,
     pixel_error: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     polish_gain: Option<Option<f64>>,
@@ -69,6 +76,12 @@ pub(super) struct Report {
     stop_reason: StopReason,
     t0: f64,
     width: usize,
+    /// The best image, for `--output`.
+    #[serde(skip)]
+    best: Bitmap,
+    /// The run's title, for the summary.
+    #[serde(skip)]
+    title: String,
 }
 
 /// What only one mode reports.
@@ -100,6 +113,7 @@ impl ModeReport {
 pub(super) struct Ran<'a> {
     pub input: &'a Bitmap,
     pub source: &'a str,
+    pub title: &'a str,
     pub clean: Option<&'a Bitmap>,
     pub input_energy: f64,
     pub icm: Option<(f64, usize)>,
@@ -108,11 +122,11 @@ pub(super) struct Ran<'a> {
 }
 
 impl Report {
-    /// The line of a run of `setup` with `args` that ended with `outcome`.
+    /// The line of a run of `setup` as `spec` asked that ended with `outcome`.
     pub(super) fn new(
         setup: Ran<'_>,
-        args: &ImageArgs,
-        outcome: &Outcome<Bitmap>,
+        spec: &ImageSpec,
+        outcome: Outcome<Bitmap>,
         t0: f64,
         mode: ModeReport,
     ) -> Report {
@@ -137,7 +151,7 @@ impl Report {
             multiscale_seconds: None,
             neighbourhood: None,
             noise: None,
-            output: args.output.output.as_ref().map(|p| p.display().to_string()),
+            output: (spec.output.as_ref()).map(|file| file.target.path.display().to_string()),
             output_error: None,
             pixel_error: setup.clean.and_then(|c| outcome.best.pixel_error(c)),
             polish_gain: None,
@@ -147,13 +161,15 @@ impl Report {
             round_energies: None,
             rounds: None,
             seconds,
-            seed: args.anneal.seed,
+            seed: spec.run.seed,
             source: setup.source.to_string(),
             steps_per_second: outcome.iterations as f64 / anneal_seconds.max(1e-9),
             stop: outcome.reason.into(),
             stop_reason: outcome.reason,
             t0,
             width: setup.input.width,
+            best: outcome.best,
+            title: setup.title.to_string(),
         };
         match mode {
             ModeReport::Pattern {
@@ -170,6 +186,7 @@ impl Report {
                 report: done,
                 plan,
             } => {
+                let args = &spec.model;
                 report.mode = "denoise";
                 report.lambda = Some(args.lambda.unwrap_or(1.0));
                 report.beta = Some(args.beta.unwrap_or(1.0));
@@ -189,9 +206,41 @@ impl Report {
         }
         report
     }
+}
 
-    /// The number of pixels that differ from the clean image, when there is one.
-    pub(super) fn pixel_error(&self) -> Option<usize> {
-        self.pixel_error
+impl report::Report for Report {
+    fn output(&self, format: Format) -> color_eyre::Result<Vec<u8>> {
+        export::image::output(&self.best, format)
+    }
+
+    fn output_failed(&mut self, error: String) {
+        self.output_error = Some(error);
+    }
+
+    fn summary(&self, log: &mut dyn Write) {
+        say(
+            log,
+            format_args!(
+                "{}: energy {} -> {} in {} steps, {:.2} s ({:.1} M steps/s){}",
+                self.title,
+                self.initial_energy,
+                self.energy,
+                self.iterations,
+                self.seconds,
+                self.steps_per_second / 1e6,
+                self.pixel_error.map_or(String::new(), |e| format!(
+                    ", {} wrong",
+                    count(e, "pixel", "pixels")
+                )),
+            ),
+        );
+    }
+
+    fn counts(&self) -> Counts {
+        Counts {
+            seconds: self.seconds,
+            iterations: self.iterations,
+            ..Counts::default()
+        }
     }
 }

@@ -1,21 +1,21 @@
-//! From command-line arguments to a ready problem: loading, noise, ICM, kernel, defaults.
+//! From a run's spec to a ready problem: loading, noise, ICM, kernel, defaults.
 //! Separate from running, so the TUI can build the same problem and anneal it live.
 
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use super::ImageArgs;
 use super::bitmap::Bitmap;
 use super::denoise::{Denoise, Neighbourhood};
 use super::file;
 use super::kernel::Kernel;
 use super::pattern::{Edges, Pattern};
 use super::rounds::Plan;
+use super::spec::{ImageModel, ImageSpec};
 use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
-use crate::cli::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::escape_controls;
+use crate::problems::spec::{Defaults, Run, ScheduleKind, StartTemperature};
 
 pub(super) const DEFAULT_SIZE: (usize, usize) = (256, 256);
 pub(super) const DEFAULT_DENSITY: f64 = 0.3;
@@ -55,29 +55,30 @@ pub struct Setup {
     pub icm: Option<(f64, usize)>,
 }
 
-pub fn build(args: &ImageArgs) -> Result<Setup, InputError> {
+pub fn build(spec: &ImageSpec) -> Result<Setup, InputError> {
+    let model = &spec.model;
     crate::input::stdin_once(&[
-        ("", "the image", args.file.as_deref()),
-        ("--clean", "the clean image", args.clean.as_deref()),
+        ("", "the image", model.file.as_deref()),
+        ("--clean", "the clean image", model.clean.as_deref()),
     ])?;
     let started = Instant::now();
-    let mut rng = Rng::seed_from_u64(args.anneal.seed ^ SETUP_SALT);
-    let (input, source) = match &args.file {
+    let mut rng = Rng::seed_from_u64(spec.run.seed ^ SETUP_SALT);
+    let (input, source) = match &model.file {
         Some(path) => (file::load(path)?, crate::input::source_name(path)),
-        None if args.denoise => shapes(args.size),
+        None if model.denoise => shapes(model.size),
         None => {
-            let (w, h) = args.size.unwrap_or(DEFAULT_SIZE);
-            let d = args.density.unwrap_or(DEFAULT_DENSITY);
+            let (w, h) = model.size.unwrap_or(DEFAULT_SIZE);
+            let d = model.density.unwrap_or(DEFAULT_DENSITY);
             (
                 Bitmap::random(w, h, d, &mut rng),
                 format!("random {w}x{h} d={d}"),
             )
         }
     };
-    if args.denoise {
-        build_denoise(args, input, source, &mut rng, started)
+    if model.denoise {
+        build_denoise(model, &spec.run, input, source, &mut rng, started)
     } else {
-        build_pattern(args, input, source)
+        build_pattern(model, input, source)
     }
 }
 
@@ -93,13 +94,13 @@ fn shapes(size: Option<(usize, usize)>) -> (Bitmap, String) {
 }
 
 /// The noise added before denoising: --noise, or a default for the built-in picture.
-pub(super) fn noise(args: &ImageArgs) -> Option<f64> {
-    args.noise.or(args.file.is_none().then_some(SHAPES_NOISE))
+pub(super) fn noise(model: &ImageModel) -> Option<f64> {
+    model.noise.or(model.file.is_none().then_some(SHAPES_NOISE))
 }
 
-fn build_pattern(args: &ImageArgs, input: Bitmap, source: String) -> Result<Setup, InputError> {
-    let kernel = Kernel::from_spec(args.kernel.as_deref().unwrap_or(DEFAULT_KERNEL))?;
-    let edges = args.edges.unwrap_or(Edges::Wrap);
+fn build_pattern(model: &ImageModel, input: Bitmap, source: String) -> Result<Setup, InputError> {
+    let kernel = Kernel::from_spec(model.kernel.as_deref().unwrap_or(DEFAULT_KERNEL))?;
+    let edges = model.edges.unwrap_or(Edges::Wrap);
     let title = format!(
         "{}, kernel {}, {} edges",
         escape_controls(&source),
@@ -131,10 +132,10 @@ const ICM_SHARE: f64 = 0.25;
 /// images than half the time limit pays for start from ICM alone.
 const MULTISCALE_SECONDS_PER_PIXEL: f64 = 0.3e-6;
 
-/// The time a denoising run of `args` may take: the limit given, or the default when no
-/// budget at all is given.
-fn denoise_time_limit(args: &ImageArgs) -> Option<Duration> {
-    match (args.anneal.time_limit, args.anneal.max_steps) {
+/// The time a denoising `run` may take: the limit given, or the default when no budget at
+/// all is given.
+fn denoise_time_limit(run: &Run) -> Option<Duration> {
+    match (run.limits.time_limit, run.limits.max_steps) {
         (Some(t), _) => Some(Duration::from_secs_f64(t)),
         (None, None) => Some(Duration::from_secs_f64(DENOISE_TIME_LIMIT)),
         (None, Some(_)) => None,
@@ -142,17 +143,18 @@ fn denoise_time_limit(args: &ImageArgs) -> Option<Duration> {
 }
 
 fn build_denoise(
-    args: &ImageArgs,
+    model: &ImageModel,
+    run: &Run,
     mut input: Bitmap,
     source: String,
     rng: &mut Rng,
     started: Instant,
 ) -> Result<Setup, InputError> {
-    let mut clean = match &args.clean {
+    let mut clean = match &model.clean {
         Some(path) => Some(file::load(path)?),
         None => None,
     };
-    if let Some(p) = noise(args) {
+    if let Some(p) = noise(model) {
         clean.get_or_insert_with(|| input.clone());
         input.add_noise(p, rng);
     }
@@ -161,7 +163,8 @@ fn build_denoise(
         .filter(|c| (c.width, c.height) != (input.width, input.height))
     {
         return Err(InputError::new(
-            args.clean
+            model
+                .clean
                 .as_ref()
                 .map_or(source.clone(), |p| crate::input::source_name(p)),
             format!(
@@ -171,15 +174,15 @@ fn build_denoise(
         ));
     }
 
-    let lambda = args.lambda.unwrap_or(1.0);
-    let beta = args.beta.unwrap_or(1.0);
-    let neighbourhood = args.neighbourhood.unwrap_or(Neighbourhood::Four);
+    let lambda = model.lambda.unwrap_or(1.0);
+    let beta = model.beta.unwrap_or(1.0);
+    let neighbourhood = model.neighbourhood.unwrap_or(Neighbourhood::Four);
     let mut problem = Denoise::new(&input, lambda, beta, neighbourhood);
     let input_energy = problem.energy();
     // Setup counts against the time limit, from reading the image on: a large image
     // gets less of it.
-    let limit = denoise_time_limit(args);
-    let icm = (!args.no_icm).then(|| {
+    let limit = denoise_time_limit(run);
+    let icm = (!model.no_icm).then(|| {
         let deadline = limit.and_then(|l| started.checked_add(l.mul_f64(ICM_SHARE)));
         let sweeps = problem.icm_until(deadline);
         (problem.energy(), sweeps)
@@ -187,8 +190,8 @@ fn build_denoise(
     let multiscale_fits = limit
         .is_none_or(|l| input.len() as f64 * MULTISCALE_SECONDS_PER_PIXEL <= 0.5 * l.as_secs_f64());
     let plan = Plan {
-        rounds: args.rounds.map(|k| k as usize),
-        multiscale: !args.no_icm && !args.no_multiscale && multiscale_fits,
+        rounds: model.rounds.map(|k| k as usize),
+        multiscale: !model.no_icm && !model.no_multiscale && multiscale_fits,
     };
     Ok(Setup {
         title: format!(
@@ -246,8 +249,8 @@ impl Setup {
         }
     }
 
-    /// The run configuration for `args`, with `--t0 auto` sampled from this problem.
-    pub fn run_config(&self, args: &ImageArgs) -> Result<RunConfig, InputError> {
+    /// The configuration of `run`, with `--t0 auto` sampled from this problem.
+    pub fn run_config(&self, run: &Run) -> Result<RunConfig, InputError> {
         let defaults = Defaults {
             // A step budget alone is the whole budget, as the ICM pass reads it
             // (`denoise_time_limit`) and TSP does: a default time limit would cut a long
@@ -255,17 +258,15 @@ impl Setup {
             time_limit: self
                 .defaults()
                 .time_limit
-                .filter(|_| args.anneal.max_steps.is_none()),
+                .filter(|_| run.limits.max_steps.is_none()),
             ..self.defaults()
         };
-        let seed = args.anneal.seed;
+        let seed = run.seed;
         match &self.mode {
-            Mode::Pattern(p) => args
-                .anneal
-                .run_config(&defaults, |a| auto_temperature(p, seed, a, 10_000)),
-            Mode::Denoise(d, _) => args
-                .anneal
-                .run_config(&defaults, |a| auto_temperature(d, seed, a, 10_000)),
+            Mode::Pattern(p) => run.run_config(&defaults, |a| auto_temperature(p, seed, a, 10_000)),
+            Mode::Denoise(d, _) => {
+                run.run_config(&defaults, |a| auto_temperature(d, seed, a, 10_000))
+            }
         }
     }
 }

@@ -4,11 +4,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::spec::{Ga, SudokuModel, SudokuSpec};
 use super::{Model, Preset};
 use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::output_args::{Format, Formats, OutputArgs};
+use crate::cli::batch_args::BatchArgs;
+use crate::cli::output_args::OutputArgs;
 use crate::cli::ranges::{self, real, whole};
-use crate::headless::batch::BatchArgs;
+use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
 
 /// What `--output` writes for Sudoku solutions, by extension.
@@ -91,7 +93,7 @@ impl SudokuArgs {
     /// What clap cannot check: flags that the preset asked for would ignore.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
-        self.output.format(&FORMATS)?;
+        self.output.file(&FORMATS)?;
         self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
         for (flag, given) in [("--focus", self.focus), ("--pairs", self.pairs)] {
             if given.is_some() && self.preset().model() != Model::BoxSwap {
@@ -102,13 +104,32 @@ impl SudokuArgs {
             }
         }
         if self.preset() == Preset::Ga
-            && let Some(flag) = self.anneal.given().find(|f| NOT_GA.contains(f))
+            && let Some(flag) = self.anneal.run().given().find(|f| NOT_GA.contains(f))
         {
             return Err(InputError::flags(format!(
                 "{flag} does not apply to --preset ga, which does not anneal"
             )));
         }
         Ok(())
+    }
+
+    /// The run these flags ask for (`check` has refused what cannot be run).
+    pub fn spec(&self) -> Result<SudokuSpec, InputError> {
+        Ok(SudokuSpec {
+            model: SudokuModel {
+                file: self.file.clone(),
+                index: self.index,
+                no_propagate: self.no_propagate,
+                focus: self.focus,
+                pairs: self.pairs,
+                threads: self.threads,
+                named: self.preset,
+                ga: self.ga.ga(),
+            },
+            run: self.anneal.run(),
+            batch: self.batch.batch(),
+            output: self.output.file(&FORMATS)?,
+        })
     }
 }
 
@@ -128,6 +149,14 @@ pub struct GaArgs {
 }
 
 impl GaArgs {
+    pub fn ga(&self) -> Ga {
+        Ga {
+            population: self.population,
+            elites: self.elites,
+            mutation: self.mutation,
+        }
+    }
+
     /// Refuses GA flags where no GA runs (`with_ga`), which would otherwise be ignored;
     /// `ga_flag` says how to ask for one.
     pub fn check(&self, with_ga: bool, ga_flag: &str) -> Result<(), InputError> {

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use color_eyre::Result;
 
-use super::{Puzzle, SudokuArgs, output_file, selected_puzzles, solver};
+use super::{Puzzle, SudokuArgs, SudokuSpec, output_file, selected_puzzles, solver};
 use crate::anneal::worker::Speed;
 use crate::input::InputError;
 use crate::problems::registry::{BuiltIn, shared_flags};
@@ -15,8 +15,8 @@ use crate::ui::race::Standings;
 use crate::ui::{BoardArea, Live, Session};
 
 /// The one puzzle a race pane runs.
-fn only_puzzle(args: &SudokuArgs) -> Result<Puzzle> {
-    let mut puzzles = selected_puzzles(args)?;
+fn only_puzzle(spec: &SudokuSpec) -> Result<Puzzle> {
+    let mut puzzles = selected_puzzles(spec)?;
     if puzzles.len() != 1 {
         return Err(InputError::new(
             "race",
@@ -39,45 +39,46 @@ impl BuiltIn for SudokuArgs {
     shared_flags!();
 
     fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
-        super::headless(self, out, log)
+        super::headless(&self.spec()?, out, log)
     }
 
     fn live(&self) -> Result<Startup> {
+        let spec = self.spec()?;
         // Checks --index against the file with the headless run's own message.
-        let selected = selected_puzzles(self)?;
+        let selected = selected_puzzles(&spec)?;
         // A live run writes --output at its end, of the one puzzle it shows.
-        if self.output.output.is_some() && selected.len() != 1 {
+        if spec.output.is_some() && selected.len() != 1 {
             return Err(InputError::new(
                 "--output",
                 "the live view writes the puzzle it shows: choose one with --index (or add --headless)",
             )
             .into());
         }
-        output_file(self, selected.len())?;
-        let all = SudokuArgs {
-            index: None,
-            ..self.clone()
-        };
+        output_file(&spec, selected.len())?;
+        let mut all = spec.clone();
+        all.model.index = None;
         let demo = SudokuDemo {
             puzzles: selected_puzzles(&all)?,
-            args: self.clone(),
             seeds: Vec::new(),
-            trace: TraceSlot::open(&self.anneal)?,
+            trace: TraceSlot::open(&spec.run)?,
+            spec,
         };
         Ok(Startup::one(demo, self.index.map_or(0, |i| i - 1)))
     }
 
     fn check_pane(&self) -> Result<()> {
-        solver(&only_puzzle(self)?, self)?;
+        let spec = self.spec()?;
+        solver(&only_puzzle(&spec)?, &spec)?;
         Ok(())
     }
 
     fn pane(&self, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
-        let puzzle = only_puzzle(self)?;
-        let solver = solver(&puzzle, &paced(self, &puzzle, speed)?)?;
+        let spec = self.spec()?;
+        let puzzle = only_puzzle(&spec)?;
+        let solver = solver(&puzzle, &paced(&spec, &puzzle, speed)?)?;
         let side = puzzle.side();
         let title = format!("{side}x{side} {}", file_name(&puzzle.source));
-        let launch = solver.launch(title).traced(self.anneal.open_trace(None)?);
+        let launch = solver.launch(title).traced(spec.run.open_trace(None)?);
         // A thumbnail, to fit four.
         let view = SudokuThumbnail::new(puzzle.n);
         Ok(Box::new(Live::start(launch, view, speed)))
@@ -97,15 +98,16 @@ impl BuiltIn for SudokuArgs {
 mod tests {
     use super::*;
 
-    fn args(flags: &[&str]) -> SudokuArgs {
+    fn spec(flags: &[&str]) -> SudokuSpec {
         let file = ["puzzles/sudoku/easy20.txt", "--index", "1"];
-        crate::cli::parse(&[&file[..], flags].concat())
+        let args: SudokuArgs = crate::cli::parse(&[&file[..], flags].concat());
+        args.spec().unwrap()
     }
 
     fn budget(flags: &[&str], speed: Speed) -> Option<u64> {
-        let args = args(flags);
-        let puzzle = only_puzzle(&args).unwrap();
-        paced(&args, &puzzle, speed).unwrap().anneal.max_steps
+        let spec = spec(flags);
+        let puzzle = only_puzzle(&spec).unwrap();
+        paced(&spec, &puzzle, speed).unwrap().run.limits.max_steps
     }
 
     #[test]

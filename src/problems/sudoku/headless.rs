@@ -3,24 +3,23 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 use color_eyre::eyre::{WrapErr, bail};
 use serde::Serialize;
 
-use super::FORMATS;
+use super::SudokuSnapshot;
 use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
-use super::{SudokuArgs, SudokuSnapshot};
+use super::spec::SudokuSpec;
 use crate::anneal::{Search, Trace, run_traced};
-use crate::cli::output_args::{Format, OutputFile};
 use crate::export;
-use crate::headless::batch;
 use crate::headless::json::{self, Stop};
+use crate::headless::output::{Format, OutputFile};
 use crate::headless::progress::Progress;
+use crate::headless::report::{self, Counts};
 use crate::input::{InputError, source_name};
-use crate::messages::{count, say};
+use crate::messages::count;
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.
@@ -76,8 +75,9 @@ pub struct Report {
     pub best: Option<SudokuSnapshot>,
 }
 
-/// The puzzles the arguments select: the file's (or the embedded one), maybe only one.
-pub fn selected_puzzles(args: &SudokuArgs) -> Result<Vec<Puzzle>, InputError> {
+/// The puzzles the spec selects: the file's (or the embedded one), maybe only one.
+pub fn selected_puzzles(spec: &SudokuSpec) -> Result<Vec<Puzzle>, InputError> {
+    let args = &spec.model;
     let mut puzzles = match &args.file {
         Some(path) => super::parse::read_puzzles(path)?,
         None => vec![super::parse::default_puzzle()],
@@ -99,19 +99,21 @@ pub fn selected_puzzles(args: &SudokuArgs) -> Result<Vec<Puzzle>, InputError> {
 
 /// The trace of puzzle `number` (1-based) of `count`: the `--trace` file itself for a single
 /// puzzle, `FILE-N` for each of several.
-pub fn puzzle_trace(args: &SudokuArgs, number: usize, count: usize) -> Result<Trace, InputError> {
+pub fn puzzle_trace(spec: &SudokuSpec, number: usize, count: usize) -> Result<Trace, InputError> {
     let part = (count > 1).then(|| number.to_string());
-    args.anneal.open_trace(part.as_deref())
+    spec.run.open_trace(part.as_deref())
 }
 
-/// Solves one puzzle as `args` ask (kiln's annealer or a preset) and checks the result
+/// Solves one puzzle as `spec` asks (kiln's annealer or a preset) and checks the result
 /// against the rules.
-pub fn solve(puzzle: &Puzzle, args: &SudokuArgs, trace: &mut Trace) -> color_eyre::Result<Report> {
-    let mut solver = solver(puzzle, args)?;
-    let mut report = Report::prepared(puzzle, &solver, args.anneal.seed);
+pub fn solve(puzzle: &Puzzle, spec: &SudokuSpec, trace: &mut Trace) -> color_eyre::Result<Report> {
+    let mut solver = solver(puzzle, spec)?;
+    let mut report = Report::prepared(puzzle, &solver, spec.run.seed);
     if report.error.is_none() {
-        let mut progress =
-            Progress::start(solver.plan.config.budget.time_limit, args.anneal.max_steps);
+        let mut progress = Progress::start(
+            solver.plan.config.budget.time_limit,
+            spec.run.limits.max_steps,
+        );
         report.run(puzzle, &mut solver.search, trace, &mut progress)?;
     }
     Ok(report)
@@ -206,62 +208,23 @@ fn every_run<'a>(puzzles: &'a [Puzzle], seeds: &[u64]) -> Vec<Run<'a>> {
 }
 
 /// The most chains any of `puzzles` runs side by side.
-fn chains_per_puzzle(args: &SudokuArgs, puzzles: &[Puzzle]) -> usize {
-    let chains = |puzzle: &Puzzle| threads(args, puzzle.n);
+fn chains_per_puzzle(spec: &SudokuSpec, puzzles: &[Puzzle]) -> usize {
+    let chains = |puzzle: &Puzzle| threads(spec, puzzle.n);
     puzzles.iter().map(chains).max().unwrap_or(1)
-}
-
-/// What the summary on stderr counts of the runs printed.
-#[derive(Default)]
-struct Tally {
-    seconds: Vec<f64>,
-    iterations: u64,
-    anneal_time: Duration,
-    solved: usize,
-    impossible: usize,
-}
-
-impl Tally {
-    fn add(&mut self, report: &Report) {
-        self.seconds.push(report.seconds);
-        self.iterations += report.iterations;
-        self.anneal_time += Duration::from_secs_f64(report.seconds);
-        self.solved += report.solved as usize;
-        self.impossible += report.error.is_some() as usize;
-    }
-
-    /// `what` names the command: "sudoku", or "sudoku --preset NAME".
-    fn say(&mut self, log: &mut dyn Write, what: &str, runs: usize) {
-        self.seconds.sort_by(f64::total_cmp);
-        // An interrupt or an empty shard may leave nothing to summarise.
-        let (median, max) = match self.seconds.last() {
-            Some(&max) => (self.seconds[self.seconds.len() / 2], max),
-            None => (0.0, 0.0),
-        };
-        let rate = self.iterations as f64 / self.anneal_time.as_secs_f64().max(1e-9);
-        say(
-            log,
-            format_args!(
-                "{what}: solved {}/{runs}, median {median:.4} s, max {max:.4} s, \
-                 {:.1}M iterations/s",
-                self.solved,
-                rate / 1e6
-            ),
-        );
-    }
 }
 
 /// Solves every selected puzzle with every seed (this shard's share of them) on `--jobs`
 /// threads, one JSON line each in input order.
 pub(super) fn run(
-    args: &SudokuArgs,
+    spec: &SudokuSpec,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
-    let puzzles = selected_puzzles(args)?;
-    let output = output_file(args, puzzles.len())?;
-    let seeds = args.batch.seeds(&args.anneal);
-    let runs = args.batch.select(every_run(&puzzles, &seeds), || {
+    let args = &spec.model;
+    let puzzles = selected_puzzles(spec)?;
+    let output = output_file(spec, puzzles.len())?;
+    let seeds = spec.batch.seeds(spec.run.seed);
+    let runs = spec.batch.select(every_run(&puzzles, &seeds), || {
         let mut what = match (args.index, &args.file) {
             (Some(index), _) => format!("--index {index} picks 1 puzzle"),
             (None, Some(path)) => format!(
@@ -276,51 +239,16 @@ pub(super) fn run(
         }
         what
     })?;
-    let jobs = args.batch.jobs(chains_per_puzzle(args, &puzzles));
+    let jobs = spec.batch.jobs(chains_per_puzzle(spec, &puzzles));
     let solve_run = |run: &Run| {
-        let args = SudokuArgs {
-            anneal: args.anneal.for_seed(run.seed, seeds.len() > 1),
-            ..args.clone()
-        };
-        let mut trace = puzzle_trace(&args, run.number, puzzles.len())?;
-        let report = solve(run.puzzle, &args, &mut trace)?;
+        let spec = spec.for_seed(run.seed, seeds.len() > 1);
+        let mut trace = puzzle_trace(&spec, run.number, puzzles.len())?;
+        let report = solve(run.puzzle, &spec, &mut trace)?;
         trace.finish().wrap_err("writing the --trace file")?;
         Ok(report)
     };
-    let mut tally = Tally::default();
-    let mut bytes = Vec::new();
-    let mut printed = 0;
-    let mut written = None;
-    let print = |mut report: Report| {
-        printed += 1;
-        let drawn = output
-            .as_ref()
-            .map(|file| output_bytes(file.format, &report));
-        if let (Some(file), Some(Ok(drawn))) = (&output, &drawn) {
-            bytes.extend(drawn);
-            // The file is written before the last line, which says how that went.
-            if printed == runs.len() {
-                written = Some(file.target.write(&bytes));
-                report.output_error = crate::headless::output::output_error(written.as_ref());
-            }
-        }
-        serde_json::to_writer(&mut *out, &report)?;
-        writeln!(out)?;
-        out.flush()?;
-        tally.add(&report);
-        // A grid that cannot be drawn fails the run once its line is out.
-        drawn.transpose()?;
-        Ok(())
-    };
-    batch::run_in_order(&runs, jobs, solve_run, print)?;
-    // A batch cut short by a signal writes what it has. The lines printed are kept
-    // whatever becomes of the file; its failure is exit code 3.
-    match (written, &output) {
-        (Some(written), _) => written?,
-        (None, Some(file)) => file.target.write(&bytes)?,
-        (None, None) => {}
-    }
-    let what = match args.preset {
+    let mut tally = report::run(&runs, jobs, output.as_ref(), solve_run, out, log)?;
+    let what = match args.named {
         Some(preset) => format!("sudoku --preset {preset}"),
         None => "sudoku".to_string(),
     };
@@ -329,9 +257,9 @@ pub(super) fn run(
 }
 
 /// `--output`, checked before any puzzle is solved: a picture is of one puzzle's grid.
-pub fn output_file(args: &SudokuArgs, puzzles: usize) -> Result<Option<OutputFile>, InputError> {
-    let inputs: Vec<&Path> = args.file.as_deref().into_iter().collect();
-    let file = args.output.file(&FORMATS, &inputs)?;
+pub fn output_file(spec: &SudokuSpec, puzzles: usize) -> Result<Option<OutputFile>, InputError> {
+    let inputs: Vec<&Path> = spec.model.file.as_deref().into_iter().collect();
+    let file = spec.checked_output(&inputs)?;
     match &file {
         Some(file) if file.format != Format::Txt && puzzles > 1 => Err(InputError::new(
             "--output",
@@ -344,16 +272,34 @@ pub fn output_file(args: &SudokuArgs, puzzles: usize) -> Result<Option<OutputFil
     }
 }
 
-/// What one puzzle's report adds to the `--output` file: its line of the `.txt`, or the
-/// picture of its best grid (the only report: a picture is of one puzzle).
-fn output_bytes(format: Format, report: &Report) -> color_eyre::Result<Vec<u8>> {
-    match (&report.best, format) {
-        (_, Format::Txt) => Ok(format!("{}\n", report.solution).into_bytes()),
-        (Some(best), _) => Ok(export::sudoku::output(best, format)),
-        (None, _) => bail!(
-            "{}: no grid to draw: the puzzle has no solution",
-            report.source
-        ),
+impl report::Report for Report {
+    /// Its line of the `.txt`, or the picture of its best grid (the only report: a picture
+    /// is of one puzzle).
+    fn output(&self, format: Format) -> color_eyre::Result<Vec<u8>> {
+        match (&self.best, format) {
+            (_, Format::Txt) => Ok(format!("{}\n", self.solution).into_bytes()),
+            (Some(best), _) => Ok(export::sudoku::output(best, format)),
+            (None, _) => bail!(
+                "{}: no grid to draw: the puzzle has no solution",
+                self.source
+            ),
+        }
+    }
+
+    fn output_failed(&mut self, error: String) {
+        self.output_error = Some(error);
+    }
+
+    /// Nothing: the batch's tally says how the puzzles went.
+    fn summary(&self, _log: &mut dyn Write) {}
+
+    fn counts(&self) -> Counts {
+        Counts {
+            seconds: self.seconds,
+            iterations: self.iterations,
+            solved: self.solved,
+            impossible: self.error.is_some(),
+        }
     }
 }
 

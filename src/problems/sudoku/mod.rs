@@ -5,6 +5,7 @@ mod built_in;
 mod headless;
 mod prepare;
 mod presets;
+mod spec;
 
 use std::io::Write;
 
@@ -18,12 +19,13 @@ pub use prepare::{
     DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults,
 };
 pub use presets::{Model, PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver};
+pub use spec::{Ga, SudokuModel, SudokuSpec};
 
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
 pub fn headless(
-    args: &SudokuArgs,
+    spec: &SudokuSpec,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
-    headless::run(args, out, log)
+    headless::run(spec, out, log)
 }

@@ -11,7 +11,7 @@ use super::deduce::{Deduced, deduce};
 use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
 use crate::anneal::Rng;
-use crate::cli::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
+use crate::problems::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 
 /// Seconds per puzzle when no --time-limit is given, so nothing hangs.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;

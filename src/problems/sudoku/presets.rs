@@ -9,7 +9,6 @@ use std::str::FromStr;
 
 use rand::SeedableRng;
 
-use super::SudokuArgs;
 use super::anneal::SudokuSnapshot;
 use super::cell_linear::CellLinear;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
@@ -18,12 +17,13 @@ use super::prepare::{
     DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads,
     defaults,
 };
+use super::spec::SudokuSpec;
 use crate::anneal::{
     Budget, Checkpoint, Launch, Parallel, Problem, Rng, RunConfig, Runner, Schedule, Search,
-    StallAction, auto_temperature, nth_seed,
+    StallAction, auto_temperature,
 };
-use crate::cli::anneal_args::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::input::InputError;
+use crate::problems::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {
@@ -241,19 +241,20 @@ pub struct Plan {
     pub threads: usize,
 }
 
-/// The plan for `args` (its preset, or kiln's own) on a grid of box side `n` whose model
+/// The plan for `spec` (its preset, or kiln's own) on a grid of box side `n` whose model
 /// leaves `free_cells` cells to the search (the cell-linear sweep). `auto_t0(acceptance)`
 /// is called only for `--t0 auto`. Errors name the flag.
 pub fn plan(
-    args: &SudokuArgs,
+    spec: &SudokuSpec,
     n: usize,
     free_cells: usize,
     auto_t0: impl FnOnce(f64) -> f64,
 ) -> Result<Plan, InputError> {
+    let args = &spec.model;
     let preset = args.preset();
-    let anneal = &args.anneal;
+    let anneal = &spec.run.cooling;
     let d = preset.defaults(n);
-    let mut config = anneal.run_config(&d, auto_t0)?;
+    let mut config = spec.run.run_config(&d, auto_t0)?;
     config.budget.target = Some(0.0);
     // What the shared flags cannot say: temperatures held for a number of steps, and the
     // periodic restart rules. A --schedule flag replaces the first, --stall/--on-stall the
@@ -324,13 +325,14 @@ pub fn plan(
         ga,
         focus: args.focus.unwrap_or(focus),
         pairs: args.pairs.unwrap_or(pairs),
-        threads: threads(args, n),
+        threads: threads(spec, n),
     })
 }
 
-/// The chains a run of `args` on a grid of box side `n` runs side by side: --threads, or
+/// The chains a run of `spec` on a grid of box side `n` runs side by side: --threads, or
 /// kiln's default for the size; one for the classroom presets, which ran one chain.
-pub(super) fn threads(args: &SudokuArgs, n: usize) -> usize {
+pub(super) fn threads(spec: &SudokuSpec, n: usize) -> usize {
+    let args = &spec.model;
     let default = match args.preset() {
         Preset::Kiln => default_threads(n),
         _ => 1,
@@ -352,6 +354,9 @@ pub struct Solver {
     pub search: SudokuSearch,
     /// What the UI's reheat key should raise the temperature (GA: mutation rate) to.
     pub reheat_to: f64,
+    /// The whole run's budget: the plan is one chain's, and the run's steps are all its
+    /// chains' together.
+    pub budget: Budget,
 }
 
 impl Solver {
@@ -370,36 +375,36 @@ impl Solver {
             title,
             span: self.temperature_span(),
             reheat_to: self.reheat_to,
-            // The plan is one chain's; the run's steps are all its chains' together.
-            budget: Budget {
-                max_steps: (self.plan.config.budget.max_steps)
-                    .map(|share| share.saturating_mul(self.plan.threads as u64)),
-                ..self.plan.config.budget
-            },
+            budget: self.budget,
             search: self.search,
         }
     }
 }
 
-/// Builds the run `args` ask for on `puzzle` (seed, preset or kiln's own, budget,
+/// Builds the run `spec` asks for on `puzzle` (seed, preset or kiln's own, budget,
 /// overrides): the one way every Sudoku run is set up. Several chains each get their own
-/// seed and their share of the steps; the plan is the first chain's.
-pub fn solver(puzzle: &Puzzle, args: &SudokuArgs) -> Result<Solver, InputError> {
-    let preset = args.preset();
-    let prepared = Prepared::new(puzzle, preset.propagates() && !args.no_propagate);
+/// seed and their share of the steps (`Run::chain`); the plan is the first chain's.
+pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> {
+    let preset = spec.model.preset();
+    let prepared = Prepared::new(puzzle, preset.propagates() && !spec.model.no_propagate);
     let free_cells = prepared.fixed.iter().filter(|&&v| v == 0).count();
-    let threads = threads(args, puzzle.n);
+    let threads = threads(spec, puzzle.n);
     let mut chains = (0..threads)
         .map(|i| {
-            let mut chain = args.clone();
-            chain.anneal.seed = nth_seed(args.anneal.seed, i);
-            if threads > 1 {
-                chain.anneal.max_steps = args.anneal.max_steps.map(|m| m.div_ceil(threads as u64));
-            }
+            let chain = SudokuSpec {
+                run: spec.run.chain(i, threads),
+                ..spec.clone()
+            };
             self::chain(&prepared, &chain, free_cells)
         })
         .collect::<Result<Vec<_>, InputError>>()?;
     let plan = chains[0].0.clone();
+    let budget = Budget {
+        max_steps: (chains.iter())
+            .map(|(plan, _)| plan.config.budget.max_steps)
+            .sum(),
+        ..plan.config.budget
+    };
     let search = match chains.len() {
         1 => chains.swap_remove(0).1,
         _ => Box::new(Parallel::new(
@@ -409,7 +414,7 @@ pub fn solver(puzzle: &Puzzle, args: &SudokuArgs) -> Result<Solver, InputError> 
     };
     let reheat_to = match plan.model {
         Model::Genetic => 0.5,
-        _ => args.anneal.reheat_temperature(&plan.config),
+        _ => spec.run.reheat_temperature(&plan.config),
     };
     Ok(Solver {
         preset,
@@ -418,24 +423,25 @@ pub fn solver(puzzle: &Puzzle, args: &SudokuArgs) -> Result<Solver, InputError> 
         plan,
         search,
         reheat_to,
+        budget,
     })
 }
 
 /// The plan and the search of one chain.
 fn chain(
     prepared: &Prepared,
-    args: &SudokuArgs,
+    spec: &SudokuSpec,
     free_cells: usize,
 ) -> Result<(Plan, SudokuSearch), InputError> {
-    let seed = args.anneal.seed;
-    let plan_with = |auto: &dyn Fn(f64) -> f64| plan(args, prepared.puzzle.n, free_cells, auto);
+    let seed = spec.run.seed;
+    let plan_with = |auto: &dyn Fn(f64) -> f64| plan(spec, prepared.puzzle.n, free_cells, auto);
     fn annealer<P>(problem: P, plan: &Plan, seed: u64) -> SudokuSearch
     where
         P: Problem<Snapshot = SudokuSnapshot> + Send + 'static,
     {
         Box::new(Runner::new(problem, plan.config.clone(), seed))
     }
-    Ok(match args.preset().model() {
+    Ok(match spec.model.preset().model() {
         Model::BoxSwap => {
             let mut problem = prepared.problem(seed);
             let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;

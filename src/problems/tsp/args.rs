@@ -1,15 +1,17 @@
 //! `kiln tsp`'s flags, as clap reads them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
+use super::spec::{Search, TspModel, TspSpec};
 use super::{Cost, Init, Layout, MoveSet};
 use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::output_args::{Format, Formats, OutputArgs, OutputFile};
+use crate::cli::batch_args::BatchArgs;
+use crate::cli::output_args::OutputArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
-use crate::headless::batch::BatchArgs;
+use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
 
 /// What `--output` writes for a tour, by extension.
@@ -98,7 +100,7 @@ impl TspArgs {
     /// the kicks' share only to a run that kicks.
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
-        self.output.format(&FORMATS)?;
+        self.output.file(&FORMATS)?;
         match crate::cli::first_given(&self.local_search_flags()) {
             Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
                 "{flag} applies only to --moves two-opt, the moves the local search makes"
@@ -110,14 +112,25 @@ impl TspArgs {
         }
     }
 
-    /// Where `--output` goes and in which format, checked against the run's own inputs
-    /// before it starts.
-    pub fn output_file(&self) -> Result<Option<OutputFile>, InputError> {
-        let inputs: Vec<&Path> = [&self.file, &self.tour]
-            .into_iter()
-            .flatten()
-            .map(PathBuf::as_path)
-            .collect();
-        self.output.file(&FORMATS, &inputs)
+    /// The run these flags ask for (`check` has refused what cannot be run).
+    pub fn spec(&self) -> Result<TspSpec, InputError> {
+        Ok(TspSpec {
+            model: TspModel {
+                file: self.file.clone(),
+                random: self.random,
+                layout: self.layout,
+                moves: self.moves,
+                cost: self.cost,
+                neighbours: self.neighbours,
+                init: self.init,
+                optimum: self.optimum,
+                tour: self.tour.clone(),
+                search: Search::of(self.moves, self.no_polish, self.ils),
+                kick_share: self.kick_share.unwrap_or(DEFAULT_KICK_SHARE),
+            },
+            run: self.anneal.run(),
+            batch: self.batch.batch(),
+            output: self.output.file(&FORMATS)?,
+        })
     }
 }

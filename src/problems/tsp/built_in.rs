@@ -4,6 +4,7 @@ use std::io::Write;
 
 use color_eyre::Result;
 
+use super::spec::TspSpec;
 use super::{TspArgs, load};
 use crate::anneal::worker::Speed;
 use crate::cli::first_given;
@@ -14,14 +15,12 @@ use crate::ui::boards::tsp::{DEFAULT_PACE, TspDemo};
 use crate::ui::demos::Startup;
 use crate::ui::{BoardArea, Demo, Session};
 
-impl TspArgs {
-    /// The tour `self` asks for, as the live view draws it.
-    fn demo(&self) -> Result<TspDemo> {
-        Ok(TspDemo {
-            runs: vec![self.clone()],
-            trace: TraceSlot::open(&self.anneal)?,
-        })
-    }
+/// The tour `spec` asks for, as the live view draws it.
+fn demo(spec: TspSpec) -> Result<TspDemo> {
+    Ok(TspDemo {
+        trace: TraceSlot::open(&spec.run)?,
+        runs: vec![spec],
+    })
 }
 
 impl BuiltIn for TspArgs {
@@ -42,23 +41,24 @@ impl BuiltIn for TspArgs {
     }
 
     fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
-        super::headless(self, out, log)
+        super::headless(&self.spec()?, out, log)
     }
 
     fn live(&self) -> Result<Startup> {
-        load(self)?;
+        let spec = self.spec()?;
+        load(&spec)?;
         // A live run writes --output only at its end: refuse a bad one before it starts.
-        self.output_file()?;
-        Ok(Startup::one(self.demo()?, 0))
+        spec.output_file()?;
+        Ok(Startup::one(demo(spec)?, 0))
     }
 
     fn check_pane(&self) -> Result<()> {
-        load(self)?;
+        load(&self.spec()?)?;
         Ok(())
     }
 
     fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
-        self.demo()?.start(0, speed, area)
+        demo(self.spec()?)?.start(0, speed, area)
     }
 
     /// The single view's pace, so the tours can be watched.

@@ -10,24 +10,25 @@ use color_eyre::eyre::WrapErr;
 use rand::SeedableRng;
 use serde::Serialize;
 
-use super::TspArgs;
 use super::TspSnapshot;
 use super::local_search::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
 use super::setup::build;
+use super::spec::{Search, TspModel, TspSpec};
 use crate::anneal::{BATCH, Problem, Rng, RunConfig, StopReason, interrupt, run_traced};
 use crate::export;
-use crate::headless::batch;
 use crate::headless::json::{self, Stop};
+use crate::headless::output::Format;
 use crate::headless::progress::Progress;
+use crate::headless::report::{self, Counts};
 use crate::messages::say;
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
-struct Report<'a> {
+struct Report {
     problem: &'static str,
-    source: &'a str,
-    name: &'a str,
+    source: String,
+    name: String,
     n: usize,
     seed: u64,
     /// TSPLIB length of the final tour (always, whatever `cost` was minimised).
@@ -70,42 +71,23 @@ struct Report<'a> {
     /// Why `--output` could not be written, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     output_error: Option<String>,
+    /// The final tour and the reference tour, for `--output`.
+    #[serde(skip)]
+    best: TspSnapshot,
+    #[serde(skip)]
+    reference: Option<Vec<u32>>,
+    /// Whether `optimum` is the user's (`--optimum`) rather than the built-in table's.
+    #[serde(skip)]
+    optimum_given: bool,
 }
 
-/// What follows the anneal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-enum Search {
-    /// Nothing (`--no-polish`, or moves the local search does not make).
-    #[serde(rename = "anneal")]
-    Anneal,
-    /// A greedy 2-opt/Or-opt descent from the best annealed tour (the default).
-    #[serde(rename = "anneal+descent")]
-    AnnealDescent,
-    /// Iterated local search taking `--kick-share` of the budget (`--ils`).
-    #[serde(rename = "anneal+ils")]
-    AnnealIls,
-}
-
-impl Search {
-    fn of(args: &TspArgs) -> Search {
-        // Only the default move set is polished: the seed's swap moves are shown as they are.
-        if args.no_polish || args.moves != MoveSet::TwoOpt {
-            Search::Anneal
-        } else if args.ils {
-            Search::AnnealIls
-        } else {
-            Search::AnnealDescent
-        }
-    }
-
-    /// The share of the budget taken from the annealer: the kicks' (`--kick-share`), or a
-    /// sliver of time for the descent so that it ends within the time limit too.
-    fn share(self, args: &TspArgs) -> f64 {
-        match self {
-            Search::Anneal => 0.0,
-            Search::AnnealDescent => DESCENT_SHARE,
-            Search::AnnealIls => args.kick_share.unwrap_or(super::DEFAULT_KICK_SHARE),
-        }
+/// The share of the budget taken from the annealer: the kicks' (`--kick-share`), or a
+/// sliver of time for the descent so that it ends within the time limit too.
+fn share(model: &TspModel) -> f64 {
+    match model.search {
+        Search::Anneal => 0.0,
+        Search::AnnealDescent => DESCENT_SHARE,
+        Search::AnnealIls => model.kick_share,
     }
 }
 
@@ -170,22 +152,23 @@ fn kicks_stop(kicks: &KickStats, budget: &Budget, energy: f64, annealed: StopRea
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
-    args: &TspArgs,
+    spec: &TspSpec,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
-    batch::per_seed(args, &args.batch, |args| &mut args.anneal, run, out, log)
+    report::per_seed(spec, spec.output_file()?.as_ref(), run, out, log)?;
+    Ok(())
 }
 
-fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::Result<()> {
+fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     let started = Instant::now();
-    let mut setup = build(args)?;
-    let output = args.output_file()?;
-    let mut trace = args.anneal.open_trace(None)?;
+    let (args, seed) = (&spec.model, spec.run.seed);
+    let mut setup = build(spec)?;
+    let mut trace = spec.run.open_trace(None)?;
     let t0 = setup.config.t0;
     let schedule = setup.config.schedule.to_string();
-    let search = Search::of(args);
-    let share = search.share(args);
+    let search = args.search;
+    let share = share(args);
     // One line for the whole run: the anneal's steps, then the kicks' evaluations.
     let budget = setup.config.budget;
     let mut progress = Progress::start(budget.time_limit, budget.max_steps);
@@ -194,7 +177,7 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
     let mut polished = setup.problem.clone();
     // The run the live view would make of these flags, with the polish's share taken out.
-    let (loaded, launch) = setup.launch(args.anneal.seed);
+    let (loaded, launch) = setup.launch(seed);
     let mut runner = launch.search;
     run_traced(&mut runner, BATCH, &mut trace, &mut progress);
     let outcome = runner.finish();
@@ -211,7 +194,7 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     let mut descent_cut = false;
     let kicks = match search {
         Search::AnnealIls => {
-            let mut rng = Rng::seed_from_u64(args.anneal.seed ^ KICK_SEED);
+            let mut rng = Rng::seed_from_u64(seed ^ KICK_SEED);
             let annealed = outcome.iterations;
             local_search::iterate(&mut polished, &mut rng, local_budget, |kicks, best| {
                 progress.show_at(started.elapsed(), best, annealed + kicks.evaluations);
@@ -239,23 +222,13 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
     let seconds = started.elapsed().as_secs_f64();
     let anneal_seconds = outcome.elapsed.as_secs_f64();
 
-    // The result is printed whatever becomes of the file.
-    let written = output.as_ref().map(|file| {
-        let best = TspSnapshot {
-            instance: Arc::clone(&loaded.instance),
-            tour: polished.order().to_vec(),
-        };
-        let reference = loaded.reference.as_deref();
-        file.target
-            .write(&export::tsp::output(&best, reference, file.format))
-    });
-    let output_error = crate::headless::output::output_error(written.as_ref());
-    let report = Report {
+    trace.finish().wrap_err("writing the --trace file")?;
+    Ok(Report {
         problem: "tsp",
-        source: &loaded.source,
-        name: &loaded.instance.name,
+        source: loaded.source.clone(),
+        name: loaded.instance.name.clone(),
         n: loaded.instance.len(),
-        seed: args.anneal.seed,
+        seed,
         length,
         optimum: loaded.optimum,
         gap: loaded.gap(length),
@@ -283,40 +256,64 @@ fn run(args: &TspArgs, out: &mut dyn Write, log: &mut dyn Write) -> color_eyre::
         },
         stop,
         tour: polished.order().iter().map(|c| c + 1).collect(),
-        output_error,
-    };
-    serde_json::to_writer(&mut *out, &report)?;
-    writeln!(out)?;
-    let gap = report
-        .gap
-        .map(|g| format!(", gap {g:.2}%"))
-        .unwrap_or_default();
-    say(
-        log,
-        format_args!(
-            "{}: length {length}{gap} in {seconds:.2} s ({} steps, {:.1}M/s)",
-            report.name,
-            report.iterations,
-            report.steps_per_second / 1e6
-        ),
-    );
-    if let Some(optimum) = loaded.refuted_optimum(length) {
-        let from = match args.optimum {
-            Some(_) => "--optimum",
-            None => "the built-in table",
-        };
+        output_error: None,
+        best: TspSnapshot {
+            instance: Arc::clone(&loaded.instance),
+            tour: polished.order().to_vec(),
+        },
+        reference: loaded.reference,
+        optimum_given: args.optimum.is_some(),
+    })
+}
+
+impl report::Report for Report {
+    fn output(&self, format: Format) -> color_eyre::Result<Vec<u8>> {
+        let reference = self.reference.as_deref();
+        Ok(export::tsp::output(&self.best, reference, format))
+    }
+
+    fn output_failed(&mut self, error: String) {
+        self.output_error = Some(error);
+    }
+
+    fn summary(&self, log: &mut dyn Write) {
+        let length = self.length;
+        let gap = self
+            .gap
+            .map(|g| format!(", gap {g:.2}%"))
+            .unwrap_or_default();
         say(
             log,
             format_args!(
-                "{}: found a tour of length {length}, shorter than the optimum {optimum} \
-                 ({from}): no gap reported",
-                report.name
+                "{}: length {length}{gap} in {:.2} s ({} steps, {:.1}M/s)",
+                self.name,
+                self.seconds,
+                self.iterations,
+                self.steps_per_second / 1e6
             ),
         );
+        // A tour shorter than the optimum shows it is none.
+        if let Some(optimum) = self.optimum.filter(|&o| length < o) {
+            let from = match self.optimum_given {
+                true => "--optimum",
+                false => "the built-in table",
+            };
+            say(
+                log,
+                format_args!(
+                    "{}: found a tour of length {length}, shorter than the optimum {optimum} \
+                     ({from}): no gap reported",
+                    self.name
+                ),
+            );
+        }
     }
-    trace.finish().wrap_err("writing the --trace file")?;
-    match written {
-        Some(Err(failed)) => Err(failed.into()),
-        _ => Ok(()),
+
+    fn counts(&self) -> Counts {
+        Counts {
+            seconds: self.seconds,
+            iterations: self.iterations,
+            ..Counts::default()
+        }
     }
 }

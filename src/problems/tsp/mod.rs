@@ -7,9 +7,11 @@ mod args;
 mod built_in;
 mod headless;
 pub(crate) mod setup;
+mod spec;
 
 pub use kiln_core::problems::tsp::*;
 
 pub use args::{DEFAULT_KICK_SHARE, FORMATS, TspArgs};
 pub use headless::headless;
 pub use setup::{Loaded, Setup, build, load};
+pub use spec::{Search, TspModel, TspSpec};

@@ -1,4 +1,4 @@
-//! From command-line arguments to a ready-to-run problem: load the instance (file, random
+//! From a run's spec to a ready-to-run problem: load the instance (file, random
 //! or built-in), look up its optimum, read a reference tour, derive the temperatures.
 //! Loading is separate from solving so the UI can show an instance before annealing it.
 
@@ -8,14 +8,14 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use super::TspArgs;
 use super::instance::Instance;
 use super::problem::{Cost, TspProblem};
+use super::spec::TspSpec;
 use super::{random, tour_file, tsplib};
 use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
-use crate::cli::anneal_args::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls};
+use crate::problems::spec::{Defaults, ScheduleKind, StartTemperature};
 
 /// The instance shown when no file and no `--random` is given.
 pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
@@ -84,14 +84,15 @@ pub(crate) fn known_optimum(name: &str) -> Option<u64> {
     table.get("optima")?.get(name)?.as_u64()
 }
 
-/// Loads the instance the arguments name: `--random N`, a file, or the built-in one.
-pub fn load(args: &TspArgs) -> Result<Loaded, InputError> {
+/// Loads the instance the spec names: `--random N`, a file, or the built-in one.
+pub fn load(spec: &TspSpec) -> Result<Loaded, InputError> {
+    let args = &spec.model;
     crate::input::stdin_once(&[
         ("", "the cities file", args.file.as_deref()),
         ("--tour", "the tour", args.tour.as_deref()),
     ])?;
     let (instance, source, built_in_tour) = if let Some(n) = args.random {
-        let instance = random::instance(n, args.layout, args.anneal.seed);
+        let instance = random::instance(n, args.layout, spec.run.seed);
         (instance, format!("--random {n}"), None)
     } else if let Some(path) = &args.file {
         let source = crate::input::source_name(path);
@@ -143,20 +144,24 @@ fn read_tour(path: &Path, n: usize) -> Result<Vec<u32>, InputError> {
 
 /// The problem's defaults for this instance: exponential cooling from 1.0 to 0.03 times
 /// the mean nearest-neighbour edge over the budget (1 s unless one is given).
-pub(crate) fn defaults(problem: &TspProblem, args: &TspArgs) -> Defaults {
+pub(crate) fn defaults(problem: &TspProblem, spec: &TspSpec) -> Defaults {
     let scale = problem.typical_edge_cost();
     Defaults {
         schedule: ScheduleKind::Exponential,
         t0: StartTemperature::Fixed(T_START * scale),
         t_min: T_END * scale,
-        time_limit: default_time_limit(args),
+        time_limit: default_time_limit(spec),
         ..Defaults::default()
     }
 }
 
 /// A run's time limit when `--time-limit` is not given: none when `--max-steps` bounds it.
-fn default_time_limit(args: &TspArgs) -> Option<f64> {
-    args.anneal.max_steps.is_none().then_some(DEFAULT_SECONDS)
+fn default_time_limit(spec: &TspSpec) -> Option<f64> {
+    spec.run
+        .limits
+        .max_steps
+        .is_none()
+        .then_some(DEFAULT_SECONDS)
 }
 
 /// Everything a run needs.
@@ -186,18 +191,19 @@ impl Setup {
     }
 }
 
-/// Builds the problem (first tour from `--seed`) and its run configuration.
+/// Builds the problem (first tour from the seed) and its run configuration.
 /// The time limit counts the setup, which is held to `SETUP_SHARE` of it.
-pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
+pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
     let started = Instant::now();
-    let set_up_by = args
-        .anneal
+    let (args, run) = (&spec.model, &spec.run);
+    let set_up_by = run
+        .limits
         .time_limit
-        .or_else(|| default_time_limit(args))
+        .or_else(|| default_time_limit(spec))
         .and_then(|limit| Duration::try_from_secs_f64(limit * SETUP_SHARE).ok())
         .and_then(|share| started.checked_add(share));
-    let loaded = load(args)?;
-    let seed = args.anneal.seed;
+    let loaded = load(spec)?;
+    let seed = run.seed;
     let mut rng = Rng::seed_from_u64(seed);
     let problem = TspProblem::set_up_by(
         Arc::clone(&loaded.instance),
@@ -208,18 +214,16 @@ pub fn build(args: &TspArgs) -> color_eyre::Result<Setup> {
         &mut rng,
         set_up_by,
     );
-    let mut config = args
-        .anneal
-        .run_config(&defaults(&problem, args), |acceptance| {
-            auto_temperature(&problem, seed, acceptance, 10_000)
-        })?;
+    let mut config = run.run_config(&defaults(&problem, spec), |acceptance| {
+        auto_temperature(&problem, seed, acceptance, 10_000)
+    })?;
     // A run that reaches the known optimum has nothing left to find: it stops there (the
     // energy is the tour's length only for the Euclidean cost).
     if args.cost == Cost::Euclidean {
         config.budget.target = loaded.optimum.map(|o| o as f64);
     }
     Ok(Setup {
-        reheat_temperature: args.anneal.reheat_temperature(&config),
+        reheat_temperature: run.reheat_temperature(&config),
         loaded,
         problem,
         config,

@@ -10,10 +10,10 @@ use ratatui::layout::Rect;
 use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
 use crate::anneal::{Launch, RunConfig, Runner, Search};
-use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::output_args::OutputFile;
 use crate::export::{self, Export, Output};
-use crate::problems::image::{Bitmap, ImageArgs, Mode, Rounds, Setup, build};
+use crate::headless::output::OutputFile;
+use crate::problems::image::{Bitmap, ImageSpec, Mode, Rounds, Setup, build};
+use crate::problems::spec::Limits;
 use crate::ui::boards::TraceSlot;
 use crate::ui::session::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
@@ -240,9 +240,9 @@ impl Board<Bitmap> for ImageView {
     }
 }
 
-/// The image tab: one set of arguments per entry of `n`/`p`.
+/// The image tab: one run per entry of `n`/`p`.
 pub struct ImageDemo {
-    pub runs: Vec<ImageArgs>,
+    pub runs: Vec<ImageSpec>,
     pub trace: TraceSlot,
 }
 
@@ -262,8 +262,8 @@ const RUN_SECONDS: (u64, u64) = (10, 60);
 
 /// Where the user gave no time limit, a live run is budgeted in steps alone (time spent
 /// annealing means little at a chosen pace): their --max-steps, or `SWEEPS` per pixel.
-fn live_budget(config: &mut RunConfig, args: &AnnealArgs, pixels: usize) {
-    if args.time_limit.is_some() {
+fn live_budget(config: &mut RunConfig, given: Limits, pixels: usize) {
+    if given.time_limit.is_some() {
         return;
     }
     config.budget.time_limit = None;
@@ -333,20 +333,20 @@ impl ImageDemo {
     /// Run `index` for a board of `area`: a random image (or the built-in picture) without a
     /// given size fills the board one pixel per dot.
     fn prepare(&self, index: usize, area: BoardArea) -> Result<Prepared> {
-        let mut args = self.runs[index % self.runs.len()].clone();
+        let mut spec = self.runs[index % self.runs.len()].clone();
         if self.sized_to_board(index) {
-            args.size = Some(dots(area));
+            spec.model.size = Some(dots(area));
         }
-        let setup = build(&args)?;
-        let mut config = setup.run_config(&args)?;
-        live_budget(&mut config, &args.anneal, setup.input.len());
+        let setup = build(&spec)?;
+        let mut config = setup.run_config(&spec.run)?;
+        live_budget(&mut config, spec.run.limits, setup.input.len());
         Ok(Prepared {
-            reheat_to: args.anneal.reheat_temperature(&config),
-            name: export::image::run_name(&args, &setup.mode),
-            output: args.output_file()?,
+            reheat_to: spec.run.reheat_temperature(&config),
+            name: export::image::run_name(&spec.model, &setup.mode),
+            output: spec.output_file()?,
             setup,
             config,
-            seed: args.anneal.seed,
+            seed: spec.run.seed,
         })
     }
 }
@@ -357,8 +357,8 @@ impl Demo for ImageDemo {
     }
 
     fn sized_to_board(&self, index: usize) -> bool {
-        let args = &self.runs[index % self.runs.len()];
-        args.file.is_none() && args.size.is_none()
+        let model = &self.runs[index % self.runs.len()].model;
+        model.file.is_none() && model.size.is_none()
     }
 
     fn start(&self, index: usize, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
@@ -385,6 +385,7 @@ mod tests {
 
     use super::*;
     use crate::anneal::Schedule;
+    use crate::problems::image::ImageModel;
 
     fn checker(width: usize, height: usize, cell: usize) -> Bitmap {
         let mut image = Bitmap::white(width, height);
@@ -455,11 +456,11 @@ mod tests {
     }
 
     /// The preset whose arguments `pick` accepts.
-    fn preset(pick: impl Fn(&ImageArgs) -> bool) -> usize {
+    fn preset(pick: impl Fn(&ImageModel) -> bool) -> usize {
         presets()
             .runs
             .iter()
-            .position(pick)
+            .position(|spec| pick(&spec.model))
             .expect("the presets have one")
     }
 
@@ -599,19 +600,19 @@ mod tests {
 
     #[test]
     fn a_live_run_is_budgeted_in_steps_unless_given_a_time_limit() {
-        let timed = AnnealArgs {
+        let timed = Limits {
             time_limit: Some(5.0),
-            ..AnnealArgs::default()
+            ..Limits::default()
         };
-        let counted = AnnealArgs {
+        let counted = Limits {
             max_steps: Some(123),
-            ..AnnealArgs::default()
+            ..Limits::default()
         };
-        let budget = |args: &AnnealArgs, pixels: usize| {
+        let budget = |given: &Limits, pixels: usize| {
             let mut config = RunConfig::new(Schedule::Constant, 1.0);
             config.budget.time_limit = Some(Duration::from_secs(2));
-            config.budget.max_steps = args.max_steps;
-            live_budget(&mut config, args, pixels);
+            config.budget.max_steps = given.max_steps;
+            live_budget(&mut config, *given, pixels);
             (
                 config.budget.max_steps,
                 config.budget.time_limit.map(|t| t.as_secs()),
@@ -619,7 +620,7 @@ mod tests {
         };
         assert_eq!(budget(&timed, 1000), (None, Some(2)));
         assert_eq!(budget(&counted, 1000), (Some(123), None));
-        let default = AnnealArgs::default();
+        let default = Limits::default();
         assert_eq!(budget(&default, 30_000), (Some(30_000 * SWEEPS), None));
         // Never under 10 s nor over 60 s at the default pace.
         assert_eq!(budget(&default, 10), (Some(10 * DEFAULT_PACE), None));

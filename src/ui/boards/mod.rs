@@ -6,21 +6,9 @@ pub mod tsp;
 
 use std::sync::Mutex;
 
-use crate::anneal::{RunConfig, Trace};
-use crate::cli::anneal_args::AnnealArgs;
+use crate::anneal::Trace;
 use crate::input::InputError;
-
-/// A live run cools over steps, not seconds: where the user gave no budget, the problem's
-/// default time budget becomes the steps it would take at `rate` steps/s, so slowing the
-/// view down slows the cooling with it and the same run unfolds at every speed.
-pub fn step_budget(config: &mut RunConfig, args: &AnnealArgs, rate: f64) {
-    if args.time_limit.is_none()
-        && config.budget.max_steps.is_none()
-        && let Some(limit) = config.budget.time_limit.take()
-    {
-        config.budget.max_steps = Some((limit.as_secs_f64() * rate) as u64);
-    }
-}
+use crate::problems::spec::Run;
 
 /// The `--trace` file of a live view: created before the screen changes, so that an
 /// existing file is refused before anything runs, and written by the first run the view
@@ -29,9 +17,9 @@ pub fn step_budget(config: &mut RunConfig, args: &AnnealArgs, rate: f64) {
 pub struct TraceSlot(Mutex<Option<Trace>>);
 
 impl TraceSlot {
-    /// The trace `args` ask for (none without `--trace`).
-    pub fn open(args: &AnnealArgs) -> Result<Self, InputError> {
-        Ok(TraceSlot::of(args.open_trace(None)?))
+    /// The trace `run` asks for (none without `--trace`).
+    pub fn open(run: &Run) -> Result<Self, InputError> {
+        Ok(TraceSlot::of(run.open_trace(None)?))
     }
 
     pub fn of(trace: Trace) -> Self {

@@ -12,7 +12,7 @@ use crate::export::{self, Export, Output};
 use color_eyre::Result;
 use color_eyre::eyre::{bail, eyre};
 
-use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuArgs, SudokuSnapshot, solver, symbol};
+use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuSnapshot, SudokuSpec, solver, symbol};
 use crate::ui::boards::TraceSlot;
 use crate::ui::session::{Board, BoardArea, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
@@ -372,8 +372,8 @@ impl Board<SudokuSnapshot> for SudokuThumbnail {
 /// flags (a preset, the GA or kiln's own annealer).
 pub struct SudokuDemo {
     pub puzzles: Vec<Puzzle>,
-    pub args: SudokuArgs,
-    /// The seed of puzzle `i`, where a curated show chose one; the others use `args`'.
+    pub spec: SudokuSpec,
+    /// The seed of puzzle `i`, where a curated show chose one; the others use `spec`'s.
     pub seeds: Vec<u64>,
     pub trace: TraceSlot,
 }
@@ -382,22 +382,20 @@ pub struct SudokuDemo {
 /// steps, 20 s at 30k steps a second.
 pub(crate) const DEFAULT_PACE: u64 = 30_000;
 
-/// A live run's flags at `speed` (a single view or a race pane): without a budget of the
-/// user's, a paced run gets the steps its default time would take at that pace, as every
-/// live run counts its budget (a minute for a 9x9 at the starting pace). Its default time
-/// alone counts time spent annealing, which a pace stretches without end: a run that never
-/// solves (the GA, on a hard puzzle) would go on for hours.
-pub fn paced(args: &SudokuArgs, puzzle: &Puzzle, speed: Speed) -> Result<SudokuArgs> {
-    let mut args = args.clone();
-    let anneal = &args.anneal;
+/// A live run at `speed` (a single view or a race pane): without a budget of the user's, a
+/// paced run gets the steps its default time would take at that pace (`Run::live_steps`),
+/// a minute for a 9x9 at the starting pace. Its default time alone counts time spent
+/// annealing, which a pace stretches without end: a run that never solves (the GA, on a
+/// hard puzzle) would go on for hours.
+pub fn paced(spec: &SudokuSpec, puzzle: &Puzzle, speed: Speed) -> Result<SudokuSpec> {
+    let mut spec = spec.clone();
     if let Speed::Limited(rate) = speed
-        && anneal.max_steps.is_none()
-        && anneal.time_limit.is_none()
+        && !spec.run.limits.given()
     {
-        let limit = solver(puzzle, &args)?.plan.config.budget.time_limit;
-        args.anneal.max_steps = limit.map(|t| (t.as_secs_f64() * rate as f64) as u64);
+        let limit = solver(puzzle, &spec)?.plan.config.budget.time_limit;
+        spec.run.limits.max_steps = spec.run.live_steps(limit, rate as f64);
     }
-    Ok(args)
+    Ok(spec)
 }
 
 impl Demo for SudokuDemo {
@@ -410,11 +408,11 @@ impl Demo for SudokuDemo {
             .puzzles
             .get(index)
             .ok_or_else(|| eyre!("no puzzle {}", index + 1))?;
-        let mut args = self.args.clone();
+        let mut spec = self.spec.clone();
         if let Some(&seed) = self.seeds.get(index) {
-            args.anneal.seed = seed;
+            spec.run.seed = seed;
         }
-        let solver = solver(puzzle, &paced(&args, puzzle, speed)?)?;
+        let solver = solver(puzzle, &paced(&spec, puzzle, speed)?)?;
         if solver.prepared.has_no_solution() {
             bail!("{}: this puzzle has no solution", puzzle.source);
         }
@@ -427,12 +425,12 @@ impl Demo for SudokuDemo {
         let side = puzzle.side();
         let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
         let mut title = format!("{side}x{side} {file}");
-        if let Some(preset) = self.args.preset {
+        if let Some(preset) = self.spec.model.named {
             title = format!("{preset} · {title}");
         }
         // --output is of the one puzzle selected (the demo may also list the file's others).
-        let selected = index == self.args.index.map_or(0, |i| i - 1);
-        let output = match sudoku::output_file(&self.args, 1)? {
+        let selected = index == self.spec.model.index.map_or(0, |i| i - 1);
+        let output = match sudoku::output_file(&self.spec, 1)? {
             Some(file) if selected => Some(Output {
                 target: file.target,
                 encode: Box::new(move |best: &SudokuSnapshot| {

@@ -16,8 +16,8 @@ use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
 use crate::export::{self, Export, Output};
-use crate::problems::tsp::{Cost, Loaded, Point, TspArgs, TspSnapshot, build};
-use crate::ui::boards::{TraceSlot, step_budget};
+use crate::problems::tsp::{Cost, Loaded, Point, TspSnapshot, TspSpec, build};
+use crate::ui::boards::TraceSlot;
 use crate::ui::session::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 use crate::ui::theme::Theme;
 
@@ -374,13 +374,13 @@ impl Board<TspSnapshot> for TspView {
     }
 }
 
-/// The TSP tab: one set of arguments per entry of `n`/`p`.
+/// The TSP tab: one run per entry of `n`/`p`.
 pub struct TspDemo {
-    pub runs: Vec<TspArgs>,
+    pub runs: Vec<TspSpec>,
     pub trace: TraceSlot,
 }
 
-/// Steps per second the headless default time budget stands for (see `step_budget`).
+/// Steps per second the headless default time budget stands for (see `Run::live_steps`).
 const TYPICAL_RATE: f64 = 20e6;
 /// The pace the TSP tab starts at: a tour's budget is about 20M steps, so at 1M steps/s it
 /// untangles in 20 seconds.
@@ -392,17 +392,21 @@ impl Demo for TspDemo {
     }
 
     fn start(&self, index: usize, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
-        let args = &self.runs[index % self.runs.len()];
-        let mut setup = build(args)?;
-        step_budget(&mut setup.config, &args.anneal, TYPICAL_RATE);
-        let (loaded, launch) = setup.launch(args.anneal.seed);
+        let spec = &self.runs[index % self.runs.len()];
+        let mut setup = build(spec)?;
+        let budget = &mut setup.config.budget;
+        if let Some(steps) = spec.run.live_steps(budget.time_limit, TYPICAL_RATE) {
+            budget.max_steps = Some(steps);
+            budget.time_limit = None;
+        }
+        let (loaded, launch) = setup.launch(spec.run.seed);
         let view = TspView {
             loaded: Arc::new(loaded),
-            energy_is_length: args.cost == Cost::Euclidean,
+            energy_is_length: spec.model.cost == Cost::Euclidean,
             best: false,
             reference: true,
         };
-        let output = args.output_file()?.map(|file| {
+        let output = spec.output_file()?.map(|file| {
             let loaded = Arc::clone(&view.loaded);
             let encode: export::Encode<TspSnapshot> = Box::new(move |best| {
                 Ok(export::tsp::output(

@@ -1,0 +1,74 @@
+//! A TSP run as the command line asked for it (`TspArgs::spec`).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{Cost, Init, Layout, MoveSet};
+use crate::headless::output::OutputFile;
+use crate::input::InputError;
+use crate::problems::spec::Spec;
+
+/// A TSP run: the instance, the model and what follows the anneal.
+pub type TspSpec = Spec<TspModel>;
+
+/// Where the cities come from, how they are annealed and what follows.
+#[derive(Debug, Clone)]
+pub struct TspModel {
+    /// A TSPLIB file; with neither it nor `random`, the built-in berlin52.
+    pub file: Option<PathBuf>,
+    pub random: Option<usize>,
+    pub layout: Layout,
+    pub moves: MoveSet,
+    pub cost: Cost,
+    pub neighbours: u16,
+    pub init: Init,
+    /// `--optimum`: the known optimal length, over the built-in table's.
+    pub optimum: Option<u64>,
+    /// A reference tour file, drawn beside ours and measured.
+    pub tour: Option<PathBuf>,
+    pub search: Search,
+    /// The share of the budget the kicks take (`Search::AnnealIls`).
+    pub kick_share: f64,
+}
+
+/// What follows the anneal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Search {
+    /// Nothing (`--no-polish`, or moves the local search does not make).
+    #[serde(rename = "anneal")]
+    Anneal,
+    /// A greedy 2-opt/Or-opt descent from the best annealed tour (the default).
+    #[serde(rename = "anneal+descent")]
+    AnnealDescent,
+    /// Iterated local search taking `--kick-share` of the budget (`--ils`).
+    #[serde(rename = "anneal+ils")]
+    AnnealIls,
+}
+
+impl Search {
+    /// What `--no-polish` and `--ils` ask for with `moves`: only the default move set is
+    /// polished, the seed's swap moves are shown as they are.
+    pub fn of(moves: MoveSet, no_polish: bool, ils: bool) -> Search {
+        if no_polish || moves != MoveSet::TwoOpt {
+            Search::Anneal
+        } else if ils {
+            Search::AnnealIls
+        } else {
+            Search::AnnealDescent
+        }
+    }
+}
+
+impl TspSpec {
+    /// `--output`, checked against the run's own inputs before it starts.
+    pub fn output_file(&self) -> Result<Option<OutputFile>, InputError> {
+        let model = &self.model;
+        let inputs: Vec<&Path> = [&model.file, &model.tour]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect();
+        self.checked_output(&inputs)
+    }
+}
