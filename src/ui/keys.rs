@@ -161,7 +161,7 @@ pub const KEYS: &[Key] = &[
     key(
         "r",
         Some("reheat"),
-        "reheat: raise T back to its start and cool again",
+        "reheat: T back to its start (R: restart the run)",
         Works::Everywhere,
     ),
     key(
@@ -181,12 +181,6 @@ pub const KEYS: &[Key] = &[
         None,
         "explain: the acceptance rule, drawn and measured",
         Works::Single,
-    ),
-    key(
-        "R",
-        None,
-        "restart this run from its beginning",
-        Works::Everywhere,
     ),
     key(
         "Tab",
