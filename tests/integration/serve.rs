@@ -140,6 +140,54 @@ fn a_client_watches_steers_resizes_and_quits() {
 }
 
 #[test]
+fn a_recorded_session_replays_to_the_clients_screen() {
+    let _cores = crate::common::busy();
+    let dir = scratch("record");
+    let casts = dir.join("casts");
+    std::fs::create_dir(&casts).unwrap();
+    let server = Server::start(&dir, &["--record-dir", casts.to_str().unwrap()]);
+    let mut client = connect(&server, &[], 80, 24);
+    client.wait_for("Energy");
+    client.resize(100, 30);
+    client.wait_until("the footer on row 30", |t| {
+        t.lines().nth(29).is_some_and(|l| l.contains("? help"))
+    });
+    client.press(b" ");
+    client.wait_for("PAUSED");
+    let last = client.settled();
+    client.press(b"q");
+    assert_eq!(client.wait_exit(), 0);
+    let log = server.wait_log(": quit");
+    let files: Vec<PathBuf> = std::fs::read_dir(&casts)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    let [file] = &files[..] else {
+        panic!("one recording for one session: {files:?}")
+    };
+    let name = file.file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.starts_with("kiln-") && name.ends_with("Z-1.cast"),
+        "{name}"
+    );
+    assert!(log.contains(&format!("cast={name}: quit")), "{log}");
+    let cast = crate::common::cast::replay(file);
+    assert_eq!(
+        (&cast.header["width"], &cast.header["height"]),
+        (&80.into(), &24.into())
+    );
+    assert_eq!(cast.header["env"]["TERM"], "xterm-256color");
+    assert_eq!(cast.data("r"), ["100x30"]);
+    let replayed = cast.screen.screen();
+    assert_eq!(replayed.contents(), last.contents());
+    assert!(replayed.contents().contains("PAUSED"));
+    assert!(
+        replayed.contents_formatted() == last.contents_formatted(),
+        "the same text, other colours or attributes"
+    );
+}
+
+#[test]
 fn the_clients_term_decides_ascii() {
     let _cores = crate::common::busy();
     let dir = scratch("ascii");

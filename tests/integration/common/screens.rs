@@ -88,6 +88,25 @@ impl Pty {
         }
     }
 
+    /// The screen once it has stopped changing: the same for half a second.
+    pub(crate) fn settled(&self) -> vt100::Screen {
+        let deadline = Instant::now() + WAIT;
+        let mut last = self.screen.lock().unwrap().screen().clone();
+        loop {
+            thread::sleep(Duration::from_millis(500));
+            let now = self.screen.lock().unwrap().screen().clone();
+            if now.contents_formatted() == last.contents_formatted() {
+                return now;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the screen never settled:\n{}",
+                now.contents()
+            );
+            last = now;
+        }
+    }
+
     pub(crate) fn wait_for(&self, what: &str) -> String {
         self.wait_until(&format!("{what:?}"), |text| text.contains(what))
     }

@@ -1,0 +1,139 @@
+//! `--record FILE.cast`: the real binary's live view recorded in a pseudo-terminal, the
+//! recording replayed into a vt100 screen and compared with the screen the terminal itself
+//! ended on; and the files and runs `--record` refuses. (A `kiln serve --record-dir`
+//! session is replayed in `serve`.)
+
+use std::fs;
+
+use crate::common::cast::replay;
+use crate::common::kiln;
+use crate::common::scratch::scratch;
+use crate::tui_pty::Tui;
+
+/// Runs `args` live at 80x24 with `--record`, resizes the terminal to 100x30 once the run
+/// has ended, quits once the screen is still, and replays the recording.
+fn recorded_run(args: &[&str], ended: &str) {
+    let dir = scratch("record");
+    let mut words = args.to_vec();
+    words.extend(["--record", "run.cast"]);
+    let mut tui = Tui::start_in(&dir, &words, 80, 24, &[]);
+    tui.wait_for(ended);
+    tui.resize(100, 30);
+    tui.wait_until("the view at 100x30", |t| {
+        t.lines().nth(29).is_some_and(|l| l.contains("? help"))
+    });
+    let last = tui.settled();
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0, "{args:?}");
+    tui.assert_restored();
+
+    let cast = replay(&dir.join("run.cast"));
+    assert_eq!(
+        (&cast.header["width"], &cast.header["height"]),
+        (&80.into(), &24.into())
+    );
+    assert_eq!(cast.header["env"]["TERM"], "xterm-256color");
+    assert_eq!(cast.data("r"), ["100x30"], "{args:?}");
+    let replayed = cast.screen.screen();
+    assert_eq!(replayed.size(), (30, 100));
+    assert_eq!(replayed.contents(), last.contents(), "{args:?}");
+    assert!(
+        replayed.contents_formatted() == last.contents_formatted(),
+        "{args:?}: the same text, other colours or attributes"
+    );
+    assert!(
+        replayed.alternate_screen() && replayed.contents().contains(ended),
+        "the replay ends on the view's last frame:\n{}",
+        replayed.contents()
+    );
+}
+
+#[test]
+fn a_live_run_replays_to_the_screen_it_ended_on() {
+    let _cores = crate::common::busy();
+    recorded_run(
+        &[
+            "tsp",
+            "--random",
+            "30",
+            "--max-steps",
+            "30000",
+            "--speed",
+            "20000",
+        ],
+        "step budget used up",
+    );
+}
+
+#[test]
+fn a_race_replays_to_the_screen_it_ended_on() {
+    let _cores = crate::common::busy();
+    recorded_run(
+        &[
+            "race",
+            "tsp",
+            "--moves",
+            "swap,two-opt",
+            "--random",
+            "30",
+            "--max-steps",
+            "30000",
+            "--speed",
+            "20000",
+        ],
+        "#2 done",
+    );
+}
+
+#[test]
+fn an_existing_recording_is_refused_before_the_terminal_is_taken() {
+    let dir = scratch("record-exists");
+    fs::write(dir.join("old.cast"), "mine").unwrap();
+    let mut tui = Tui::start_in(&dir, &["--record", "old.cast"], 80, 24, &[]);
+    assert_eq!(tui.wait_exit(), 2);
+    let screen = tui.text();
+    assert_eq!(
+        screen.trim(),
+        "kiln: --record: old.cast exists; choose another name",
+        "one line, on the terminal as it was"
+    );
+    tui.assert_restored();
+    assert_eq!(fs::read_to_string(dir.join("old.cast")).unwrap(), "mine");
+}
+
+#[test]
+fn a_run_with_nothing_to_record_is_refused() {
+    let dir = scratch("record-refused");
+    let cast = dir.join("x.cast");
+    let cast = cast.to_str().unwrap();
+    let record_dir = dir.join("missing");
+    let record_dir = record_dir.to_str().unwrap();
+    for (args, says) in [
+        (
+            &["tsp", "--random", "10", "--headless", "--record", cast][..],
+            "--record: only the live view is recorded, and this run is headless",
+        ),
+        // Not a terminal: headless all the same.
+        (
+            &["tsp", "--random", "10", "--record", cast],
+            "this run is headless",
+        ),
+        (
+            &["plot", "t.csv", "--record", cast],
+            "`kiln plot` has no live view",
+        ),
+        (
+            &["serve", "--record", cast],
+            "--record: `kiln serve` records each session with --record-dir DIR",
+        ),
+        (&["serve", "--record-dir", record_dir], "--record-dir: "),
+    ] {
+        let output = kiln(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "no file was made");
+}
