@@ -24,6 +24,32 @@ impl Replay {
             .map(|e| e[2].as_str().unwrap())
             .collect()
     }
+
+    /// Asserts that the recording started at `width` x `height` in a terminal that calls
+    /// itself `term`, was resized to each of `resizes` ("WxH") and to nothing else, and
+    /// replays to `last`, text, colours and attributes.
+    pub(crate) fn assert_replays(
+        &self,
+        (width, height): (u16, u16),
+        term: &str,
+        resizes: &[&str],
+        last: &vt100::Screen,
+    ) {
+        let header = &self.header;
+        assert_eq!(
+            (&header["width"], &header["height"]),
+            (&width.into(), &height.into())
+        );
+        assert_eq!(header["env"]["TERM"], term, "{header}");
+        assert_eq!(self.data("r"), resizes);
+        let replayed = self.screen.screen();
+        assert_eq!(replayed.size(), last.size());
+        assert_eq!(replayed.contents(), last.contents());
+        assert!(
+            replayed.contents_formatted() == last.contents_formatted(),
+            "the same text, other colours or attributes"
+        );
+    }
 }
 
 /// The recording at `path`, replayed.

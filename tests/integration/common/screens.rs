@@ -127,6 +127,16 @@ impl Pty {
         self.master.resize(size(cols, rows)).unwrap();
     }
 
+    /// Resizes the terminal to `cols` x `rows` and waits for the live view drawn at that
+    /// size: its footer (with "? help") on the new last row.
+    pub(crate) fn resize_view(&self, cols: u16, rows: u16) {
+        self.resize(cols, rows);
+        let last = usize::from(rows) - 1;
+        self.wait_until(&format!("the footer on row {rows}"), |t| {
+            t.lines().nth(last).is_some_and(|l| l.contains("? help"))
+        });
+    }
+
     /// The program's exit code, once it has exited.
     pub(crate) fn wait_exit(&mut self) -> u32 {
         let deadline = Instant::now() + WAIT;
