@@ -326,5 +326,11 @@ mod tests {
             watch().trace(&live).is_err(),
             "an existing trace is refused"
         );
+        let error = watch()
+            .record(&live)
+            .err()
+            .expect("an existing file is refused");
+        assert!(error.to_string().contains("exists"), "{error}");
+        assert!(watch().record(&dir.path().join("new.cast")).is_ok());
     }
 }
