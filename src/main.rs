@@ -156,20 +156,21 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
             attract: matches!(anneal, Anneal::Bare) && !cli.globals.once,
             speed: cli.globals.speed,
         };
+        let record = cli.globals.record.as_deref();
         if let Some(plan) = &race {
             let mut race =
                 kiln::ui::demos::race_plan(plan, &options, kiln::ui::terminal::local_area())?;
-            return kiln::ui::drive(&mut race, options.fps);
+            return kiln::ui::drive(&mut race, options.fps, record);
         }
         let start = match anneal {
             Anneal::Race(args) => {
                 let mut race = kiln::ui::demos::race(args, &options)?;
-                return kiln::ui::drive(&mut race, options.fps);
+                return kiln::ui::drive(&mut race, options.fps, record);
             }
             Anneal::Problem(problem) => problem.get().live()?,
             Anneal::Bare => kiln::ui::demos::bare(),
         };
-        return kiln::ui::run(start.demos, start.tab, start.index, options);
+        return kiln::ui::run(start.demos, start.tab, start.index, options, record);
     }
     kiln::headless::interrupt::install()?;
     let stdout = std::io::stdout();

@@ -10,6 +10,8 @@ pub mod ranges;
 pub mod serve_args;
 pub mod values;
 
+use std::path::PathBuf;
+
 use clap::{Arg, Args, Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
@@ -83,6 +85,15 @@ pub struct Globals {
     /// demo by itself; `a` toggles this in the view).
     #[arg(long, global = true, help_heading = "Live view")]
     pub once: bool,
+    /// Record the live view to FILE as an asciicast v2 file, which `asciinema play FILE`
+    /// and the asciinema web player replay; never over an existing file.
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE.cast",
+        help_heading = "Live view"
+    )]
+    pub record: Option<PathBuf>,
 }
 
 /// Hidden copies of the global flags `ids`, for a command they do not apply to: clap adds a
@@ -101,8 +112,8 @@ fn hidden_globals(ids: &[&str]) -> Vec<Arg> {
 }
 
 /// The global flags of the live view and of JSON output.
-const VIEW_AND_OUTPUT: [&str; 7] = [
-    "headless", "fps", "speed", "ascii", "unicode", "quiet", "once",
+const VIEW_AND_OUTPUT: [&str; 8] = [
+    "headless", "fps", "speed", "ascii", "unicode", "quiet", "once", "record",
 ];
 
 impl Cli {
@@ -112,7 +123,13 @@ impl Cli {
         match &self.command {
             Some(Command::Problem(problem)) => problem.get().check(),
             Some(Command::Race(args)) => args.check(),
-            Some(Command::Serve(args)) => args.check(),
+            Some(Command::Serve(args)) => match self.globals.record {
+                Some(_) => Err(InputError::new(
+                    "--record",
+                    "`kiln serve` records each session with --record-dir DIR",
+                )),
+                None => args.check(),
+            },
             Some(Command::Presets) => self.refuse_view_flags("presets"),
             Some(Command::Plot(args)) => self.refuse_view_flags("plot").and_then(|()| args.check()),
             Some(Command::Completions { .. }) => self.refuse_view_flags("completions"),
@@ -132,6 +149,7 @@ impl Cli {
             ("--ascii", g.ascii),
             ("--unicode", g.unicode),
             ("--once", g.once),
+            ("--record", g.record.is_some()),
         ]);
         match given {
             Some(flag) => Err(InputError::new(
@@ -156,7 +174,17 @@ impl Cli {
             if self.globals.once {
                 return refuse("--once", "only the live view moves on when a run ends");
             }
+            if self.globals.record.is_some() {
+                return refuse(
+                    "--record",
+                    "only the live view is recorded, and this run is headless \
+                     (--headless, or stdout is not a terminal)",
+                );
+            }
             return Ok(());
+        }
+        if let Some(path) = &self.globals.record {
+            crate::ui::record::check(path)?;
         }
         match &self.command {
             Some(Command::Problem(problem)) => check_live(problem.get()),
@@ -185,6 +213,7 @@ impl Cli {
         mine.ascii |= pane.ascii;
         mine.unicode |= pane.unicode;
         mine.speed = mine.speed.or(pane.speed);
+        mine.record = mine.record.take().or_else(|| pane.record.clone());
         if pane.fps != DEFAULT_FPS {
             mine.fps = pane.fps;
         }
@@ -214,7 +243,7 @@ pub enum Command {
     #[command(args = hidden_globals(&VIEW_AND_OUTPUT))]
     Plot(PlotArgs),
     /// Serve the live view over SSH: `ssh -p 2222 HOST` watches, with nothing to install.
-    #[command(args = hidden_globals(&["headless", "quiet"]))]
+    #[command(args = hidden_globals(&["headless", "quiet", "record"]))]
     Serve(ServeArgs),
     /// Print a completion script for bash, zsh or fish on stdout.
     ///

@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// Close a session after this long without a key (e.g. 90s, 10m, 2h).
     #[arg(long, value_name = "TIME", default_value = "10m", value_parser = ranges::duration)]
     pub idle: f64,
+    /// Record each session's view to a new asciicast v2 file in DIR (which must exist),
+    /// named by its start time (UTC) and number: kiln-20251125T003512Z-3.cast.
+    #[arg(long, value_name = "DIR")]
+    pub record_dir: Option<PathBuf>,
 }
 
 impl ServeArgs {
@@ -55,6 +59,9 @@ impl ServeArgs {
                 "names who presents a shared run: add --shared",
             ));
         }
-        Ok(())
+        match &self.record_dir {
+            Some(dir) => crate::ui::record::check_dir(dir),
+            None => Ok(()),
+        }
     }
 }

@@ -3,6 +3,8 @@
 //! never), and the bytes go to a temporary file in the same directory that then takes the
 //! name in one step, so a reader never sees half a file and a failed write leaves nothing.
 //! A device or pipe (`/dev/stdout`, a FIFO) is written as it is: there is no file to keep.
+//! A file that grows while a run goes (`--record`) passes the same check and is then
+//! created new, never over one that appeared since.
 
 use std::fmt;
 use std::fs::{self, OpenOptions};
@@ -108,6 +110,67 @@ pub fn output_error(written: Option<&Result<(), OutputFailed>>) -> Option<String
     }
 }
 
+/// What a file that is already there gets.
+#[derive(Debug, Clone, Copy)]
+pub enum Existing {
+    Replace,
+    /// Refused, with the way past it (e.g. "--force replaces it").
+    Refuse(&'static str),
+}
+
+/// Refuses, before anything runs, a file `flag` would write at `path` that would replace
+/// one of `inputs`, an existing file unless `existing` says to replace it, or a directory
+/// that cannot take a new file. A device or pipe passes: it is written as it is.
+pub fn check_new_file(
+    flag: &str,
+    path: &Path,
+    existing: Existing,
+    inputs: &[&Path],
+) -> Result<(), InputError> {
+    let refuse = |why: String| Err(InputError::new(flag, why));
+    let shown = path.display();
+    if let Some(input) = inputs.iter().find(|i| same_file(i, path)) {
+        return refuse(format!(
+            "{shown} is an input of this run ({}); choose another file",
+            input.display()
+        ));
+    }
+    if is_special(path) {
+        return Ok(());
+    }
+    match (fs::symlink_metadata(path), existing) {
+        (Ok(meta), _) if meta.is_dir() => return refuse(format!("{shown} is a directory")),
+        (Ok(_), Existing::Refuse(instead)) => return refuse(format!("{shown} exists; {instead}")),
+        _ => {}
+    }
+    // Try the directory now rather than lose the result after a long run.
+    let probe = temporary(path);
+    match OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(_) => {
+            let _ = fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => refuse(format!("{shown}: cannot write there: {e}")),
+    }
+}
+
+/// Opens `path` to write a file that grows as a run goes (a recording): a new file, never
+/// one that is there already, or a device or pipe as it is.
+pub fn create_streamed(path: &Path) -> io::Result<fs::File> {
+    let mut options = OpenOptions::new();
+    options.write(true);
+    if !is_special(path) {
+        options.create_new(true);
+    }
+    options.open(path)
+}
+
+/// A name beside `path` for the bytes on their way.
+fn temporary(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(".{name}.kiln-{}.tmp", std::process::id()))
+}
+
 /// The same file, by device and inode, whatever the path says.
 fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -137,40 +200,11 @@ impl Target {
     /// Refuses, before anything runs, an output that would replace one of `inputs`, an
     /// existing file without `--force`, or a directory that cannot take a new file.
     pub fn check(&self, inputs: &[&Path]) -> Result<(), InputError> {
-        let refuse = |why: String| Err(InputError::new("--output", why));
-        let shown = self.path.display();
-        if let Some(input) = inputs.iter().find(|i| same_file(i, &self.path)) {
-            return refuse(format!(
-                "{shown} is an input of this run ({}); choose another file",
-                input.display()
-            ));
-        }
-        if is_special(&self.path) {
-            return Ok(());
-        }
-        match fs::symlink_metadata(&self.path) {
-            Ok(meta) if meta.is_dir() => return refuse(format!("{shown} is a directory")),
-            Ok(_) if !self.force => {
-                return refuse(format!("{shown} exists; --force replaces it"));
-            }
-            _ => {}
-        }
-        // Try the directory now rather than lose the result after a long run.
-        let probe = self.temporary();
-        match OpenOptions::new().write(true).create_new(true).open(&probe) {
-            Ok(_) => {
-                let _ = fs::remove_file(&probe);
-                Ok(())
-            }
-            Err(e) => refuse(format!("{shown}: cannot write there: {e}")),
-        }
-    }
-
-    /// A name beside the target for the bytes on their way.
-    fn temporary(&self) -> PathBuf {
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
-        self.path
-            .with_file_name(format!(".{name}.kiln-{}.tmp", std::process::id()))
+        let existing = match self.force {
+            true => Existing::Replace,
+            false => Existing::Refuse("--force replaces it"),
+        };
+        check_new_file("--output", &self.path, existing, inputs)
     }
 
     /// Writes `bytes` to the target: all of them or nothing, never over a file unless
@@ -190,7 +224,7 @@ impl Target {
                 .and_then(|()| device.flush())
                 .map_err(failed);
         }
-        let temporary = self.temporary();
+        let temporary = temporary(&self.path);
         let written = write_all_new(&temporary, bytes).and_then(|()| {
             if self.force {
                 fs::rename(&temporary, &self.path)

@@ -10,8 +10,9 @@ mod session;
 mod shared;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use color_eyre::Result;
@@ -52,6 +53,10 @@ pub struct Server {
     /// Set when the server stops: every view ends and says goodbye.
     stop: Arc<AtomicBool>,
     limits: Limits,
+    /// Where each session's view is recorded (`--record-dir`).
+    record_dir: Option<PathBuf>,
+    /// Sessions recorded so far, which numbers their files.
+    recorded: AtomicU64,
 }
 
 /// A new run of the bare-kiln demos for a terminal of `screen`'s size, with saving off.
@@ -126,6 +131,8 @@ pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
         idle: Duration::from_secs_f64(args.idle),
         stop,
         limits: Limits::new(args.max_sessions),
+        record_dir: args.record_dir.clone(),
+        recorded: AtomicU64::new(0),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

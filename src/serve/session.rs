@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use color_eyre::Result;
 use crossterm::event::Event;
@@ -20,7 +20,8 @@ use super::input::Keys;
 use super::limits::Place;
 use super::{Mode, Server};
 use crate::messages::warn;
-use crate::ui::{self, Screen, Theme};
+use crate::ui::record::Recorded;
+use crate::ui::{self, Screen, Sink, Theme};
 
 /// Keys that may wait for a busy view; a client typing faster loses the rest.
 const KEY_QUEUE: usize = 256;
@@ -41,6 +42,8 @@ struct RecordState {
     mode: &'static str,
     logged_in: bool,
     why: Option<String>,
+    /// The file its view is recorded in (`--record-dir`).
+    cast: Option<String>,
 }
 
 impl Record {
@@ -73,8 +76,12 @@ impl Record {
     pub(super) fn log_with(&self, why: &str) {
         let state = self.state();
         let user = state.user.as_deref().unwrap_or("-");
+        let cast = match &state.cast {
+            Some(name) => format!(" cast={name}"),
+            None => String::new(),
+        };
         warn(format_args!(
-            "serve: {} user={} mode={} {:.1}s sent={} bytes: {}",
+            "serve: {} user={} mode={} {:.1}s sent={} bytes{cast}: {}",
             self.peer,
             user.escape_debug(),
             state.mode,
@@ -190,6 +197,7 @@ impl Connection {
         let parser = Arc::clone(&keys);
         let (frames_tx, frames_rx) = tokio::sync::mpsc::channel(QUEUE);
         let theme = self.theme();
+        let term = self.pty.as_ref().map(|(term, _)| term.clone());
         let server = Arc::clone(&self.server);
         let record = Arc::clone(&self.record);
         let who = {
@@ -218,7 +226,9 @@ impl Connection {
                 if let Mode::Shared(stage) = &server.mode {
                     events.follow(stage.activity());
                 }
-                let mut out = match Screen::new(Frames::new(frames_tx), screen) {
+                let frames = Frames::new(frames_tx);
+                let sink = sink(&server, frames, screen, term.as_deref(), &record);
+                let mut out = match sink.and_then(|sink| Screen::new(sink, screen)) {
                     Ok(out) => out,
                     Err(e) => return record.end(&format!("error: {e:#}")),
                 };
@@ -260,10 +270,31 @@ impl Connection {
     }
 }
 
+/// Where a client's view goes: its frames, recorded in a new file if the server records
+/// its sessions (`--record-dir`), for a terminal of `area` that calls itself `term`.
+fn sink(
+    server: &Server,
+    frames: Frames,
+    area: Rect,
+    term: Option<&str>,
+    record: &Record,
+) -> std::io::Result<Box<dyn Sink>> {
+    let Some(dir) = &server.record_dir else {
+        return Ok(Box::new(frames));
+    };
+    let number = server.recorded.fetch_add(1, Ordering::Relaxed) + 1;
+    let (file, path) = ui::record::create_in(dir, number, SystemTime::now()).map_err(|e| {
+        std::io::Error::new(e.kind(), format!("recording in {}: {e}", dir.display()))
+    })?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    record.state().cast = Some(name.into_owned());
+    Ok(Box::new(Recorded::new(frames, file, &path, area, term)?))
+}
+
 /// The event loop for one client: its own run, or its view of the shared one.
 fn view(
     server: &Server,
-    screen: &mut Screen<Frames>,
+    screen: &mut Screen<Box<dyn Sink>>,
     events: &mut ClientEvents,
     theme: Theme,
     area: Rect,

@@ -2,6 +2,7 @@
 
 mod app;
 pub mod boards;
+mod cast;
 mod compact;
 pub mod demos;
 mod explain_panel;
@@ -14,6 +15,7 @@ mod lesson;
 mod lesson_frames;
 mod pace;
 pub mod race;
+pub mod record;
 mod session;
 mod stats;
 pub mod terminal;
@@ -22,6 +24,7 @@ pub(crate) mod testing;
 mod theme;
 pub mod watch;
 
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -103,8 +106,15 @@ pub fn drawn(tui: &impl Tui, width: u16, height: u16) -> Vec<String> {
         .collect()
 }
 
-/// Runs the TUI on `demos` until the user quits; the terminal is restored on every way out.
-pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options) -> Result<()> {
+/// Runs the TUI on `demos` until the user quits, recording it to `record` if given; the
+/// terminal is restored on every way out.
+pub fn run(
+    demos: Vec<Box<dyn Demo>>,
+    tab: usize,
+    index: usize,
+    options: Options,
+    record: Option<&Path>,
+) -> Result<()> {
     let theme = Theme::from_env(options.glyphs);
     let screen = terminal::local_area();
     let mut app = App::new(
@@ -116,7 +126,7 @@ pub fn run(demos: Vec<Box<dyn Demo>>, tab: usize, index: usize, options: Options
         screen,
         options.attract,
     )?;
-    drive(&mut app, options.fps)?;
+    drive(&mut app, options.fps, record)?;
     // The terminal is restored by now, so a failure reads as a plain line.
     app.write_output()
 }
@@ -154,8 +164,9 @@ impl Events for LocalEvents {
     }
 }
 
-/// Runs `ui` in the local terminal until the user quits or a signal comes.
-pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
+/// Runs `ui` in the local terminal until the user quits or a signal comes, recording what
+/// the terminal is sent to a new file at `record` if given (`--record`).
+pub fn drive(ui: &mut impl Tui, fps: u32, record: Option<&Path>) -> Result<()> {
     // Without a controlling terminal nothing tells kiln when its terminal goes away (no
     // SIGHUP comes), and crossterm would read end-of-file for ever at full CPU.
     if std::fs::File::open("/dev/tty").is_err() {
@@ -163,9 +174,27 @@ pub fn drive(ui: &mut impl Tui, fps: u32) -> Result<()> {
             "the live view needs a controlling terminal; use --headless for JSON"
         ));
     }
+    // Made only now that the run is set up, so a run that never started leaves no file.
+    let recording = record
+        .map(|path| record::create(path).map(|file| (file, path)))
+        .transpose()?;
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(Arc::clone(&stop))?;
-    let mut screen = terminal::Local::enter()?;
+    let mut screen = terminal::enter_local(|out, area| -> std::io::Result<Box<dyn Sink>> {
+        Ok(match recording {
+            None => Box::new(out),
+            Some((file, path)) => {
+                let term = std::env::var("TERM").ok();
+                Box::new(record::Recorded::new(
+                    out,
+                    file,
+                    path,
+                    area,
+                    term.as_deref(),
+                )?)
+            }
+        })
+    })?;
     event_loop(ui, fps, &mut screen, &mut LocalEvents, &stop)
 }
 

@@ -60,12 +60,36 @@ pub trait Sink: Write {
         self.flush()
     }
 
+    /// The terminal is now `area` (a recording notes the new size).
+    fn resized(&mut self, _area: Rect) -> io::Result<()> {
+        Ok(())
+    }
+
     /// Puts the terminal back as it was before the screen was entered.
     fn restore(&mut self);
 }
 
+/// A sink chosen as the program runs (recorded or not).
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn ready(&self) -> bool {
+        (**self).ready()
+    }
+
+    fn end_frame(&mut self) -> io::Result<()> {
+        (**self).end_frame()
+    }
+
+    fn resized(&mut self, area: Rect) -> io::Result<()> {
+        (**self).resized(area)
+    }
+
+    fn restore(&mut self) {
+        (**self).restore();
+    }
+}
+
 /// Output is buffered so a frame leaves in one write, which matters over SSH.
-impl Sink for BufWriter<Stdout> {
+impl Sink for LocalOut {
     fn restore(&mut self) {
         let _ = self.flush();
         restore();
@@ -100,8 +124,8 @@ pub struct Screen<W: Sink> {
     written: Arc<AtomicU64>,
 }
 
-/// The local terminal's screen.
-pub type Local = Screen<BufWriter<Stdout>>;
+/// The local terminal's output, buffered.
+pub type LocalOut = BufWriter<Stdout>;
 
 fn counted<W>(inner: W) -> (Counted<W>, Arc<AtomicU64>) {
     let written = Arc::new(AtomicU64::new(0));
@@ -112,13 +136,18 @@ fn counted<W>(inner: W) -> (Counted<W>, Arc<AtomicU64>) {
     (out, written)
 }
 
-impl Local {
-    pub fn enter() -> io::Result<Local> {
-        install_panic_hook();
-        enable_raw_mode()?;
-        let out = BufWriter::with_capacity(1 << 16, io::stdout());
-        Screen::new(out, local_area()).inspect_err(|_| restore())
-    }
+/// Takes the local terminal (raw mode, the alternate screen) for a screen whose bytes go
+/// through `sink`, which is given the terminal and its size (a recording wraps it).
+pub fn enter_local<W: Sink>(
+    sink: impl FnOnce(LocalOut, Rect) -> io::Result<W>,
+) -> io::Result<Screen<W>> {
+    install_panic_hook();
+    enable_raw_mode()?;
+    let out = BufWriter::with_capacity(1 << 16, io::stdout());
+    let area = local_area();
+    sink(out, area)
+        .and_then(|out| Screen::new(out, area))
+        .inspect_err(|_| restore())
 }
 
 impl<W: Sink> Screen<W> {
@@ -142,6 +171,11 @@ impl<W: Sink> Screen<W> {
         self.terminal.backend().inner().writer().inner.ready()
     }
 
+    /// Where the bytes go, behind the count.
+    fn sink(&mut self) -> &mut W {
+        &mut self.terminal.backend_mut().inner_mut().writer_mut().inner
+    }
+
     /// Draws a frame between synchronized-update escapes, so the terminal shows it whole;
     /// returns the bytes it took.
     pub(super) fn draw(&mut self, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<u64> {
@@ -159,6 +193,7 @@ impl<W: Sink> Screen<W> {
 
     /// The terminal is now `area` (from [`screen_area`]).
     pub fn resize(&mut self, area: Rect) -> io::Result<()> {
+        self.sink().resized(area)?;
         self.terminal.backend_mut().resize(area);
         self.terminal.resize(area)
     }
@@ -172,12 +207,7 @@ impl<W: Sink> Screen<W> {
 
 impl<W: Sink> Drop for Screen<W> {
     fn drop(&mut self) {
-        self.terminal
-            .backend_mut()
-            .inner_mut()
-            .writer_mut()
-            .inner
-            .restore();
+        self.sink().restore();
     }
 }
 

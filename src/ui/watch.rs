@@ -30,7 +30,7 @@
 //! # Ok::<(), color_eyre::Report>(())
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,8 @@ pub struct Watch<P, B> {
     pace: u64,
     /// The `--trace` file of the first run, as kiln's own live views keep it.
     trace: TraceSlot,
+    /// Where [`Watch::run`] records the view, as `--record` does.
+    record: Option<PathBuf>,
 }
 
 impl<P, B> Watch<P, B>
@@ -103,6 +105,7 @@ where
             instances: 1,
             pace: DEFAULT_PACE,
             trace: TraceSlot::default(),
+            record: None,
         }
     }
 
@@ -141,6 +144,15 @@ where
     /// a new CSV file at `path`, as `--trace` does; an existing file is refused.
     pub fn trace(mut self, path: &Path) -> Result<Self, InputError> {
         self.trace = TraceSlot::of(Trace::create(path)?);
+        Ok(self)
+    }
+
+    /// Records the live view of [`Watch::run`] to a new asciicast v2 file at `path`
+    /// (`asciinema play` replays it), as `--record` does; an existing file is refused now,
+    /// and the file is made when the view opens.
+    pub fn record(mut self, path: &Path) -> Result<Self, InputError> {
+        super::record::check(path)?;
+        self.record = Some(path.to_path_buf());
         Ok(self)
     }
 
@@ -200,16 +212,17 @@ where
         Box::new(self)
     }
 
-    /// Opens the live view on it until the user quits; the terminal is restored on every
-    /// way out.
-    pub fn run(self) -> Result<()> {
+    /// Opens the live view on it until the user quits (recording it if
+    /// [`Watch::record`] said so); the terminal is restored on every way out.
+    pub fn run(mut self) -> Result<()> {
         let options = Options {
             fps: 20,
             glyphs: Glyphs::Detect,
             attract: false,
             speed: None,
         };
-        super::run(vec![self.demo()], 0, 0, options)
+        let record = self.record.take();
+        super::run(vec![self.demo()], 0, 0, options, record.as_deref())
     }
 }
 
@@ -313,5 +326,11 @@ mod tests {
             watch().trace(&live).is_err(),
             "an existing trace is refused"
         );
+        let error = watch()
+            .record(&live)
+            .err()
+            .expect("an existing file is refused");
+        assert!(error.to_string().contains("exists"), "{error}");
+        assert!(watch().record(&dir.path().join("new.cast")).is_ok());
     }
 }

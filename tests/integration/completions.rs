@@ -129,6 +129,7 @@ fn help_lists_no_view_flags() {
             "--ascii",
             "--once",
             "--quiet",
+            "--record",
         ] {
             assert!(!help.contains(flag), "{command} --help lists {flag}");
         }

@@ -71,6 +71,15 @@ fn help_lists_only_the_flags_that_apply() {
             assert!(help.contains(flag), "{command:?} does not list {flag}");
         }
     }
+    // A recording: of the live view, and of each session over SSH.
+    let record = "--record <FILE.cast>";
+    for command in [&["sudoku"][..], &["tsp"], &["image"], &["race"], &[]] {
+        assert!(help_flags(command).contains(record), "{command:?}");
+    }
+    for command in [&["plot"][..], &["presets"], &["serve"]] {
+        assert!(!help_flags(command).contains(record), "{command:?}");
+    }
+    assert!(help_flags(&["serve"]).contains("--record-dir <DIR>"));
 }
 
 #[test]

@@ -464,6 +464,7 @@ fn plot_and_presets_refuse_the_flags_of_the_live_view_and_of_json() {
             &["--ascii"],
             &["--unicode"],
             &["--once"],
+            &["--record", "x.cast"],
         ] {
             refused(
                 &[args, flag].concat(),
@@ -478,7 +479,7 @@ fn plot_and_presets_refuse_the_flags_of_the_live_view_and_of_json() {
 
 #[test]
 fn flags_the_run_would_ignore_are_refused() {
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 15] = [
         // The schedule in effect is the problem's default unless --schedule is given.
         (
             &["sudoku", "--alpha", "0.9"],
@@ -544,6 +545,10 @@ fn flags_the_run_would_ignore_are_refused() {
         (
             &["sudoku", "--once"],
             "kiln: --once: only the live view moves on",
+        ),
+        (
+            &["sudoku", "--record", "x.cast"],
+            "kiln: --record: only the live view is recorded, and this run is headless",
         ),
     ];
     for (args, message) in cases {

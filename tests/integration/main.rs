@@ -26,6 +26,7 @@ mod presets_mapping;
 mod presets_models;
 mod race_headless;
 mod readme_examples;
+mod record;
 mod serve;
 mod serve_hostile;
 mod sudoku_headless;

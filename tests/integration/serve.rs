@@ -123,10 +123,7 @@ fn a_client_watches_steers_resizes_and_quits() {
     client.press(b"\t");
     client.wait_for("[TSP]");
     // Resized, the footer moves to the new last row.
-    client.resize(120, 40);
-    client.wait_until("the footer on row 40", |t| {
-        t.lines().nth(39).is_some_and(|l| l.contains("? help"))
-    });
+    client.resize_view(120, 40);
     client.press(b"e");
     client.wait_for("saving is off here");
     client.press(b"q");
@@ -137,6 +134,40 @@ fn a_client_watches_steers_resizes_and_quits() {
     );
     let log = server.wait_log("mode=own");
     assert!(log.contains("user=") && log.contains(": quit"), "{log}");
+}
+
+#[test]
+fn a_recorded_session_replays_to_the_clients_screen() {
+    let _cores = crate::common::busy();
+    let dir = scratch("record");
+    let casts = dir.join("casts");
+    std::fs::create_dir(&casts).unwrap();
+    let server = Server::start(&dir, &["--record-dir", casts.to_str().unwrap()]);
+    let mut client = connect(&server, &[], 80, 24);
+    client.wait_for("Energy");
+    client.resize_view(100, 30);
+    client.press(b" ");
+    client.wait_for("PAUSED");
+    let last = client.settled();
+    client.press(b"q");
+    assert_eq!(client.wait_exit(), 0);
+    let log = server.wait_log(": quit");
+    let files: Vec<PathBuf> = std::fs::read_dir(&casts)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    let [file] = &files[..] else {
+        panic!("one recording for one session: {files:?}")
+    };
+    let name = file.file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.starts_with("kiln-") && name.ends_with("Z-1.cast"),
+        "{name}"
+    );
+    assert!(log.contains(&format!("cast={name}: quit")), "{log}");
+    let cast = crate::common::cast::replay(file);
+    cast.assert_replays((80, 24), "xterm-256color", &["100x30"], &last);
+    assert!(cast.screen.screen().contents().contains("PAUSED"));
 }
 
 #[test]

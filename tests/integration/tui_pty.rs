@@ -13,7 +13,7 @@ use crate::common::scratch::scratch;
 use crate::common::screens::{self, Pty};
 
 /// kiln in a pseudo-terminal, and the terminal's modes before it started.
-struct Tui {
+pub(crate) struct Tui {
     pty: Pty,
     cooked: String,
 }
@@ -47,7 +47,13 @@ impl Tui {
     }
 
     /// Runs kiln with `dir` as its working directory.
-    fn start_in(dir: &Path, args: &[&str], cols: u16, rows: u16, env: &[(&str, &str)]) -> Tui {
+    pub(crate) fn start_in(
+        dir: &Path,
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> Tui {
         let pair = screens::open(cols, rows);
         let cooked = modes(&*pair.master);
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kiln"));
@@ -67,7 +73,7 @@ impl Tui {
         }
     }
 
-    fn assert_restored(&self) {
+    pub(crate) fn assert_restored(&self) {
         let parser = self.screen.lock().unwrap();
         assert!(
             !parser.screen().alternate_screen(),

@@ -88,6 +88,25 @@ impl Pty {
         }
     }
 
+    /// The screen once it has stopped changing: the same for half a second.
+    pub(crate) fn settled(&self) -> vt100::Screen {
+        let deadline = Instant::now() + WAIT;
+        let mut last = self.screen.lock().unwrap().screen().clone();
+        loop {
+            thread::sleep(Duration::from_millis(500));
+            let now = self.screen.lock().unwrap().screen().clone();
+            if now.contents_formatted() == last.contents_formatted() {
+                return now;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the screen never settled:\n{}",
+                now.contents()
+            );
+            last = now;
+        }
+    }
+
     pub(crate) fn wait_for(&self, what: &str) -> String {
         self.wait_until(&format!("{what:?}"), |text| text.contains(what))
     }
@@ -106,6 +125,16 @@ impl Pty {
             .screen_mut()
             .set_size(rows, cols);
         self.master.resize(size(cols, rows)).unwrap();
+    }
+
+    /// Resizes the terminal to `cols` x `rows` and waits for the live view drawn at that
+    /// size: its footer (with "? help") on the new last row.
+    pub(crate) fn resize_view(&self, cols: u16, rows: u16) {
+        self.resize(cols, rows);
+        let last = usize::from(rows) - 1;
+        self.wait_until(&format!("the footer on row {rows}"), |t| {
+            t.lines().nth(last).is_some_and(|l| l.contains("? help"))
+        });
     }
 
     /// The program's exit code, once it has exited.
