@@ -28,9 +28,18 @@ pub fn run_name(model: &ImageModel, mode: &Mode) -> String {
 
 /// Pixels per image pixel.
 fn scale(image: &Bitmap) -> usize {
-    let short = image.width.min(image.height).max(1);
-    let long = image.width.max(image.height).max(1);
-    SHORT_SIDE.div_ceil(short).min(MAX_LONG_SIDE / long).max(1)
+    let short = image.width.min(image.height);
+    let long = image.width.max(image.height);
+    whole_scale(short, long, SHORT_SIDE)
+}
+
+/// The whole number of pixels per image pixel that makes an image's `side` at least
+/// `target` pixels long, unless its `long` side would pass [`MAX_LONG_SIDE`].
+pub(super) fn whole_scale(side: usize, long: usize, target: usize) -> usize {
+    target
+        .div_ceil(side.max(1))
+        .min(MAX_LONG_SIDE / long.max(1))
+        .max(1)
 }
 
 fn picture(image: &Bitmap) -> Vec<u8> {

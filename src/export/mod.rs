@@ -1,9 +1,14 @@
 //! Saving what the live view shows: a picture of the board (PNG) and the best state found
 //! as a headless run writes it, in new files that never replace an existing one.
 
+mod axis;
 mod canvas;
+mod figure;
 mod font;
 pub mod image;
+mod image_figure;
+mod legend;
+mod overlap;
 pub mod plot;
 pub mod sudoku;
 mod svg;

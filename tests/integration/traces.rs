@@ -148,9 +148,61 @@ fn a_race_writes_one_trace_per_pane_and_they_plot() {
         "seconds",
     ]);
     let text = std::fs::read_to_string(&svg).unwrap();
-    for words in ["race-kiln", "race-ga", "seconds", "energy", "temperature"] {
-        assert!(text.contains(words), "{words} missing from the SVG");
+    let texts: Vec<&str> = text
+        .split("</text>")
+        .filter_map(|t| Some(t.rsplit_once('>')?.1.trim()))
+        .collect();
+    // The legend names the panes by what their files' names do not share, "race-", and
+    // the energy panel's caption starts with it.
+    for words in ["kiln", "ga", "energy", "temperature"] {
+        assert!(texts.contains(&words), "{words} missing from {texts:?}");
     }
+    assert!(texts.iter().any(|t| t.starts_with("race: Energy")));
+    assert!(texts.iter().any(|t| t.starts_with("seconds")));
+}
+
+#[test]
+fn plot_draws_images_side_by_side_large_enough_to_read() {
+    let _cores = crate::common::busy();
+    let dir = scratch("images");
+    let (n8, repel) = (dir.join("kernel-n8.pbm"), dir.join("kernel-n8-repel.png"));
+    for (kernel, file) in [("n8", &n8), ("n8-repel", &repel)] {
+        let size = ["--size", "128x128", "--max-steps", "100000", "--headless"];
+        run_ok(
+            &[
+                &["image", "--kernel", kernel, "--output", arg(file)],
+                &size[..],
+            ]
+            .concat(),
+        );
+    }
+    let figure = dir.join("kernels.png");
+    run_ok(&["plot", arg(&n8), arg(&repel), "-o", arg(&figure)]);
+    let picture = image::open(&figure).unwrap().to_rgb8();
+    // Two 128-pixel images, each pixel a 4x4 square, with room around and for the names.
+    assert!(picture.width() >= 2 * 512, "{}", picture.width());
+    assert!(picture.height() >= 512, "{}", picture.height());
+    let black = picture.pixels().filter(|p| p.0 == [0, 0, 0]).count();
+    let image = kiln::problems::image::file::load(&n8).unwrap();
+    let repelled = kiln::problems::image::file::load(&repel).unwrap();
+    let pixels = image.black_pixels() + repelled.black_pixels();
+    // Text is anti-aliased grey, so the black of the figure is the images' black, 16 a pixel.
+    assert!(
+        black >= 16 * pixels && black < 16 * pixels + 2000,
+        "{black} of {pixels}"
+    );
+    let trace = dir.join("t.csv");
+    std::fs::write(&trace, format!("{}\n0,0,1e0,3,3,0,0,0\n", trace::HEADER)).unwrap();
+    let out = kiln(&["plot", arg(&n8), arg(&trace), "-o", arg(&figure)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "kiln: {}: a trace among images (.pbm, .png): a figure draws traces or images, not both",
+            trace.display()
+        )
+    );
 }
 
 #[test]
