@@ -20,7 +20,9 @@ PACES = [1, 2, 5, 10, 20, 50, 100]
 
 
 def tmux(*args):
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+    # A server of its own, so other tmux sessions on the machine are left alone.
+    return subprocess.run(["tmux", "-L", "kiln-pace", *args], capture_output=True, text=True,
+                          check=True).stdout
 
 
 def iteration(session):
@@ -37,7 +39,8 @@ def main():
     sessions = {}
     for pace in PACES:
         name = f"pace{pace}"
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        subprocess.run(["tmux", "-L", "kiln-pace", "kill-session", "-t", name],
+                       capture_output=True)
         command = " ".join([KILN, *args.command, "--speed", str(pace)])
         tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24",
              f"NO_COLOR=1 TERM=dumb {command}")
