@@ -149,14 +149,15 @@ impl Board<Vec<u8>> for Map {
 /// colouring its own seed makes, stopping when no edge clashes.
 fn watch(side: usize, seed: u64) -> Watch<Colouring, Map> {
     let graph = Arc::new(Graph::new(side, seed));
-    let map = Map(graph.clone());
+    let (map, edges) = (Map(graph.clone()), graph.edges.len());
     let make = move |seed| {
         let (graph, colours) = (graph.clone(), vec![0; side * side]);
         let mut colouring = Colouring { graph, colours };
         colouring.randomize(&mut Rng::seed_from_u64(seed));
         colouring
     };
-    Watch::new(format!("{side}x{side} colouring"), make, map).target(0.0)
+    let watch = Watch::new(format!("{side}x{side} colouring"), make, map).target(0.0);
+    watch.report(move |_| serde_json::json!({ "edges": edges }))
 }
 
 fn main() -> ExitCode {
@@ -232,6 +233,7 @@ mod tests {
     #[test]
     fn headless_it_colours_a_twenty_by_twenty_map() {
         let outcome = watch(20, 1).solve().unwrap();
+        assert_eq!(outcome.reason, kiln::anneal::StopReason::Target);
         assert_eq!(outcome.energy, 0.0);
         assert_eq!(Graph::new(20, 1).clashes(&outcome.best), 0);
     }

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::{DEFAULT_SEED, Watch};
-use crate::anneal::{Outcome, Problem};
+use crate::anneal::{Outcome, Problem, StopReason};
 use crate::ui::Board;
 
 /// The flags every [`main`] takes, named in every complaint about a word it does not know.
@@ -195,7 +195,9 @@ where
         return watch.run().map_err(|e| Failure::Run(format!("{e:#}")));
     }
     let outcome = watch.solve().map_err(|e| Failure::Run(format!("{e:#}")))?;
-    let line = watch.line(&outcome);
+    let line = watch
+        .line(&outcome)
+        .map_err(|e| Failure::Run(e.to_string()))?;
     writeln!(out, "{line}").map_err(|e| Failure::Run(format!("printing the result: {e}")))
 }
 
@@ -206,23 +208,37 @@ where
     B: Board<P::Snapshot> + Clone + 'static,
 {
     /// The JSON line of a headless [`main`]'s `outcome`.
-    fn line(&self, outcome: &Outcome<P::Snapshot>) -> Value {
-        let mut line = Map::new();
-        line.insert("problem".into(), json!(self.title));
-        line.insert("seed".into(), json!(self.seed));
-        line.insert("energy".into(), json!(outcome.energy));
-        line.insert("iterations".into(), json!(outcome.iterations));
-        line.insert("stop".into(), json!(outcome.reason));
-        line.insert("seconds".into(), json!(outcome.elapsed.as_secs_f64()));
-        line.insert("best".into(), json!(outcome.best));
-        if let Some(report) = &self.report {
-            match report(&outcome.best) {
-                Value::Object(fields) => line.extend(fields),
-                other => _ = line.insert("report".into(), other),
-            }
-        }
-        Value::Object(line)
+    fn line(&self, outcome: &Outcome<P::Snapshot>) -> serde_json::Result<String> {
+        let report = match self.report.as_ref().map(|report| report(&outcome.best)) {
+            Some(Value::Object(fields)) => fields,
+            Some(other) => Map::from_iter([("report".to_string(), other)]),
+            None => Map::new(),
+        };
+        serde_json::to_string(&Line {
+            problem: &self.title,
+            seed: self.seed,
+            energy: outcome.energy,
+            iterations: outcome.iterations,
+            stop: outcome.reason,
+            seconds: outcome.elapsed.as_secs_f64(),
+            best: &outcome.best,
+            report,
+        })
     }
+}
+
+/// A headless [`main`]'s line, its fields in the order a reader looks for them.
+#[derive(Serialize)]
+struct Line<'a, S> {
+    problem: &'a str,
+    seed: u64,
+    energy: f64,
+    iterations: u64,
+    stop: StopReason,
+    seconds: f64,
+    best: &'a S,
+    #[serde(flatten)]
+    report: Map<String, Value>,
 }
 
 #[cfg(test)]
@@ -295,6 +311,14 @@ mod tests {
         assert!(line["iterations"].as_u64().unwrap() >= 12, "{line}");
         assert!(line["seconds"].as_f64().unwrap() >= 0.0, "{line}");
         assert_eq!(ran("--headless").unwrap()["seed"], DEFAULT_SEED);
+        let mut out = Vec::new();
+        run(build, words("--headless"), &mut out).ok().unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(r#"{"problem":"bits","seed":1,"energy":0.0,"#),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 1, "{text}");
     }
 
     #[test]
