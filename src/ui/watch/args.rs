@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{DEFAULT_SEED, Watch};
 use crate::anneal::{Outcome, Problem, StopReason};
@@ -245,6 +245,7 @@ struct Line<'a, S> {
 mod tests {
     use super::super::tests::{Bits, Row};
     use super::*;
+    use serde_json::json;
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(String::from).collect()
