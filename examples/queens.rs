@@ -1,10 +1,13 @@
 //! N queens, annealed live. One queen per column and a move swaps the rows of two columns,
 //! so no two queens share a row or a column; the energy is the number of queen pairs that
-//! share a diagonal. `cargo run --release --example queens [N]` (default 16) opens the
-//! live view; `-- N --headless` prints the result as one JSON line.
+//! share a diagonal. `cargo run --release --example queens -- [N]` (default 16) opens the
+//! live view; `--headless` prints one JSON line instead, `--seed` and `--record` as kiln's.
+
+use std::process::ExitCode;
 
 use kiln::anneal::{Problem, Rng};
-use kiln::ui::{Board, Theme, watch::Watch};
+use kiln::ui::watch::{self, Watch};
+use kiln::ui::{Board, Theme};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use ratatui::{buffer::Buffer, layout::Rect};
@@ -143,44 +146,24 @@ impl Board<Vec<usize>> for Chessboard {
     }
 }
 
-fn main() -> color_eyre::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let n = match args.iter().find(|a| !a.starts_with("--")) {
-        Some(n) => n
-            .parse()
-            .ok()
-            .filter(|n| (4..=200).contains(n))
-            .ok_or_else(|| {
-                color_eyre::eyre::eyre!("N is a whole number of queens from 4 to 200, not '{n}'")
-            })?,
-        None => 16,
-    };
-    let watch = Watch::new(
+/// Queens on an n x n board, stopping at no attacks.
+fn watch(n: usize) -> Watch<Queens, Chessboard> {
+    Watch::new(
         format!("{n} queens"),
         move |seed| Queens::new(n, seed),
         Chessboard(n),
     )
-    .target(0.0);
-    if !args.iter().any(|a| a == "--headless") {
-        return watch.run();
-    }
-    let outcome = watch.solve()?;
-    let stop = serde_json::to_string(&outcome.reason)?;
-    println!(
-        r#"{{"problem":"queens","n":{n},"energy":{},"iterations":{},"stop":{stop},"rows":{:?}}}"#,
-        outcome.energy, outcome.iterations, outcome.best
-    );
-    Ok(())
+    .target(0.0)
+}
+
+fn main() -> ExitCode {
+    watch::main(|args| Ok(watch(args.number("N", 4..=200, 16)?)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::time::Duration;
-
-    fn watch(n: usize) -> Watch<Queens, Chessboard> {
-        Watch::new("queens", move |seed| Queens::new(n, seed), Chessboard(n)).target(0.0)
-    }
 
     /// The columns of the queens drawn on each row of a screen's board, top to bottom.
     fn queens_drawn(screen: &[String], n: usize) -> Vec<usize> {

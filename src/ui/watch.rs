@@ -1,6 +1,8 @@
 //! Your own problem, live: a [`Problem`] (from `kiln-core`) and a [`Board`] that draws its
 //! snapshots are all the live view needs. The runner, the stats panel, the keys, pacing,
-//! help and the banner come with it, as they do for kiln's own problems.
+//! help and the banner come with it, as they do for kiln's own problems. [`main`] is a
+//! whole program's `main` on top of it: `--seed`, `--record`, and `--headless` for one JSON
+//! line of the outcome.
 //!
 //! ```no_run
 //! # use kiln::anneal::{Problem, Rng};
@@ -48,6 +50,9 @@ use crate::anneal::{
 };
 use crate::input::InputError;
 
+mod args;
+pub use args::{Args, ArgsError, main};
+
 /// Steps a second a watched problem starts at: slow enough to follow a small board, and
 /// `+` and `-` change it.
 const DEFAULT_PACE: u64 = 1000;
@@ -58,12 +63,18 @@ const COOLED: f64 = 1e-3;
 /// The share of uphill moves the default start temperature accepts.
 const START_ACCEPTANCE: f64 = 0.5;
 
+/// The seed of a watch that was given none, and of [`main`] without `--seed`.
+const DEFAULT_SEED: u64 = 1;
+
 /// Makes the instance a run anneals from the run's seed.
 type Make<P> = Arc<dyn Fn(u64) -> P + Send + Sync>;
 
+/// Makes the fields a headless [`main`] adds to its line from the best state.
+type Report<S> = Arc<dyn Fn(&S) -> serde_json::Value + Send + Sync>;
+
 /// A problem of your own, ready to be annealed live ([`Watch::run`]), headless
 /// ([`Watch::solve`]) or inside another view ([`Watch::demo`]).
-pub struct Watch<P, B> {
+pub struct Watch<P: Problem, B> {
     title: String,
     /// The tab's name: the title, kept for the life of the program as tabs' names are.
     tab: &'static str,
@@ -78,6 +89,8 @@ pub struct Watch<P, B> {
     trace: TraceSlot,
     /// Where [`Watch::run`] records the view, as `--record` does.
     record: Option<PathBuf>,
+    /// What [`Watch::report`] adds to a headless [`main`]'s line.
+    report: Option<Report<P::Snapshot>>,
 }
 
 impl<P, B> Watch<P, B>
@@ -101,11 +114,12 @@ where
             board,
             config: None,
             target: None,
-            seed: 1,
+            seed: DEFAULT_SEED,
             instances: 1,
             pace: DEFAULT_PACE,
             trace: TraceSlot::default(),
             record: None,
+            report: None,
         }
     }
 
@@ -154,6 +168,17 @@ where
         super::record::check(path)?;
         self.record = Some(path.to_path_buf());
         Ok(self)
+    }
+
+    /// Adds to the JSON line a headless [`main`] prints the fields of the object `fields`
+    /// makes of the best state (a knapsack's value and weight, say); anything but an
+    /// object is added as `report`.
+    pub fn report(
+        mut self,
+        fields: impl Fn(&P::Snapshot) -> serde_json::Value + Send + Sync + 'static,
+    ) -> Self {
+        self.report = Some(Arc::new(fields));
+        self
     }
 
     /// The run of instance `index`, with the seed that made it.
@@ -259,7 +284,7 @@ mod tests {
     use rand::RngExt;
 
     /// A row of bits to clear, one flip a move.
-    struct Bits(Vec<bool>);
+    pub(super) struct Bits(pub(super) Vec<bool>);
 
     impl Problem for Bits {
         type Move = usize;
@@ -283,7 +308,7 @@ mod tests {
     }
 
     #[derive(Clone)]
-    struct Row;
+    pub(super) struct Row;
 
     impl Board<Vec<bool>> for Row {
         fn min_size(&self, _: Option<&Vec<bool>>) -> (u16, u16) {
