@@ -12,6 +12,8 @@ use kiln::problems::sudoku::{CellLinear, Geometry, SudokuAnneal};
 use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, TspSnapshot, random};
 use rand::SeedableRng;
 
+use crate::sudoku_model::full_grid;
+
 const STEPS: usize = 3_000;
 
 /// Runs `problem` `STEPS` steps explained and, from a copy, in one batch: both end in the
@@ -103,25 +105,17 @@ fn changed_places(before: &[u8], after: &[u8], e: &Explained, what: &str) {
     }
 }
 
-fn full_grid(n: usize) -> Vec<u8> {
-    let side = n * n;
-    (0..side * side)
-        .map(|c| {
-            let (r, col) = (c / side, c % side);
-            ((n * (r % n) + r / n + col) % side + 1) as u8
-        })
-        .collect()
+/// A 9x9 puzzle: every `k`-th cell of a valid grid given, the rest empty.
+fn every_kth_given(k: usize) -> Vec<u8> {
+    let grid = full_grid(3);
+    let given = |(i, &v): (usize, &u8)| if i % k == 0 { v } else { 0 };
+    grid.iter().enumerate().map(given).collect()
 }
 
 #[test]
 fn sudoku_swaps_and_pairs_are_explained_as_taken() {
     let mut rng = Rng::seed_from_u64(1);
-    let grid = full_grid(3);
-    let givens: Vec<u8> = grid
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| if i % 3 == 0 { v } else { 0 })
-        .collect();
+    let givens = every_kth_given(3);
     let geometry = Arc::new(Geometry::new(3));
     let mut swaps = SudokuAnneal::new(geometry.clone(), &givens, &givens, &mut rng);
     swaps.set_pairs(0.5);
@@ -243,12 +237,7 @@ fn agrees(what: &str, t: f64, m: &Measured) {
 #[test]
 fn the_measured_acceptance_follows_the_rule_on_every_problem_at_two_temperatures() {
     let mut rng = Rng::seed_from_u64(4);
-    let grid = full_grid(3);
-    let givens: Vec<u8> = grid
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| if i % 4 == 0 { v } else { 0 })
-        .collect();
+    let givens = every_kth_given(4);
     let sudoku = SudokuAnneal::new(Arc::new(Geometry::new(3)), &givens, &givens, &mut rng);
     let instance = Arc::new(random::instance(200, random::Layout::Uniform, 9));
     let tsp = TspProblem::new(

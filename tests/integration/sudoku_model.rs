@@ -12,7 +12,7 @@ use rand::{RngExt, SeedableRng};
 use crate::common::delta;
 
 /// A valid full grid of box side n (the usual shifted pattern).
-fn full_grid(n: usize) -> Vec<u8> {
+pub(crate) fn full_grid(n: usize) -> Vec<u8> {
     let side = n * n;
     (0..side * side)
         .map(|c| {
