@@ -358,7 +358,7 @@ fn strip_descent_drops_a_block_wider_than_any_strip() {
     assert_eq!(d.snapshot(), Bitmap::white(16, 16));
 }
 
-/// A block covers any image up to 32x32, so block descent finds its exact minimum from any
+/// A block covers any image up to 64x64, so block descent finds its exact minimum from any
 /// start (checked by brute force where that is feasible); on any image, larger ones
 /// included, it never raises the energy and reports the change it made, and the full
 /// polish ends no higher than strip descent alone.

@@ -202,8 +202,9 @@ impl Denoise {
     /// The final polish of a run: strip descent, block descent, and strip descent again if
     /// the blocks changed anything, each until it finds nothing or `deadline` passes. Only
     /// ever lowers the energy; returns the change. Not repeated until neither finds
-    /// anything: each call of either begins with a full sweep, and on text_256 n8 the
-    /// repeats took twice the time of one round for a few units of energy.
+    /// anything: each call of either begins with a full sweep, and on text_256 n8 beta 0.75
+    /// and 1 from the ICM result, repeating took 0.30 s of CPU against 0.25 s and ended at
+    /// the same energies.
     pub fn polish(&mut self, deadline: Option<Instant>) -> f64 {
         let mut gain = self.strip_descent(deadline);
         let blocks = self.block_descent(deadline);
