@@ -308,6 +308,21 @@ fn brute_force_minimum(d: &Denoise, w: usize, h: usize) -> f64 {
     least
 }
 
+/// Runs `descent` on `d` and checks that it lowered the energy or left it, by exactly the
+/// change it reported; returns the energy after.
+fn descends(d: &mut Denoise, seed: u64, descent: impl FnOnce(&mut Denoise) -> f64) -> f64 {
+    let before = d.energy();
+    let gain = descent(d);
+    let after = d.energy();
+    assert!(gain <= 0.0, "seed {seed}: gain {gain}");
+    assert!(
+        (after - before - gain).abs() < 1e-9,
+        "seed {seed}: reported {gain}, energy changed by {}",
+        after - before
+    );
+    after
+}
+
 /// One strip covers an image at most a few pixels high or wide, so the descent finds its
 /// exact minimum from any start; on any image it never raises the energy and reports the
 /// change it made.
@@ -322,15 +337,7 @@ fn strip_descent_finds_the_minimum_of_thin_images_and_never_raises_the_energy() 
             let start = Bitmap::random(w, h, 0.5, &mut rng);
             d.set_labels(&start);
         }
-        let before = d.energy();
-        let gain = d.strip_descent(None);
-        let after = d.energy();
-        assert!(gain <= 0.0, "seed {seed}: gain {gain}");
-        assert!(
-            (after - before - gain).abs() < 1e-9,
-            "seed {seed}: reported {gain}, energy changed by {}",
-            after - before
-        );
+        let after = descends(&mut d, seed, |d| d.strip_descent(None));
         if w.min(h) <= 4 && w * h <= 20 {
             assert_eq!(after, brute_force_minimum(&d, w, h), "seed {seed}: {w}x{h}");
             exact += 1;
@@ -372,15 +379,7 @@ fn block_descent_finds_the_minimum_of_small_images_and_never_raises_the_energy()
         d.set_labels(&start);
         let mut strips = d.clone();
         strips.strip_descent(None);
-        let before = d.energy();
-        let gain = d.polish(None);
-        let after = d.energy();
-        assert!(gain <= 0.0, "seed {seed}: gain {gain}");
-        assert!(
-            (after - before - gain).abs() < 1e-9,
-            "seed {seed}: reported {gain}, energy changed by {}",
-            after - before
-        );
+        let after = descends(&mut d, seed, |d| d.polish(None));
         assert!(after <= strips.energy() + 1e-9, "seed {seed}");
         assert_eq!(
             d.block_descent(None),

@@ -12,6 +12,7 @@
 use std::time::Instant;
 
 use super::Denoise;
+use crate::problems::image::coarse::{DIRECTIONS as STEPS, FORWARD};
 use crate::problems::image::flow::Flow;
 
 /// Pixels along a block's side: larger than a letter or a stroke's width. Measured on the
@@ -25,21 +26,6 @@ const OFFSETS: [usize; 2] = [0, SIDE / 2];
 /// Every block edge is a multiple of this: the grid of tiles that records where pixels
 /// changed.
 const TILE: usize = SIDE / 2;
-/// Row and column steps of the neighbour offsets of [`Denoise`], in the same order.
-const STEPS: [(isize, isize); 8] = [
-    (0, -1),
-    (0, 1),
-    (-1, 0),
-    (1, 0),
-    (-1, -1),
-    (-1, 1),
-    (1, -1),
-    (1, 1),
-];
-/// The neighbours that count each pair inside a block once (right, below, and the two
-/// diagonals below).
-const FORWARD: [usize; 4] = [1, 3, 6, 7];
-
 /// The ranges a side of `len` pixels is cut into, the first boundary at `offset`.
 fn spans(len: usize, offset: usize) -> impl Iterator<Item = (usize, usize)> {
     let first = if offset == 0 { SIDE } else { offset };
