@@ -7,11 +7,13 @@ usage: ground_truth_ratios.py DATA_DIR [KILN_BINARY] [--seeds A..B] [--all-betas
                               [--max-side N] [extra kiln flags...]
 
 Prints one line per entry (worst and mean ratio over the seeds, each seed's ratio, steps
-of the first seed), then a summary: worst ratio, share of runs within 1.0005 and 1.001,
-mean ratio, runs that hit the minimum exactly. Not part of CI: it needs the shared data
+of the first seed), then worst and mean per family (the name without its size and digits,
+and the noise: text2_256_p20 is "text p0.2"), then a summary: worst ratio, share of runs
+within 1.0005 and 1.001, mean ratio, runs that hit the minimum exactly. Not part of CI: it needs the shared data
 set and takes about a second per entry and seed.
 """
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,7 +45,7 @@ def options(argv):
 def main():
     data, kiln, seeds, all_betas, max_side, extra = options(sys.argv)
     truth = json.loads((data / "ground_truth.json").read_text())
-    ratios = []
+    ratios, families = [], {}
     for inst in truth["instances"]:
         if inst["width"] > max_side or inst["height"] > max_side:
             continue
@@ -59,6 +61,8 @@ def main():
             runs = [json.loads(line) for line in done.splitlines() if line.strip()]
             entry = [run["energy"] / r["min_energy"] for run in runs]
             ratios += entry
+            family = f"{re.sub(r'[0-9]*_.*', '', inst['name'])} p{inst['noise']['p']}"
+            families.setdefault(family, []).extend(entry)
             print(f"{inst['name']:13} n{r['neighbourhood']} beta={r['beta']:<4} "
                   f"E*={r['min_energy']:<8} worst={max(entry):.6f} "
                   f"mean={sum(entry) / len(entry):.6f} "
@@ -67,6 +71,9 @@ def main():
     def within(bound):
         return sum(x <= bound + 1e-12 for x in ratios)
 
+    for family, entry in sorted(families.items()):
+        print(f"family {family:14} runs {len(entry):3} worst {max(entry):.6f} "
+              f"mean {sum(entry) / len(entry):.6f}")
     n = len(ratios)
     print(f"runs {n}: worst ratio {max(ratios):.6f}, mean {sum(ratios) / n:.6f}, "
           f"within 1.0005 {within(1.0005)}/{n} ({100 * within(1.0005) / n:.1f} %), "

@@ -17,8 +17,9 @@ use std::time::Duration;
 
 use crate::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
 
-/// Neighbour directions (row, column).
-const DIRECTIONS: [(isize, isize); 8] = [
+/// Neighbour directions (row, column), in the order of [`Denoise`](super::Denoise)'s
+/// neighbour offsets.
+pub(crate) const DIRECTIONS: [(isize, isize); 8] = [
     (0, -1),
     (0, 1),
     (-1, 0),
@@ -29,7 +30,7 @@ const DIRECTIONS: [(isize, isize); 8] = [
     (1, 1),
 ];
 /// The directions that count each unordered pair once (from its upper or left end).
-const FORWARD: [usize; 4] = [1, 3, 6, 7];
+pub(crate) const FORWARD: [usize; 4] = [1, 3, 6, 7];
 
 /// A grid of cells to label 0 or 1, with a cost per cell and label and a weight per
 /// neighbour pair; annealed as a [`Problem`] whose moves flip one cell.

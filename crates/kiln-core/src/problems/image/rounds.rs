@@ -9,8 +9,8 @@
 //! patches wrong, so taking, for every patch where two runs disagree, whichever labelling
 //! has the lower energy keeps the good parts of both ([`Denoise::fuse`]).
 //!
-//! The fused result is then polished by a strip descent (`Denoise::strip_descent`), which
-//! only ever lowers the energy, in a share of the time limit kept for it.
+//! The fused result is then polished by strip and block descents (`Denoise::polish`), which
+//! only ever lower the energy, in a share of the time limit kept for them.
 
 use std::time::{Duration, Instant};
 
@@ -33,9 +33,9 @@ pub struct Plan {
 /// The most of a round's time its multi-scale start may take.
 const START_SHARE: f64 = 0.5;
 
-/// The share of the time limit kept for the strip descent after the rounds (it takes about
-/// 0.1 s on 256x256 and stops at the time limit on larger images).
-const POLISH_SHARE: f64 = 0.15;
+/// The share of the time limit kept for the polish after the rounds (it takes about 0.1 s
+/// on 256x256 and stops at the time limit on larger images).
+const POLISH_SHARE: f64 = 0.25;
 
 /// Most rounds a run is split into.
 pub(crate) const MAX_ROUNDS: usize = 8;
@@ -68,8 +68,7 @@ pub struct RoundsReport {
     pub start_energies: Vec<f64>,
     /// Time spent building the multi-scale starts, counted in the budget.
     pub start_seconds: f64,
-    /// Energy change of the strip descent that polishes the fused result (never
-    /// positive); `None` when the run was cut short before it.
+    /// Energy change of the polish of the fused result (never positive); `None` when the run was cut short before it.
     pub polish_gain: Option<f64>,
 }
 
@@ -98,7 +97,7 @@ pub struct Rounds {
     config: RunConfig,
     seed: u64,
     runner: Runner<Denoise>,
-    /// When the final strip descent must stop (the end of the time limit).
+    /// When the final polish must stop (the end of the time limit).
     polish_deadline: Option<Instant>,
     elite: Option<Elite>,
     spent: Spent,
@@ -185,7 +184,7 @@ impl Rounds {
                     elite.state.clone_from(&self.start);
                     elite.energy = start;
                 }
-                let gain = elite.state.strip_descent(self.polish_deadline);
+                let gain = elite.state.polish(self.polish_deadline);
                 elite.energy += gain;
                 self.report.polish_gain = Some(gain);
             }

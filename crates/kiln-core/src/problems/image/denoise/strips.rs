@@ -14,7 +14,6 @@
 use std::time::Instant;
 
 use super::Denoise;
-use crate::problems::image::region::MAX_CAP;
 
 /// Pixels across a strip: a cross-section has 2^WIDTH labellings and each link of the chain
 /// compares all pairs of them.
@@ -245,11 +244,13 @@ impl Denoise {
         }
     }
 
-    /// Flips every connected component of the labelling, up to [`MAX_CAP`] pixels, whose
-    /// flip lowers the energy: a stroke or blob the minimum drops whole, too wide for a
-    /// strip. Larger components are only marked seen, a piece at a time (a piece regrown
-    /// from the next unseen pixel overlaps the last by about half, so a pass stays linear).
-    /// Returns the energy change, and whether the pass finished before `deadline`.
+    /// Flips every connected component of the labelling whose flip lowers the energy: a
+    /// stroke or blob the minimum drops whole, too wide for a strip, and also the
+    /// background itself (on an image half black, the minimum can be the inverse of the
+    /// labelling annealing settled on: fine stripes under a strong coupling end all black
+    /// or all white, and which wins is a difference of a few data terms over the whole
+    /// image). Each component is grown once, so a pass is linear. Returns the energy
+    /// change, and whether the pass finished before `deadline`.
     fn flip_components(
         &mut self,
         seen: &mut [bool],
@@ -266,20 +267,16 @@ impl Denoise {
                 return (gain, false);
             }
             let mut scratch = self.scratch.borrow_mut();
-            let whole = scratch.grow(
+            scratch.grow(
                 seed as u32,
-                MAX_CAP as u32,
+                self.pixels() as u32,
                 &self.x,
                 self.neighbour_offsets(),
             );
             for &p in scratch.pixels() {
                 seen[p as usize] = true;
             }
-            let delta = if whole {
-                self.region_delta(&scratch)
-            } else {
-                0.0
-            };
+            let delta = self.region_delta(&scratch);
             if delta < 0.0 {
                 clock.now += 1;
                 for &p in scratch.pixels() {
