@@ -75,24 +75,22 @@ def lines(rng, n):
     return points
 
 
-def clustered(rng, n, side=1e4, radii=(50.0, 800.0)):
-    centres = [(rng.uniform(0, side), rng.uniform(0, side), rng.uniform(*radii))
-               for _ in range(max(3, n // 40))]
+def clusters(rng, n, side, count, radius):
+    """Gaussian clusters at uniform centres, each with its own spread drawn by `radius`."""
+    centres = [(rng.uniform(0, side), rng.uniform(0, side), radius(rng)) for _ in range(count)]
     points = []
     for _ in range(n):
         cx, cy, r = rng.choice(centres)
         points.append((cx + rng.gauss(0, r), cy + rng.gauss(0, r)))
     return points
+
+
+def clustered(rng, n):
+    return clusters(rng, n, 1e4, max(3, n // 40), lambda r: r.uniform(50.0, 800.0))
 
 
 def multiscale(rng, n):
-    centres = [(rng.uniform(0, 1e6), rng.uniform(0, 1e6), 10 ** rng.uniform(0, 5))
-               for _ in range(max(4, n // 30))]
-    points = []
-    for _ in range(n):
-        cx, cy, r = rng.choice(centres)
-        points.append((cx + rng.gauss(0, r), cy + rng.gauss(0, r)))
-    return points
+    return clusters(rng, n, 1e6, max(4, n // 30), lambda r: 10 ** r.uniform(0, 5))
 
 
 def duplicate(rng, n):
