@@ -60,11 +60,10 @@ fn berlin52_reaches_its_optimum_and_writes_a_tour_file() {
     assert_eq!(report["seed"], 3);
     assert_eq!(report["optimum"], 7542);
     assert_eq!(report["reference_length"], 7542);
-    // The default: annealing for the budget, then a greedy descent, no kicks.
-    assert_eq!(report["search"], "anneal+descent");
+    // The default: annealing for a fifth of the budget, then kicks (unless the anneal
+    // reached the optimum, where the kicks stop before they start).
+    assert_eq!(report["search"], "anneal+ils");
     assert!(report["iterations"].as_u64().unwrap() > 1_000);
-    assert_eq!(report["kicks"], 0);
-    assert_eq!(report["kick_evaluations"], 0);
     assert!(report["seconds"].as_f64().unwrap() < 2.0);
 
     let instance = tsplib::parse(&std::fs::read_to_string(&file).unwrap(), "b").unwrap();
@@ -129,7 +128,7 @@ fn bad_input_exits_with_code_2_and_one_line() {
 }
 
 #[test]
-fn the_step_budget_is_split_between_annealing_and_kicks_only_under_ils() {
+fn the_step_budget_is_split_between_annealing_and_kicks_only_when_kicking() {
     let _cores = crate::common::busy();
     let file = format!("{PUZZLES}/ch150.tsp");
     let args = ["--max-steps", "400000", "--kick-share", "0.75"];
@@ -156,8 +155,25 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_under_ils() {
     assert!(report["kicks"].as_u64().unwrap() > 0);
     assert!(report["length"].as_u64().unwrap() <= report["annealed_length"].as_u64().unwrap());
 
-    // Annealing alone, and the default's annealing then descent, take every step.
-    for (flags, search) in [(&["--no-polish"][..], "anneal"), (&[], "anneal+descent")] {
+    // Without --ils, the kicks are the default all the same.
+    let plain = json(&headless(&[
+        &file,
+        args[0],
+        args[1],
+        args[2],
+        args[3],
+        "--optimum",
+        "1",
+    ]));
+    assert_eq!(plain["search"], "anneal+ils");
+    assert_eq!(plain["length"], report["length"]);
+
+    // Annealing alone, and annealing then one descent, take every step.
+    let descent = &["--kick-share", "0"][..];
+    for (flags, search) in [
+        (&["--no-polish"][..], "anneal"),
+        (descent, "anneal+descent"),
+    ] {
         let report = json(&headless(&[&[&file, args[0], args[1]], flags].concat()));
         assert_eq!(report["search"], search);
         assert_eq!(report["kicks"], 0);
@@ -178,13 +194,6 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_under_ils() {
     let report = json(&headless(&[&file, args[0], args[1], "--moves", "swap"]));
     assert_eq!(report["search"], "anneal");
 
-    // Only the kicks take a share.
-    let output = headless(&[&file, "--kick-share", "0.5"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8(output.stderr).unwrap(),
-        "kiln: --kick-share needs --ils (the share of the budget the kicks take)\n"
-    );
     let output = headless(&[&file, "--ils", "--kick-share", "1"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();

@@ -1,6 +1,6 @@
-//! `kiln tsp ... --headless`: anneal for the budget and descend greedily from the best tour
-//! (or, with `--ils`, anneal briefly and kick and re-descend for the rest), print one JSON
-//! line (and a tour file).
+//! `kiln tsp ... --headless`: anneal for part of the budget, then kick and re-descend from
+//! the best tour for the rest (or, with `--kick-share 0`, descend greedily once), print one
+//! JSON line (and a tour file).
 
 use std::io::Write;
 use std::sync::Arc;

@@ -24,9 +24,13 @@ const BUILT_IN_SOURCE: &str = "berlin52 (built in)";
 /// Published optimal lengths by instance NAME (TSPLIB's list; see puzzles/README.md).
 const OPTIMA: &str = include_str!("../../../puzzles/tsp/optima.json");
 
-/// Start and end temperature in units of the mean nearest-neighbour edge cost.
-const T_START: f64 = 1.0;
-const T_END: f64 = 0.03;
+/// Start temperature as a share of the mean uphill move, end temperature as a share of
+/// the uphill moves' low decile (`temperatures`).
+const START_OF_MEAN: f64 = 0.31;
+const END_OF_LOW_DECILE: f64 = 0.04;
+/// Moves sampled for them, and the seed's mix for their generator.
+const DELTA_SAMPLES: usize = 10_000;
+const DELTA_SEED: u64 = 0x7465_6d70;
 /// Annealing time when neither --time-limit nor --max-steps is given.
 const DEFAULT_SECONDS: f64 = 1.0;
 /// The share of the time limit the setup may take before it turns to the cheaper
@@ -142,17 +146,37 @@ fn read_tour(path: &Path, n: usize) -> Result<Vec<u32>, InputError> {
     tour_file::parse(&text, &crate::input::source_name(path), n)
 }
 
-/// The problem's defaults for this instance: exponential cooling from 1.0 to 0.03 times
-/// the mean nearest-neighbour edge over the budget (1 s unless one is given).
+/// The problem's defaults for this instance: exponential cooling over the budget (1 s
+/// unless one is given) between temperatures read from the instance (`temperatures`).
 pub(crate) fn defaults(problem: &TspProblem, spec: &TspSpec) -> Defaults {
-    let scale = problem.typical_edge_cost();
+    let (t0, t_min) = temperatures(problem, spec.run.seed);
     Defaults {
         schedule: ScheduleKind::Exponential,
-        t0: StartTemperature::Fixed(T_START * scale),
-        t_min: T_END * scale,
+        t0: StartTemperature::Fixed(t0),
+        t_min,
         time_limit: default_time_limit(spec),
         ..Defaults::default()
     }
+}
+
+/// Start and end temperature from the uphill deltas of moves proposed from the first tour:
+/// the start a share of their mean (the large moves: on an instance whose clusters span
+/// several scales, the scale at which they are ordered), the end a share of their low
+/// decile (the smallest moves that still change the tour). On uniform instances these are
+/// the old 1.0 and 0.03 times the mean nearest-neighbour edge; a length scale alone is
+/// wrong where a third of the cities share a place (the mean nearest edge falls by a third)
+/// or clusters span 1 to 1e5 (docs/benchmarks.md). Falls back to that length scale when no
+/// proposed move is uphill.
+fn temperatures(problem: &TspProblem, seed: u64) -> (f64, f64) {
+    let mut rng = Rng::seed_from_u64(seed ^ DELTA_SEED);
+    let uphill = problem.uphill_deltas(&mut rng, DELTA_SAMPLES);
+    if uphill.is_empty() {
+        let scale = problem.typical_edge_cost();
+        return (scale, scale * END_OF_LOW_DECILE);
+    }
+    let mean = uphill.iter().sum::<f64>() / uphill.len() as f64;
+    let low_decile = uphill[(uphill.len() - 1) / 10];
+    (START_OF_MEAN * mean, END_OF_LOW_DECILE * low_decile)
 }
 
 /// A run's time limit when `--time-limit` is not given: none when `--max-steps` bounds it.

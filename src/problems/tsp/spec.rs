@@ -38,24 +38,24 @@ pub enum Search {
     /// Nothing (`--no-polish`, or moves the local search does not make).
     #[serde(rename = "anneal")]
     Anneal,
-    /// A greedy 2-opt/Or-opt descent from the best annealed tour (the default).
+    /// A greedy 2-opt/Or-opt descent from the best annealed tour (`--kick-share 0`).
     #[serde(rename = "anneal+descent")]
     AnnealDescent,
-    /// Iterated local search taking `--kick-share` of the budget (`--ils`).
+    /// Iterated local search taking `--kick-share` of the budget (the default).
     #[serde(rename = "anneal+ils")]
     AnnealIls,
 }
 
 impl Search {
-    /// What `--no-polish` and `--ils` ask for with `moves`: only the default move set is
-    /// polished, the seed's swap moves are shown as they are.
-    pub fn of(moves: MoveSet, no_polish: bool, ils: bool) -> Search {
+    /// What `--no-polish` and `--kick-share` ask for with `moves`: only the default move
+    /// set is polished, the seed's swap moves are shown as they are.
+    pub fn of(moves: MoveSet, no_polish: bool, kick_share: Option<f64>) -> Search {
         if no_polish || moves != MoveSet::TwoOpt {
             Search::Anneal
-        } else if ils {
-            Search::AnnealIls
-        } else {
+        } else if kick_share == Some(0.0) {
             Search::AnnealDescent
+        } else {
+            Search::AnnealIls
         }
     }
 }

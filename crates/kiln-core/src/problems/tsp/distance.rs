@@ -7,6 +7,11 @@ use super::curve::Curve;
 use super::instance::Instance;
 use super::nearest::nearest;
 
+/// How far the quadrant lists look for a city in an empty quadrant: up to this many times
+/// k cities around (a city on the hull has no city at all in some quadrant; a city in a
+/// cluster of 45 finds the next cluster).
+const REACH: usize = 64;
+
 /// Above this many cities the matrix (n^2 u32) would pass ~36 MB: compute on the fly.
 const MATRIX_MAX: usize = 3000;
 
@@ -43,7 +48,8 @@ impl Distances {
     }
 }
 
-/// The `k` nearest other cities of every city, nearest first, in one flat array.
+/// `k` near cities of every city, nearest first, in one flat array: the nearest of each
+/// quadrant around it, then the nearest of the rest (`quadrant`).
 #[derive(Debug, Clone)]
 pub(crate) struct Neighbours {
     pub k: usize,
@@ -60,7 +66,8 @@ impl Neighbours {
         until: Option<Instant>,
     ) -> (Self, Option<Curve>) {
         let k = k.clamp(1, instance.len() - 1);
-        let (lists, curve) = nearest(instance, k, |a, b| distances.get(a, b), until);
+        let reach = Some(REACH * k);
+        let (lists, curve) = nearest(instance, k, |a, b| distances.get(a, b), until, reach);
         (Neighbours { k, lists }, curve)
     }
 

@@ -228,6 +228,13 @@ fn kick(problem: &TspProblem, rng: &mut Rng) -> Move {
     }
 }
 
+/// How much longer than the tour it came from a kicked and re-descended tour may be and
+/// still be kept (the search goes on from it; the best tour is kept aside), in units of the
+/// mean nearest-neighbour edge. Taking only tours no longer left the search circling one
+/// local optimum: on the 442-city families (docs/benchmarks.md) 0.3 brought the mean of
+/// the median gaps from 0.30 to 0.25 % and of the worst from 0.50 to 0.40 % (equal steps).
+const SLACK: f64 = 0.3;
+
 /// Starting from the problem's tour (a local optimum or not), kicks and descends until the
 /// budget is spent, showing `observe` the stats and the best energy after every kick;
 /// leaves the best tour found in `problem`.
@@ -248,6 +255,9 @@ pub fn iterate(
     }
     let mut energy = problem.energy();
     let mut best = problem.order().to_vec();
+    let mut current = best.clone();
+    let mut current_energy = energy;
+    let slack = SLACK * problem.typical_edge_cost();
     while stats.evaluations < budget.evaluations
         && budget.target.is_none_or(|t| energy > t)
         && budget.deadline.is_none_or(|d| Instant::now() < d)
@@ -262,7 +272,7 @@ pub fn iterate(
         let descended = descent.run(problem, budget.deadline);
         stats.kicks += 1;
         stats.evaluations += descended.evaluations + 1;
-        let now = energy + delta + descended.delta;
+        let now = current_energy + delta + descended.delta;
         // Equal tours are taken too: they let the search drift along plateaus.
         if now <= energy {
             if now < energy {
@@ -270,10 +280,15 @@ pub fn iterate(
             }
             energy = now;
             best.copy_from_slice(problem.order());
+        }
+        if now <= current_energy + slack {
+            current_energy = now;
+            current.copy_from_slice(problem.order());
         } else {
-            problem.set_order(&best);
+            problem.set_order(&current);
         }
         observe(&stats, energy);
     }
+    problem.set_order(&best);
     stats
 }

@@ -8,6 +8,7 @@ pub mod instance;
 pub mod local_search;
 pub mod nearest;
 pub mod problem;
+mod quadrant;
 pub mod random;
 pub mod tour;
 pub mod tour_file;

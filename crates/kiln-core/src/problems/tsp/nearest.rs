@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use super::curve::{Curve, Phase};
 use super::instance::{Bounds, Instance, Metric, Point};
+use super::quadrant;
 
 /// Cities per grid bucket, on average.
 const PER_BUCKET: f64 = 2.0;
@@ -121,15 +122,18 @@ impl Grid {
     }
 }
 
-/// The `k` nearest other cities of every city (k < n), nearest first, in one flat array.
-/// When the search would end after `until`, the cities it has not reached get the `k`
-/// nearest of their neighbours along a space-filling curve instead (near, not nearest),
-/// and the curve comes back too.
+/// The `k` nearest other cities of every city (k < n), nearest first, in one flat array;
+/// with `reach`, the quadrant lists instead (`quadrant::pick`), the search going on past
+/// the k nearest while a quadrant is empty, up to `reach` cities. When the search would
+/// end after `until`, the cities it has not reached get the `k` nearest of their
+/// neighbours along a space-filling curve instead (near, not nearest), and the curve comes
+/// back too.
 pub(super) fn nearest(
     instance: &Instance,
     k: usize,
     distance: impl Fn(u32, u32) -> u32,
     until: Option<Instant>,
+    reach: Option<usize>,
 ) -> (Vec<u32>, Option<Curve>) {
     let n = instance.len();
     let mut lists = vec![0; n * k];
@@ -157,19 +161,23 @@ pub(super) fn nearest(
         }
         found.clear();
         match &grid {
-            Some(grid) => around(grid, instance, a, k, &distance, &mut found),
+            Some(grid) => around(grid, instance, a, k, reach, &distance, &mut found),
             None => found.extend(
                 (0..n as u32)
                     .filter(|&b| b != a)
                     .map(|b| (distance(a, b), b)),
             ),
         }
+        let slots = &mut lists[a as usize * k..][..k];
+        if reach.is_some() {
+            quadrant::pick(instance, a, &mut found, slots);
+            continue;
+        }
         if k < found.len() {
             found.select_nth_unstable(k);
             found.truncate(k);
         }
         found.sort_unstable();
-        let slots = &mut lists[a as usize * k..][..k];
         for (slot, &(_, b)) in slots.iter_mut().zip(&found) {
             *slot = b;
         }
@@ -178,12 +186,14 @@ pub(super) fn nearest(
 }
 
 /// Gathers (distance, city) for the cities around `a`, ring by ring, until the `k` nearest
-/// are surely among them.
+/// are surely among them and, with `reach`, every quadrant has a city or `reach` cities
+/// are gathered.
 fn around(
     grid: &Grid,
     instance: &Instance,
     a: u32,
     k: usize,
+    reach: Option<usize>,
     distance: &impl Fn(u32, u32) -> u32,
     found: &mut Vec<(u32, u32)>,
 ) {
@@ -208,7 +218,9 @@ fn around(
         kth.extend(found.iter().map(|&(d, _)| d));
         let (_, &mut d_k, _) = kth.select_nth_unstable(k - 1);
         let bound = lower_bound(instance.metric, beyond).unwrap_or(f64::INFINITY);
-        if bound > f64::from(d_k) {
+        let further =
+            reach.is_some_and(|r| found.len() < r && quadrant::missing(instance, a, found));
+        if bound > f64::from(d_k) && !further {
             return;
         }
     }
@@ -358,7 +370,7 @@ mod tests {
         for metric in [Metric::Euc2d, Metric::Ceil2d, Metric::Att, Metric::Geo] {
             for (n, k) in [(2, 1), (3, 2), (10, 9), (200, 8), (1000, 10)] {
                 let inst = instance(metric, scatter(n, n as u64));
-                let grid = nearest(&inst, k, |a, b| inst.distance(a, b), None).0;
+                let grid = nearest(&inst, k, |a, b| inst.distance(a, b), None, None).0;
                 assert_eq!(grid, all_pairs(&inst, k), "{metric:?} n {n} k {k}");
             }
         }
@@ -368,14 +380,39 @@ mod tests {
     fn points_all_in_one_place_or_on_a_line() {
         let same = instance(Metric::Euc2d, vec![(3.0, 3.0); 50]);
         assert_eq!(
-            nearest(&same, 5, |a, b| same.distance(a, b), None).0,
+            nearest(&same, 5, |a, b| same.distance(a, b), None, None).0,
             all_pairs(&same, 5)
         );
         let line = instance(Metric::Euc2d, (0..100).map(|i| (i as f64, 7.0)).collect());
         assert_eq!(
-            nearest(&line, 6, |a, b| line.distance(a, b), None).0,
+            nearest(&line, 6, |a, b| line.distance(a, b), None, None).0,
             all_pairs(&line, 6)
         );
+    }
+
+    #[test]
+    fn quadrant_lists_reach_across_to_the_other_row() {
+        // Two rows of 40 cities 50 apart: every plain 5-nearest list stays on its own row.
+        let mut points: Vec<(f64, f64)> = (0..40).map(|i| (i as f64, 0.0)).collect();
+        points.extend((0..40).map(|i| (i as f64, 50.0)));
+        let inst = instance(Metric::Euc2d, points);
+        let k = 5;
+        let plain = nearest(&inst, k, |a, b| inst.distance(a, b), None, None).0;
+        let lists = nearest(&inst, k, |a, b| inst.distance(a, b), None, Some(64 * k)).0;
+        let across = |list: &[u32], a: u32| list.iter().any(|&b| (b < 40) != (a < 40));
+        for a in 0..80u32 {
+            let list = &lists[a as usize * k..][..k];
+            assert!(!across(&plain[a as usize * k..][..k], a));
+            assert!(across(list, a), "city {a}: {list:?}");
+            let mut seen = list.to_vec();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), k);
+            assert!(!list.contains(&a));
+            // Nearest first, as the descent's chains expect.
+            let d: Vec<u32> = list.iter().map(|&b| inst.distance(a, b)).collect();
+            assert!(d.windows(2).all(|w| w[0] <= w[1]), "city {a}: {d:?}");
+        }
     }
 
     #[test]

@@ -201,6 +201,17 @@ impl TspProblem {
         cost.max(1.0)
     }
 
+    /// The uphill deltas of `samples` moves proposed from the current tour, sorted: the
+    /// instance's own scale of what a move costs.
+    pub fn uphill_deltas(&self, rng: &mut Rng, samples: usize) -> Vec<f64> {
+        let mut uphill: Vec<f64> = (0..samples)
+            .map(|_| self.delta(&self.propose(rng)))
+            .filter(|&d| d > 0.0)
+            .collect();
+        uphill.sort_unstable_by(f64::total_cmp);
+        uphill
+    }
+
     /// The greedy tour from `start`, or the order of a space-filling curve when the greedy
     /// one would end after `until` (its last cities, scattered far apart, would make a
     /// greedy start finished along the curve worse than the curve alone).
