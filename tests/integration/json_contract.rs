@@ -446,6 +446,8 @@ fn a_run_that_anneals_to_the_optimum_stops_there() {
         "300000",
         "--cost",
         "squared",
+        "--kick-share",
+        "0",
         "--headless",
     ]);
     let line = &lines(&output)[0];
