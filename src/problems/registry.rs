@@ -59,6 +59,13 @@ pub trait BuiltIn {
     }
 }
 
+/// `words` as the user would type them after `kiln PROBLEM`, read by the problem's parser
+/// `A` into its spec with `spec`: how built-in runs are written, in the user's own terms.
+/// Words the problem refuses are the caller's mistake, and panic.
+pub(crate) fn spec_of<A: Args, S>(words: &[&str], spec: fn(&A) -> Result<S, InputError>) -> S {
+    spec(&crate::cli::parse(words)).unwrap_or_else(|e| panic!("{words:?}: {e}"))
+}
+
 /// `BuiltIn::shared` and `BuiltIn::trace_mut` for flags with the shared `batch`, `output`
 /// and `anneal` fields.
 macro_rules! shared_flags {

@@ -3,13 +3,11 @@
 use color_eyre::Result;
 use ratatui::layout::Rect;
 
-use crate::cli;
 use crate::cli::race_args::RaceArgs;
-use crate::input::InputError;
 use crate::problems::ProblemCommand;
-use crate::problems::image::{ImageArgs, ImageSpec};
-use crate::problems::sudoku::{self, SudokuArgs};
-use crate::problems::tsp::{TspArgs, TspSpec};
+use crate::problems::image::ImageSpec;
+use crate::problems::sudoku::{self, SudokuSpec};
+use crate::problems::tsp::TspSpec;
 use crate::race::Plan;
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::ImageDemo;
@@ -72,19 +70,16 @@ pub fn sudoku_show() -> SudokuDemo {
     SudokuDemo {
         puzzles: SUDOKU_SHOW.iter().map(|&(i, _)| all[i].clone()).collect(),
         seeds: SUDOKU_SHOW.iter().map(|&(_, seed)| seed).collect(),
-        spec: presets(&[SUDOKU_SHOW_FLAGS.join(" ").as_str()], SudokuArgs::spec).remove(0),
+        spec: SudokuSpec::from_flags(SUDOKU_SHOW_FLAGS),
         trace: TraceSlot::default(),
     }
 }
 
 /// Reads built-in demo runs of one problem, each written as the user would type its
 /// flags, into their specs.
-fn presets<A: clap::Args, S>(runs: &[&str], spec: fn(&A) -> Result<S, InputError>) -> Vec<S> {
+fn presets<S>(runs: &[&str], spec: fn(&[&str]) -> S) -> Vec<S> {
     runs.iter()
-        .map(|run| {
-            let flags: A = cli::parse(&run.split_whitespace().collect::<Vec<_>>());
-            spec(&flags).expect("a built-in demo writes no --output")
-        })
+        .map(|run| spec(&run.split_whitespace().collect::<Vec<_>>()))
         .collect()
 }
 
@@ -101,7 +96,7 @@ pub(crate) fn image_presets() -> Vec<ImageSpec> {
             "--kernel dots --density 0.2 --t0 2 --t-min 0.2",
             "--denoise --no-icm --rounds 1 --schedule linear --t0 1.2 --t-min 0.2",
         ],
-        ImageArgs::spec,
+        ImageSpec::from_flags,
     )
 }
 
@@ -115,7 +110,7 @@ fn tsp_presets() -> Vec<TspSpec> {
             "--random 500 --layout uniform",
             "--random 1000 --layout normal",
         ],
-        TspArgs::spec,
+        TspSpec::from_flags,
     )
 }
 

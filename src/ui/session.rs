@@ -456,9 +456,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli;
-    use crate::problems::sudoku::{self, SudokuArgs};
-    use crate::problems::tsp::TspArgs;
+    use crate::problems::sudoku::{self, SudokuSpec};
+    use crate::problems::tsp::TspSpec;
     use crate::ui::boards::TraceSlot;
     use crate::ui::boards::sudoku::SudokuDemo;
     use crate::ui::boards::tsp::TspDemo;
@@ -492,18 +491,12 @@ mod tests {
         let budget = BUDGET.to_string();
         let sudoku = SudokuDemo {
             puzzles: vec![sudoku::default_puzzle()],
-            spec: cli::parse::<SudokuArgs>(&["--no-propagate", "--max-steps", &budget])
-                .spec()
-                .unwrap(),
+            spec: SudokuSpec::from_flags(&["--no-propagate", "--max-steps", &budget]),
             seeds: Vec::new(),
             trace: TraceSlot::default(),
         };
         let tsp = TspDemo {
-            runs: vec![
-                cli::parse::<TspArgs>(&["--max-steps", &budget])
-                    .spec()
-                    .unwrap(),
-            ],
+            runs: vec![TspSpec::from_flags(&["--max-steps", &budget])],
             trace: TraceSlot::default(),
         };
         let speed = Speed::Limited(200_000);
