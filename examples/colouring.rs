@@ -5,21 +5,20 @@
 //! `cargo run --release --example colouring -- [SIDE]` (default 10) opens the live view;
 //! `--headless` prints one JSON line instead, `--seed` and `--record` as kiln's.
 
-use std::cmp::Ordering;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use kiln::anneal::{Problem, Rng};
+use kiln::anneal::{Problem, Rng, randomized};
 use kiln::ui::watch::{self, Watch};
-use kiln::ui::{Board, Theme};
+use kiln::ui::{Board, Theme, put};
 use rand::{RngExt, SeedableRng};
 use ratatui::{buffer::Buffer, layout::Rect};
 
-/// Colours, and the letters a vertex of each is drawn as.
-const COLOURS: &[u8; 4] = b"ABCD";
+/// Colours, as the letters a vertex of each is drawn as.
+const COLOURS: &str = "ABCD";
 
-/// A `side` x `side` grid's vertices (numbered row by row) and some of the edges between
-/// grid neighbours, each as (lower, higher).
+/// A grid of `side` x `side` vertices, numbered row by row, and edges as (lower, higher).
+#[derive(Clone)]
 struct Graph {
     side: usize,
     edges: Vec<(usize, usize)>,
@@ -34,12 +33,8 @@ impl Graph {
             let (right, down) = (v % side + 1 < side, v / side + 1 < side);
             // One diagonal a square, so that no two edges cross.
             let diagonal = [(v, v + side + 1), (v + 1, v + side)][rng.random_range(0..2)];
-            let square = [
-                ((v, v + 1), right),
-                ((v, v + side), down),
-                (diagonal, right && down),
-            ];
-            for ((a, b), there) in square {
+            let square = [(v, v + 1), (v, v + side), diagonal];
+            for ((a, b), there) in square.into_iter().zip([right, down, right && down]) {
                 if there && rng.random_bool(0.8) {
                     edges.push((a, b));
                     neighbours[a].push(b);
@@ -102,14 +97,11 @@ impl Problem for Colouring {
     }
 }
 
-/// Vertices two columns and two rows apart with their edges between them: `-`, `|`, `\`
-/// and `/`, or `#` for an edge whose ends share a colour.
-#[derive(Clone)]
-struct Map(Arc<Graph>);
-
-impl Board<Vec<u8>> for Map {
+/// Draws vertices two columns and two rows apart with their edges between them: `-`, `|`,
+/// `\` and `/`, or `#` for an edge whose ends share a colour.
+impl Board<Vec<u8>> for Graph {
     fn min_size(&self, _: Option<&Vec<u8>>) -> (u16, u16) {
-        let cells = 2 * self.0.side as u16 - 1;
+        let cells = 2 * self.side as u16 - 1;
         (cells, cells)
     }
 
@@ -118,45 +110,36 @@ impl Board<Vec<u8>> for Map {
     }
 
     fn render(&self, colours: &Vec<u8>, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let side = self.0.side;
-        // Cell (x, y) of the map: vertex v's is (2 * column, 2 * row).
-        let mut put = |(x, y): (usize, usize), glyph: u8, style| {
-            let (x, y) = (area.x + x as u16, area.y + y as u16);
-            if x < area.right() && y < area.bottom() {
-                buf.set_string(x, y, char::from(glyph).to_string(), style);
-            }
-        };
+        let side = self.side;
         let styles = [theme.good, theme.energy, theme.temperature, theme.reference];
         for (v, &c) in colours.iter().enumerate() {
+            let at = (2 * (v % side), 2 * (v / side));
             let c = usize::from(c);
-            put((2 * (v % side), 2 * (v / side)), COLOURS[c], styles[c]);
+            put(buf, area, at, &COLOURS[c..=c], styles[c]);
         }
-        // An edge is drawn halfway between its ends, in the direction it runs.
-        for &(a, b) in &self.0.edges {
-            let (glyph, style) = match (b / side > a / side, (b % side).cmp(&(a % side))) {
-                _ if colours[a] == colours[b] => (b'#', theme.conflict),
-                (false, _) => (b'-', theme.dim),
-                (true, Ordering::Equal) => (b'|', theme.dim),
-                (true, Ordering::Greater) => (b'\\', theme.dim),
-                (true, Ordering::Less) => (b'/', theme.dim),
+        // An edge is drawn halfway between its ends, by its step down (0, 1) and across.
+        for &(a, b) in &self.edges {
+            let (down, across) = (b / side - a / side, b % side + 1 - a % side);
+            let (glyph, style) = match colours[a] == colours[b] {
+                true => ("#", theme.conflict),
+                false => ([["", "", "-"], ["/", "|", "\\"]][down][across], theme.dim),
             };
-            put((a % side + b % side, a / side + b / side), glyph, style);
+            let at = (a % side + b % side, a / side + b / side);
+            put(buf, area, at, glyph, style);
         }
     }
 }
 
 /// The live view or headless run of the graph `seed` makes, each run starting from a
 /// colouring its own seed makes, stopping when no edge clashes.
-fn watch(side: usize, seed: u64) -> Watch<Colouring, Map> {
+fn watch(side: usize, seed: u64) -> Watch<Colouring, Graph> {
     let graph = Arc::new(Graph::new(side, seed));
-    let (map, edges) = (Map(graph.clone()), graph.edges.len());
+    let (board, edges) = (Graph::clone(&graph), graph.edges.len());
     let make = move |seed| {
         let (graph, colours) = (graph.clone(), vec![0; side * side]);
-        let mut colouring = Colouring { graph, colours };
-        colouring.randomize(&mut Rng::seed_from_u64(seed));
-        colouring
+        randomized(Colouring { graph, colours }, seed)
     };
-    let watch = Watch::new(format!("{side}x{side} colouring"), make, map).target(0.0);
+    let watch = Watch::new(format!("{side}x{side} colouring"), make, board).target(0.0);
     watch.report(move |_| serde_json::json!({ "edges": edges }))
 }
 
@@ -175,11 +158,7 @@ mod tests {
         let row = |line: &str| {
             let cells: Vec<char> = line.chars().collect();
             (0..cells.len().saturating_sub(2 * side)).find_map(|x| {
-                let colour = |c: usize| {
-                    COLOURS
-                        .iter()
-                        .position(|&l| char::from(l) == cells[x + 2 * c])
-                };
+                let colour = |c: usize| COLOURS.find(cells[x + 2 * c]);
                 let colours: Option<Vec<u8>> =
                     (0..side).map(|c| colour(c).map(|i| i as u8)).collect();
                 let between: Vec<char> = (0..side - 1).map(|c| cells[x + 2 * c + 1]).collect();

@@ -5,11 +5,11 @@
 
 use std::process::ExitCode;
 
-use kiln::anneal::{Problem, Rng};
+use kiln::anneal::{Problem, Rng, randomized};
 use kiln::ui::watch::{self, Watch};
-use kiln::ui::{Board, Theme};
+use kiln::ui::{Board, Theme, put};
+use rand::RngExt;
 use rand::seq::SliceRandom;
-use rand::{RngExt, SeedableRng};
 use ratatui::{buffer::Buffer, layout::Rect};
 
 /// Attacking pairs among `k` queens on one diagonal.
@@ -17,8 +17,7 @@ fn pairs(k: u32) -> f64 {
     f64::from(k * k.saturating_sub(1) / 2)
 }
 
-/// The two diagonals through (row, column) of an n x n board: row + column, and
-/// row + n-1 - column.
+/// The diagonal (row + column) and anti-diagonal (row + n-1 - column) through a square.
 fn lines(n: usize, row: usize, column: usize) -> [usize; 2] {
     [row + column, row + n - 1 - column]
 }
@@ -42,23 +41,16 @@ struct Queens {
 }
 
 impl Queens {
+    /// n queens, one a column, in rows the seed shuffles.
     fn new(n: usize, seed: u64) -> Self {
-        let rows: Vec<usize> = (0..n).collect();
-        let diagonals = count(&rows);
-        let mut queens = Queens { rows, diagonals };
-        queens.randomize(&mut Rng::seed_from_u64(seed));
-        queens
+        let (rows, diagonals) = ((0..n).collect(), Default::default());
+        randomized(Queens { rows, diagonals }, seed)
     }
 
-    /// Moves the queens of `columns` on or off their diagonals.
-    fn mark(&mut self, columns: [usize; 2], on: bool) {
-        for column in columns {
-            let n = self.rows.len();
-            for (d, line) in lines(n, self.rows[column], column).into_iter().enumerate() {
-                let k = &mut self.diagonals[d][line];
-                *k = if on { *k + 1 } else { *k - 1 };
-            }
-        }
+    /// The squares a swap of the queens of columns a and b empties (-1) and fills (+1).
+    fn squares(&self, a: usize, b: usize) -> [(usize, usize, i32); 4] {
+        let (ra, rb) = (self.rows[a], self.rows[b]);
+        [(ra, a, -1), (rb, b, -1), (rb, a, 1), (ra, b, 1)]
     }
 }
 
@@ -79,8 +71,7 @@ impl Problem for Queens {
     }
 
     fn delta(&self, &(a, b): &(usize, usize)) -> f64 {
-        let (n, ra, rb) = (self.rows.len(), self.rows[a], self.rows[b]);
-        let squares = [(ra, a, -1), (rb, b, -1), (rb, a, 1), (ra, b, 1)];
+        let (n, squares) = (self.rows.len(), self.squares(a, b));
         let mut delta = 0.0;
         for (d, counts) in self.diagonals.iter().enumerate() {
             // The four squares' lines on this side, each line counted once with its net change.
@@ -96,9 +87,13 @@ impl Problem for Queens {
     }
 
     fn apply(&mut self, &(a, b): &(usize, usize)) {
-        self.mark([a, b], false);
+        let n = self.rows.len();
+        for (row, column, by) in self.squares(a, b) {
+            for (d, line) in lines(n, row, column).into_iter().enumerate() {
+                self.diagonals[d][line] = self.diagonals[d][line].wrapping_add_signed(by);
+            }
+        }
         self.rows.swap(a, b);
-        self.mark([a, b], true);
     }
 
     fn randomize(&mut self, rng: &mut Rng) {
@@ -126,34 +121,25 @@ impl Board<Vec<usize>> for Chessboard {
 
     fn render(&self, rows: &Vec<usize>, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let (n, counts) = (rows.len(), count(rows));
+        for row in 0..n {
+            put(buf, area, (0, row), &". ".repeat(n), theme.dim);
+        }
         for (column, &queen) in rows.iter().enumerate() {
-            let attacked = lines(n, queen, column)
-                .iter()
-                .zip(&counts)
-                .any(|(&l, k)| k[l] > 1);
-            for row in 0..n {
-                let (x, y) = (area.x + 2 * column as u16, area.y + row as u16);
-                if x + 1 < area.right() && y < area.bottom() {
-                    let (text, style) = match (row == queen, attacked) {
-                        (true, true) => ("X", theme.conflict),
-                        (true, false) => ("Q", theme.good),
-                        _ => (".", theme.dim),
-                    };
-                    buf.set_string(x, y, text, style);
-                }
-            }
+            // Attacked: another queen on either of its diagonals.
+            let attacked = (0..2).any(|d| counts[d][lines(n, queen, column)[d]] > 1);
+            let (text, style) = match attacked {
+                true => ("X", theme.conflict),
+                false => ("Q", theme.good),
+            };
+            put(buf, area, (2 * column, queen), text, style);
         }
     }
 }
 
 /// Queens on an n x n board, stopping at no attacks.
 fn watch(n: usize) -> Watch<Queens, Chessboard> {
-    Watch::new(
-        format!("{n} queens"),
-        move |seed| Queens::new(n, seed),
-        Chessboard(n),
-    )
-    .target(0.0)
+    let make = move |seed| Queens::new(n, seed);
+    Watch::new(format!("{n} queens"), make, Chessboard(n)).target(0.0)
 }
 
 fn main() -> ExitCode {
@@ -163,6 +149,7 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
     use std::time::Duration;
 
     /// The columns of the queens drawn on each row of a screen's board, top to bottom.

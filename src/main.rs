@@ -112,7 +112,8 @@ enum Anneal<'a> {
     /// A bare `kiln`: the demos live, the default Sudoku headless.
     Bare,
     Problem(&'a ProblemCommand),
-    /// `kiln race FILE --presets ...` (a race of flags is the `Plan` beside it).
+    /// `kiln race FILE --presets ...` (a race of flags is the
+    /// `Plan` beside it, resolved into a `Lineup` once the view is known).
     Race(&'a kiln::cli::race_args::RaceArgs),
 }
 
@@ -144,10 +145,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     };
     let headless = cli.globals.headless || !std::io::stdout().is_terminal();
     cli.check_view(headless)?;
-    let mut race = race;
-    if let Some(plan) = &mut race {
-        plan.check(headless)?;
-    }
+    let race = race.map(|plan| plan.resolve(headless)).transpose()?;
     if !headless {
         let options = kiln::ui::Options {
             fps: cli.globals.fps,
@@ -157,14 +155,20 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
             speed: cli.globals.speed,
         };
         let record = cli.globals.record.as_deref();
-        if let Some(plan) = &race {
+        if let Some(lineup) = &race {
             let mut race =
-                kiln::ui::demos::race_plan(plan, &options, kiln::ui::terminal::local_area())?;
+                kiln::ui::demos::race_lineup(lineup, &options, kiln::ui::terminal::local_area())?;
             return kiln::ui::drive(&mut race, options.fps, record);
         }
         let start = match anneal {
             Anneal::Race(args) => {
-                let mut race = kiln::ui::demos::race(args, &options)?;
+                let (source, entrants) = args.entrants()?;
+                let mut race = kiln::ui::demos::race(
+                    |_| source,
+                    &entrants,
+                    &options,
+                    kiln::ui::terminal::local_area(),
+                )?;
                 return kiln::ui::drive(&mut race, options.fps, record);
             }
             Anneal::Problem(problem) => problem.get().live()?,
@@ -183,8 +187,8 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     if !cli.globals.quiet && std::io::stderr().is_terminal() {
         kiln::headless::progress::enable();
     }
-    if let Some(plan) = &race {
-        return race::headless_plan(plan, &mut out, &mut log);
+    if let Some(lineup) = &race {
+        return race::headless_lineup(lineup, &mut out, &mut log);
     }
     match anneal {
         Anneal::Problem(problem) => problem.get().headless(&mut out, &mut log),

@@ -284,13 +284,13 @@ pub fn command(words: &[&str]) -> Command {
 /// Refuses the flags of `problem` that only a headless run takes (a batch's, its own
 /// final local search), for a run in the live view.
 pub fn check_live(problem: &dyn BuiltIn) -> Result<(), InputError> {
-    let batch = problem.shared().batch;
+    let given = problem.shared();
     let (flags, why) = problem.headless_only().unwrap_or_else(|| {
         (
             vec![
-                ("--jobs", batch.jobs.is_some()),
-                ("--shard", batch.shard.is_some()),
-                ("--seeds", batch.seeds.is_some()),
+                ("--jobs", given.jobs),
+                ("--shard", given.shard),
+                ("--seeds", given.seeds),
             ],
             "only headless runs make batches: add --headless",
         )

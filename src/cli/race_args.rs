@@ -11,8 +11,10 @@ use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
 use crate::problems::spec::with_part;
 use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
-use crate::problems::{ProblemCommand, RaceProblem};
+use crate::problems::{BuiltIn, RaceProblem};
+use crate::race::lineup::Entrant;
 use crate::race::{MAX_RACERS, PresetRace};
+use crate::ui::demos::file_name;
 
 #[derive(Args, Debug, Clone)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -97,21 +99,36 @@ impl RaceArgs {
         }
     }
 
-    /// Each racer's preset and command, its trace named by the preset (`t-kiln.csv`) and
-    /// refused if that file exists, before any racer starts (what the race screen runs).
-    pub fn racer_args(&self) -> Result<Vec<(Preset, ProblemCommand)>, InputError> {
-        self.racers()?
+    /// What the race screen runs: the first selected puzzle's file name (its title), and
+    /// one pane per preset, resolved, its trace named by the preset (`t-kiln.csv`) and
+    /// refused if that file exists, before any racer starts.
+    pub fn entrants(&self) -> color_eyre::Result<(String, Vec<Entrant>)> {
+        let puzzles = self.puzzles()?;
+        let puzzle = puzzles
+            .first()
+            .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))?;
+        // Every racer's trace is checked before any racer reads its flags.
+        let mut racers = Vec::new();
+        for preset in self.racers()? {
+            let mut racer = self.racer_flags(Some(preset));
+            if let Some(path) = &racer.anneal.trace {
+                let path = with_part(path, preset.name());
+                Trace::check_new(&path)?;
+                racer.anneal.trace = Some(path);
+            }
+            racers.push((preset, racer));
+        }
+        let entrants = racers
             .into_iter()
-            .map(|preset| {
-                let mut racer = self.racer_flags(Some(preset));
-                if let Some(path) = &racer.anneal.trace {
-                    let path = with_part(path, preset.name());
-                    Trace::check_new(&path)?;
-                    racer.anneal.trace = Some(path);
-                }
-                Ok((preset, ProblemCommand::Sudoku(racer)))
+            .map(|(preset, racer)| {
+                Ok(Entrant {
+                    name: preset.name().to_string(),
+                    raced: vec![("presets".to_string(), preset.name().to_string())],
+                    maker: racer.racer()?,
+                })
             })
-            .collect()
+            .collect::<color_eyre::Result<_>>()?;
+        Ok((file_name(&puzzle.source).to_string(), entrants))
     }
 
     /// The puzzles to race.

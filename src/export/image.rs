@@ -72,7 +72,6 @@ pub fn output(best: &Bitmap, format: Format) -> color_eyre::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli;
     use crate::export::canvas::WHITE;
     use crate::problems::image::build;
 
@@ -115,9 +114,7 @@ mod tests {
     #[test]
     fn runs_are_named_after_their_file_or_kernel() {
         let name = |words: &[&str]| {
-            let spec = cli::parse::<crate::problems::image::ImageArgs>(&words[1..])
-                .spec()
-                .unwrap();
+            let spec = crate::problems::image::ImageSpec::from_flags(&words[1..]);
             run_name(&spec.model, &build(&spec).unwrap().mode)
         };
         assert_eq!(

@@ -1,6 +1,6 @@
 //! The one list of kiln's built-in problems. Each problem's flags implement [`BuiltIn`],
 //! which carries everything the front ends ask of a problem (its checks, its headless
-//! run, its live view, its race pane and how a race of it is ranked), and
+//! run, its live view and what a race pane of it runs, resolved), and
 //! [`ProblemCommand`] is the list itself: adding a problem is its folder and one line in
 //! `problems!` below.
 
@@ -14,18 +14,22 @@ use super::image::ImageArgs;
 use super::sudoku::SudokuArgs;
 use super::tsp::TspArgs;
 use crate::anneal::worker::Speed;
-use crate::cli::batch_args::BatchArgs;
-use crate::cli::output_args::OutputArgs;
 use crate::input::InputError;
+use crate::race::lineup::PaneMaker;
 use crate::ui::demos::Startup;
-use crate::ui::race::Standings;
-use crate::ui::{BoardArea, Session};
+use crate::ui::{BoardArea, Demo, Session};
 
-/// The flags every problem shares that the command line refuses in some uses (a batch's
-/// in the live view, `--output` in a race).
-pub struct Shared<'a> {
-    pub batch: &'a BatchArgs,
-    pub output: &'a OutputArgs,
+/// Which of the flags every problem shares were given, of those the command line refuses
+/// in some uses (a batch's in the live view, `--output` in a race).
+pub struct Shared {
+    /// `--jobs`.
+    pub jobs: bool,
+    /// `--shard`.
+    pub shard: bool,
+    /// `--seeds`.
+    pub seeds: bool,
+    /// `--output`.
+    pub output: bool,
 }
 
 /// A built-in problem, as the command line, headless runs, the live view, races and the
@@ -34,8 +38,8 @@ pub trait BuiltIn {
     /// What clap cannot check: flags that apply only with a value of another flag, and
     /// flags whose values contradict each other.
     fn check(&self) -> Result<(), InputError>;
-    /// The flags every problem has.
-    fn shared(&self) -> Shared<'_>;
+    /// The flags every problem has, as given or not.
+    fn shared(&self) -> Shared;
     /// The `--trace` file, to name it by a race pane.
     fn trace_mut(&mut self) -> &mut Option<PathBuf>;
     /// Flags of this problem that only a headless run takes, beyond a batch's, and why.
@@ -47,26 +51,74 @@ pub trait BuiltIn {
     /// The live view of `kiln PROBLEM ...`, its input read and checked before the screen
     /// changes.
     fn live(&self) -> Result<Startup>;
-    /// What a race pane of it would refuse once started, refused before any pane starts.
-    fn check_pane(&self) -> Result<()>;
-    /// One race pane running it at `speed`, its board in `area`.
-    fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>>;
-    /// The pace a race of it starts at, unless `--speed` says.
-    fn race_pace(&self) -> Speed;
-    /// How a race of it is ranked: by the energy reached, unless the problem says.
-    fn standings(&self) -> Standings {
-        Standings::BestEnergy
+    /// What a race pane of it runs, its flags resolved once: what the pane would refuse
+    /// once started is refused here, before any pane starts.
+    fn racer(&self) -> Result<Box<dyn PaneMaker>>;
+}
+
+/// A problem's headless run of one spec.
+type Headless<S> = fn(&S, &mut dyn Write, &mut dyn Write) -> Result<()>;
+
+/// The race pane of a problem whose live view is a tab of its runs: `tab` makes the tab
+/// of the one run `spec` (the pane is its first run), `headless` is the problem's headless
+/// run, and a race of it starts at `pace` steps a second, the tab's own.
+pub(crate) fn tab_pane<S, D>(
+    spec: S,
+    tab: fn(S) -> Result<D>,
+    headless: Headless<S>,
+    pace: u64,
+) -> Box<dyn PaneMaker>
+where
+    S: Clone + Send + Sync + 'static,
+    D: Demo + 'static,
+{
+    Box::new(TabPane {
+        spec,
+        tab,
+        headless,
+        pace,
+    })
+}
+
+/// What [`tab_pane`] makes.
+struct TabPane<S, D> {
+    spec: S,
+    tab: fn(S) -> Result<D>,
+    headless: Headless<S>,
+    pace: u64,
+}
+
+impl<S: Clone + Send + Sync, D: Demo> PaneMaker for TabPane<S, D> {
+    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+        (self.headless)(&self.spec, out, log)
     }
+
+    fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
+        (self.tab)(self.spec.clone())?.start(0, speed, area)
+    }
+
+    fn race_pace(&self) -> Speed {
+        Speed::Limited(self.pace)
+    }
+}
+
+/// `words` as the user would type them after `kiln PROBLEM`, read by the problem's parser
+/// `A` into its spec with `spec`: how built-in runs are written, in the user's own terms.
+/// Words the problem refuses are the caller's mistake, and panic.
+pub(crate) fn spec_of<A: Args, S>(words: &[&str], spec: fn(&A) -> Result<S, InputError>) -> S {
+    spec(&crate::cli::parse(words)).unwrap_or_else(|e| panic!("{words:?}: {e}"))
 }
 
 /// `BuiltIn::shared` and `BuiltIn::trace_mut` for flags with the shared `batch`, `output`
 /// and `anneal` fields.
 macro_rules! shared_flags {
     () => {
-        fn shared(&self) -> $crate::problems::Shared<'_> {
+        fn shared(&self) -> $crate::problems::Shared {
             $crate::problems::Shared {
-                batch: &self.batch,
-                output: &self.output,
+                jobs: self.batch.jobs.is_some(),
+                shard: self.batch.shard.is_some(),
+                seeds: self.batch.seeds.is_some(),
+                output: self.output.output.is_some(),
             }
         }
 

@@ -10,7 +10,7 @@ use color_eyre::eyre::{bail, eyre};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Pane, Plan};
+use super::lineup::{Entrant, Lineup};
 use crate::headless::json;
 use crate::headless::progress::BatchProgress;
 use crate::messages::say;
@@ -78,7 +78,7 @@ fn decided(entries: &[Entry], sudoku: bool) -> (Option<String>, Margin) {
 }
 
 /// `line` (a JSON object) with the pane's `pane` and `raced` fields added at its end.
-fn with_pane(line: &str, pane: &Pane) -> color_eyre::Result<String> {
+fn with_pane(line: &str, pane: &Entrant) -> color_eyre::Result<String> {
     let body = line
         .trim_end()
         .strip_suffix('}')
@@ -106,7 +106,7 @@ fn raced_object(raced: &[(String, String)]) -> color_eyre::Result<String> {
 }
 
 /// The pane's entry (unranked) from its problem's line.
-fn entry(pane: &Pane, line: &Value) -> Entry {
+fn entry(pane: &Entrant, line: &Value) -> Entry {
     Entry {
         rank: 0,
         pane: pane.name.clone(),
@@ -133,22 +133,22 @@ fn ahead(a: &Entry, b: &Entry) -> Ordering {
 
 /// `kiln race PROBLEM ARGS... --headless`: one line per pane, in pane order, then the
 /// ranking line; the finishing order on `log`. A Sudoku race nobody solves fails the run.
-pub fn headless_plan(
-    plan: &Plan,
+pub fn headless_lineup(
+    race: &Lineup,
     out: &mut dyn Write,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
     // Panes run side by side: one progress line for the race, none of their own.
-    let progress = BatchProgress::start(plan.panes.len());
+    let progress = BatchProgress::start(race.entrants.len());
     let progress = &progress;
     let printed: Vec<(Vec<u8>, color_eyre::Result<()>)> = thread::scope(|scope| {
-        let handles: Vec<_> = plan
-            .panes
+        let handles: Vec<_> = race
+            .entrants
             .iter()
             .map(|pane| {
                 scope.spawn(move || {
                     let mut lines = Vec::new();
-                    let result = pane.problem.get().headless(&mut lines, &mut io::sink());
+                    let result = pane.maker.headless(&mut lines, &mut io::sink());
                     progress.done();
                     (lines, result)
                 })
@@ -159,10 +159,10 @@ pub fn headless_plan(
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
-    let sudoku = plan.problem == "sudoku";
+    let sudoku = race.problem == "sudoku";
     let mut entries = Vec::new();
     let mut failures = Vec::new();
-    for (pane, (bytes, result)) in plan.panes.iter().zip(printed) {
+    for (pane, (bytes, result)) in race.entrants.iter().zip(printed) {
         let text = String::from_utf8(bytes)?;
         let mut lines = text.lines();
         let (Some(line), None) = (lines.next(), lines.next()) else {
@@ -199,8 +199,8 @@ pub fn headless_plan(
     let (winner, margin) = decided(&entries, sudoku);
     let ranking = Ranking {
         race: "ranking",
-        problem: &plan.problem,
-        raced: &plan.flags,
+        problem: &race.problem,
+        raced: &race.flags,
         order,
         ranking: entries,
         winner,
@@ -213,8 +213,8 @@ pub fn headless_plan(
         log,
         format_args!(
             "race {} {}: {}",
-            plan.problem,
-            plan.flags_typed(),
+            race.problem,
+            race.flags_typed(),
             summary.join(", ")
         ),
     );

@@ -4,9 +4,11 @@
 //! races Sudoku presets over every puzzle of a file (this module).
 
 mod headless;
+pub mod lineup;
 pub mod panes;
 
-pub use headless::headless_plan;
+pub use headless::headless_lineup;
+pub use lineup::{Entrant, Lineup, PaneMaker};
 pub use panes::{Pane, Plan, Refusal, plan};
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).

@@ -7,13 +7,15 @@
 use clap::{CommandFactory, Parser};
 
 use super::MAX_RACERS;
+use super::lineup::{Entrant, Lineup};
 use crate::anneal::Trace;
 use crate::cli::{Cli, Command, check_live};
 use crate::input::InputError;
+use crate::problems::ProblemCommand;
 use crate::problems::spec::with_part;
-use crate::problems::{ProblemCommand, Shared};
 
-/// One pane of a race: its name, the values it races and the command it runs.
+/// One pane of a race as its command line reads: its name, the values it races and the
+/// command it runs, until [`Plan::resolve`] makes it an [`Entrant`].
 #[derive(Debug)]
 pub struct Pane {
     /// The raced values, e.g. `swap-adjacent`, or `swap/clustered` for two flags.
@@ -216,13 +218,16 @@ pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
 }
 
 impl Plan {
-    /// What the panes' parser cannot check, before anything runs: each pane's own flags
-    /// (as `kiln PROBLEM` checks them, live or `headless`), nothing that makes a pane more
-    /// than one run or writes one file from every pane, one puzzle per Sudoku pane; and
-    /// each pane's `--trace` named by the pane (`t.csv` becomes `t-two-opt.csv`), none of
-    /// them an existing file.
-    pub fn check(&mut self, headless: bool) -> color_eyre::Result<()> {
-        for pane in &mut self.panes {
+    /// The race, resolved before anything runs into what each pane runs (its spec, its
+    /// input read and checked: `BuiltIn::racer`), once what the panes' parser cannot
+    /// check is checked: each pane's own flags (as `kiln PROBLEM` checks them, live or
+    /// `headless`), nothing that makes a pane more than one run or writes one file from
+    /// every pane, one puzzle per Sudoku pane; and each pane's `--trace` named by the pane
+    /// (`t.csv` becomes `t-two-opt.csv`), none of them an existing file. Nothing after
+    /// this reads a pane's flags.
+    pub fn resolve(self, headless: bool) -> color_eyre::Result<Lineup> {
+        let mut entrants = Vec::with_capacity(self.panes.len());
+        for mut pane in self.panes {
             pane.cli.check_view(headless)?;
             let part = pane.file_part();
             let problem = pane.problem.get_mut();
@@ -230,15 +235,15 @@ impl Plan {
             if !headless {
                 check_live(problem)?;
             }
-            let Shared { batch, output, .. } = problem.shared();
+            let shared = problem.shared();
             let one_run = "a race pane is one run: race --seed A,B instead";
-            if batch.seeds.is_some() {
+            if shared.seeds {
                 return Err(InputError::new("--seeds", one_run).into());
             }
-            if batch.shard.is_some() {
+            if shared.shard {
                 return Err(InputError::new("--shard", one_run).into());
             }
-            if output.output.is_some() {
+            if shared.output {
                 return Err(InputError::new(
                     "--output",
                     "a race writes no --output (its panes would share the file); --trace \
@@ -252,15 +257,17 @@ impl Plan {
                 Trace::check_new(&path)?;
                 *trace = Some(path);
             }
-            problem.check_pane()?;
+            entrants.push(Entrant {
+                maker: problem.racer()?,
+                name: pane.name,
+                raced: pane.raced,
+            });
         }
-        Ok(())
-    }
-
-    /// The raced flags as typed: `--moves`, `--moves --layout`.
-    pub fn flags_typed(&self) -> String {
-        let flags: Vec<String> = self.flags.iter().map(|f| format!("--{f}")).collect();
-        flags.join(" ")
+        Ok(Lineup {
+            problem: self.problem,
+            flags: self.flags,
+            entrants,
+        })
     }
 }
 

@@ -1,16 +1,13 @@
-//! Which demos (tabs) the TUI opens with, from the command line.
+//! Which demos (tabs) the TUI opens with, and the race screen of a race resolved at the
+//! command line.
 
 use color_eyre::Result;
 use ratatui::layout::Rect;
 
-use crate::cli;
-use crate::cli::race_args::RaceArgs;
-use crate::input::InputError;
-use crate::problems::ProblemCommand;
-use crate::problems::image::{ImageArgs, ImageSpec};
-use crate::problems::sudoku::{self, SudokuArgs};
-use crate::problems::tsp::{TspArgs, TspSpec};
-use crate::race::Plan;
+use crate::problems::image::ImageSpec;
+use crate::problems::sudoku::{self, SudokuSpec};
+use crate::problems::tsp::TspSpec;
+use crate::race::lineup::{Entrant, Lineup};
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::ImageDemo;
 use crate::ui::boards::sudoku::SudokuDemo;
@@ -72,19 +69,16 @@ pub fn sudoku_show() -> SudokuDemo {
     SudokuDemo {
         puzzles: SUDOKU_SHOW.iter().map(|&(i, _)| all[i].clone()).collect(),
         seeds: SUDOKU_SHOW.iter().map(|&(_, seed)| seed).collect(),
-        spec: presets(&[SUDOKU_SHOW_FLAGS.join(" ").as_str()], SudokuArgs::spec).remove(0),
+        spec: SudokuSpec::from_flags(SUDOKU_SHOW_FLAGS),
         trace: TraceSlot::default(),
     }
 }
 
 /// Reads built-in demo runs of one problem, each written as the user would type its
 /// flags, into their specs.
-fn presets<A: clap::Args, S>(runs: &[&str], spec: fn(&A) -> Result<S, InputError>) -> Vec<S> {
+fn presets<S>(runs: &[&str], spec: fn(&[&str]) -> S) -> Vec<S> {
     runs.iter()
-        .map(|run| {
-            let flags: A = cli::parse(&run.split_whitespace().collect::<Vec<_>>());
-            spec(&flags).expect("a built-in demo writes no --output")
-        })
+        .map(|run| spec(&run.split_whitespace().collect::<Vec<_>>()))
         .collect()
 }
 
@@ -101,7 +95,7 @@ pub(crate) fn image_presets() -> Vec<ImageSpec> {
             "--kernel dots --density 0.2 --t0 2 --t-min 0.2",
             "--denoise --no-icm --rounds 1 --schedule linear --t0 1.2 --t-min 0.2",
         ],
-        ImageArgs::spec,
+        ImageSpec::from_flags,
     )
 }
 
@@ -115,7 +109,7 @@ fn tsp_presets() -> Vec<TspSpec> {
             "--random 500 --layout uniform",
             "--random 1000 --layout normal",
         ],
-        TspArgs::spec,
+        TspSpec::from_flags,
     )
 }
 
@@ -157,46 +151,30 @@ pub fn bare() -> Startup {
     }
 }
 
-/// What `kiln` opens with: the bare demos, or the problem the command line names.
-pub fn for_problem(problem: Option<&ProblemCommand>) -> Result<Startup> {
-    match problem {
-        None => Ok(bare()),
-        Some(problem) => problem.get().live(),
-    }
-}
-
-/// The puzzle a race runs: the first selected.
-fn first_puzzle(puzzles: Vec<sudoku::Puzzle>) -> Result<sudoku::Puzzle> {
-    puzzles
-        .into_iter()
-        .next()
-        .ok_or_else(|| color_eyre::eyre::eyre!("no puzzle to race"))
-}
-
 /// A puzzle's source without its directories (`easy20.txt:1`), for a race's title.
 pub fn file_name(source: &str) -> &str {
     source.rsplit('/').next().unwrap_or(source)
 }
 
-/// The race screen of `panes` (name, command), titled by `title` from the first pane's
-/// own title.
-fn race_screen(
+/// The race screen of `entrants` on `screen`, titled by `title` from the first pane's own
+/// title.
+pub fn race(
     title: impl FnOnce(&str) -> String,
-    panes: &[(String, &ProblemCommand)],
+    entrants: &[Entrant],
     options: &Options,
     screen: Rect,
 ) -> Result<Race> {
-    let first = panes[0].1.get();
+    let first = &entrants[0].maker;
     // Unless --speed says, at the single view's pace: a race is there to be watched.
     let speed = options.speed.unwrap_or(first.race_pace());
     // Only an image is sized to its board (as large as it is at least).
-    let area = board_area(screen, panes.len(), crate::ui::boards::image::MIN_SIZE);
-    let racers = panes
+    let area = board_area(screen, entrants.len(), crate::ui::boards::image::MIN_SIZE);
+    let racers = entrants
         .iter()
-        .map(|(name, command)| {
+        .map(|entrant| {
             Ok(Racer {
-                name: name.clone(),
-                session: command.get().pane(speed, area)?,
+                name: entrant.name.clone(),
+                session: entrant.maker.pane(speed, area)?,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -212,35 +190,12 @@ fn race_screen(
 
 /// The race screen of `kiln race PROBLEM ARGS...` on `screen`: one pane per raced value,
 /// titled by what the first pane runs and the raced flags.
-pub fn race_plan(plan: &Plan, options: &Options, screen: Rect) -> Result<Race> {
-    let panes: Vec<(String, &ProblemCommand)> = plan
-        .panes
-        .iter()
-        .map(|p| (p.name.clone(), &p.problem))
-        .collect();
-    let flags = plan.flags_typed();
-    race_screen(
+pub fn race_lineup(lineup: &Lineup, options: &Options, screen: Rect) -> Result<Race> {
+    let flags = lineup.flags_typed();
+    race(
         |first| format!("{first} · {flags}"),
-        &panes,
+        &lineup.entrants,
         options,
         screen,
-    )
-}
-
-/// The race screen of `kiln race FILE --presets a,b,..`: one pane per preset on the first
-/// selected puzzle, each with its own trace (`t-kiln.csv`).
-pub fn race(args: &RaceArgs, options: &Options) -> Result<Race> {
-    let puzzle = first_puzzle(args.puzzles()?)?;
-    let commands = args.racer_args()?;
-    let panes: Vec<(String, &ProblemCommand)> = commands
-        .iter()
-        .map(|(preset, command)| (preset.name().to_string(), command))
-        .collect();
-    let source = file_name(&puzzle.source);
-    race_screen(
-        |_| source.to_string(),
-        &panes,
-        options,
-        crate::ui::terminal::local_area(),
     )
 }

@@ -36,7 +36,7 @@ use crossterm::event::{self, Event, KeyEventKind};
 pub use app::App;
 pub use history::History;
 pub use keys::Flow;
-pub use session::{Board, BoardArea, BoardKey, Demo, Live, RunState, Session, Tab};
+pub use session::{Board, BoardArea, BoardKey, Demo, Live, RunState, Session, Tab, put};
 pub use terminal::{MAX_SCREEN, Screen, Sink, screen_area};
 pub use theme::{Glyphs, Theme};
 

@@ -752,20 +752,18 @@ mod tests {
 mod screens {
     use std::time::{Duration, Instant};
 
-    use clap::Parser;
-
     use super::*;
-    use crate::cli::Cli;
+    use crate::ui::demos::race_lineup;
     use crate::ui::drawn as screen;
     use crate::ui::{Glyphs, Options};
 
     /// `kiln race LINE` on a `width` x `height` screen, every pane run to its end.
     fn finished(line: &str, width: u16, height: u16) -> Race {
         let words: Vec<String> = line.split_whitespace().map(String::from).collect();
-        let mut plan = crate::race::plan(&words[0], &words[1..]).expect("a race");
-        plan.check(false).unwrap();
+        let plan = crate::race::plan(&words[0], &words[1..]).expect("a race");
+        let lineup = plan.resolve(false).unwrap();
         let screen = Rect::new(0, 0, width, height);
-        let mut race = crate::ui::demos::race_plan(&plan, &at(Some(Speed::Full)), screen).unwrap();
+        let mut race = race_lineup(&lineup, &at(Some(Speed::Full)), screen).unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
         let done = |race: &Race| {
             race.racers
@@ -861,9 +859,7 @@ mod screens {
         let words = ["puzzles/sudoku/easy20.txt", "--index", "1"];
         let plan = |extra: &[&str]| {
             let line: Vec<String> = words.iter().chain(extra).map(|w| w.to_string()).collect();
-            let mut plan = crate::race::plan("sudoku", &line).expect("a race");
-            plan.check(false).unwrap();
-            plan
+            crate::race::plan("sudoku", &line).expect("a race")
         };
         let raced = plan(&["--preset", "kiln,lundy"]);
         // What `kiln sudoku` opens at: its tab's pace.
@@ -871,18 +867,22 @@ mod screens {
             .tab()
             .pace;
         assert!(matches!(single, Speed::Limited(_)), "{single:?}");
+        let raced = raced.resolve(false).unwrap();
         let screen = Rect::new(0, 0, 80, 24);
-        let race = crate::ui::demos::race_plan(&raced, &at(None), screen).unwrap();
+        let race = race_lineup(&raced, &at(None), screen).unwrap();
         assert_eq!(race.speed, single);
         // The older form, `kiln race FILE --presets a,b`.
-        let line = ["kiln", "race"]
+        let line = ["race"]
             .iter()
             .chain(&words)
             .chain(&["--presets", "kiln,lundy"]);
-        let Some(crate::cli::Command::Race(args)) = Cli::parse_from(line).command else {
+        let crate::cli::Command::Race(args) =
+            crate::cli::command(&line.copied().collect::<Vec<_>>())
+        else {
             panic!("not a race");
         };
-        let mut race = crate::ui::demos::race(&args, &at(None)).unwrap();
+        let (source, entrants) = args.entrants().unwrap();
+        let mut race = crate::ui::demos::race(|_| source, &entrants, &at(None), screen).unwrap();
         assert_eq!(race.speed, single);
         // + and - walk the ladder from there, for every racer.
         race.on_action(Action::Faster);
@@ -891,7 +891,7 @@ mod screens {
         race.on_action(Action::Slower);
         assert_eq!(race.speed, single.faster().slower().slower());
         // --speed full is a flat-out race.
-        let race = crate::ui::demos::race_plan(&raced, &at(Some(Speed::Full)), screen).unwrap();
+        let race = race_lineup(&raced, &at(Some(Speed::Full)), screen).unwrap();
         assert_eq!(race.speed, Speed::Full);
     }
 

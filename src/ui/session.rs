@@ -11,6 +11,7 @@ use color_eyre::Result;
 use color_eyre::eyre::eyre;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 
 use super::history::History;
 use super::theme::Theme;
@@ -91,6 +92,19 @@ pub trait Board<S>: Send {
     /// headless run writes it; `None` for a board that saves nothing.
     fn export(&self, _shown: &S, _best: &S) -> Option<Export> {
         None
+    }
+}
+
+/// Writes `text` in `style` at cell `(x, y)` of `area` (counted from its top left), cut
+/// at the area's edges: a board can draw cell by cell, at any size the view gives it,
+/// without checking where the area ends.
+pub fn put(buf: &mut Buffer, area: Rect, (x, y): (usize, usize), text: &str, style: Style) {
+    let (Ok(x), Ok(y)) = (u16::try_from(x), u16::try_from(y)) else {
+        return;
+    };
+    if x < area.width && y < area.height {
+        let room = usize::from(area.width - x);
+        buf.set_stringn(area.x + x, area.y + y, text, room, style);
     }
 }
 
@@ -456,14 +470,31 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli;
-    use crate::problems::sudoku::{self, SudokuArgs};
-    use crate::problems::tsp::TspArgs;
+    use crate::problems::sudoku::{self, SudokuSpec};
+    use crate::problems::tsp::TspSpec;
     use crate::ui::boards::TraceSlot;
     use crate::ui::boards::sudoku::SudokuDemo;
     use crate::ui::boards::tsp::TspDemo;
 
     const BUDGET: u64 = 1_000_000;
+
+    #[test]
+    fn put_writes_within_its_area_and_cuts_at_the_edges() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 10, 4));
+        let area = Rect::new(2, 1, 5, 2);
+        put(&mut buf, area, (0, 0), "ab", Style::default());
+        put(&mut buf, area, (3, 1), "xyz", Style::default());
+        put(&mut buf, area, (5, 0), "!", Style::default());
+        put(&mut buf, area, (0, 2), "!", Style::default());
+        put(&mut buf, area, (usize::MAX, 0), "!", Style::default());
+        let rows: Vec<String> = (0..4)
+            .map(|y| (0..10).map(|x| buf[(x, y)].symbol()).collect())
+            .collect();
+        assert_eq!(
+            rows,
+            ["          ", "  ab      ", "     xy   ", "          "]
+        );
+    }
 
     /// Runs `session` until it has taken some steps, then pauses it: its progress and the
     /// steps of the sample it was read from.
@@ -492,18 +523,12 @@ mod tests {
         let budget = BUDGET.to_string();
         let sudoku = SudokuDemo {
             puzzles: vec![sudoku::default_puzzle()],
-            spec: cli::parse::<SudokuArgs>(&["--no-propagate", "--max-steps", &budget])
-                .spec()
-                .unwrap(),
+            spec: SudokuSpec::from_flags(&["--no-propagate", "--max-steps", &budget]),
             seeds: Vec::new(),
             trace: TraceSlot::default(),
         };
         let tsp = TspDemo {
-            runs: vec![
-                cli::parse::<TspArgs>(&["--max-steps", &budget])
-                    .spec()
-                    .unwrap(),
-            ],
+            runs: vec![TspSpec::from_flags(&["--max-steps", &budget])],
             trace: TraceSlot::default(),
         };
         let speed = Speed::Limited(200_000);

@@ -98,8 +98,9 @@ fn a_finished_tour_is_drawn_as_the_best_one_found() {
         "--t0",
         "50",
     ]);
-    let problem = kiln::problems::ProblemCommand::Tsp(args);
-    let mut session = kiln::problems::BuiltIn::pane(problem.get(), Speed::Full, AREA).unwrap();
+    // The tour as a race pane runs it.
+    let pane = kiln::problems::BuiltIn::racer(&args).unwrap();
+    let mut session = pane.pane(Speed::Full, AREA).unwrap();
     run_to_the_end(&mut session, "tsp");
     let best = session.history().latest().unwrap().best_energy.round() as u64;
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -207,7 +207,9 @@ fn race_panes_claim_solved_only_over_valid_boards() {
             attract: false,
             speed: Some(Speed::Full),
         };
-        let mut race = kiln::ui::demos::race(&args, &options).unwrap();
+        let (source, entrants) = args.entrants().unwrap();
+        let screen = kiln::ui::terminal::local_area();
+        let mut race = kiln::ui::demos::race(|_| source, &entrants, &options, screen).unwrap();
         let what = format!("race on puzzle {index} seed {seed}");
         // A pane's title reads "kiln #1 SOLVED ──".
         let claims = |text: &str| text.matches("SOLVED ─").count();

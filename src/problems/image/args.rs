@@ -13,6 +13,7 @@ use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
 use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
+use crate::problems::registry::spec_of;
 
 /// `kiln image`: without --denoise, pattern formation from a random or given image.
 /// What `--output` writes for an image, by extension.
@@ -130,5 +131,13 @@ impl ImageArgs {
             batch: self.batch.batch(),
             output: self.output.file(&FORMATS)?,
         })
+    }
+}
+
+impl ImageSpec {
+    /// The run `words` ask for, written as after `kiln image` (`["--kernel", "maze"]`): how
+    /// built-in runs are described. Words `kiln image` refuses panic.
+    pub fn from_flags(words: &[&str]) -> Self {
+        spec_of(words, ImageArgs::spec)
     }
 }

@@ -6,13 +6,12 @@ use color_eyre::Result;
 
 use super::spec::ImageSpec;
 use super::{ImageArgs, build};
-use crate::anneal::worker::Speed;
 use crate::input::InputError;
-use crate::problems::registry::{BuiltIn, shared_flags};
+use crate::problems::registry::{BuiltIn, shared_flags, tab_pane};
+use crate::race::lineup::PaneMaker;
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::image::{DEFAULT_PACE, ImageDemo};
 use crate::ui::demos::Startup;
-use crate::ui::{BoardArea, Demo, Session};
 
 /// The run `spec` asks for, as the live view draws it.
 fn demo(spec: ImageSpec) -> Result<ImageDemo> {
@@ -42,17 +41,10 @@ impl BuiltIn for ImageArgs {
         Ok(Startup::one(demo(spec)?, 0))
     }
 
-    fn check_pane(&self) -> Result<()> {
-        build(&self.spec()?)?;
-        Ok(())
-    }
-
-    fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
-        demo(self.spec()?)?.start(0, speed, area)
-    }
-
-    /// The single view's pace, so the pictures can be watched.
-    fn race_pace(&self) -> Speed {
-        Speed::Limited(DEFAULT_PACE)
+    /// A pane of the single view's tab, at its pace, so the pictures can be watched.
+    fn racer(&self) -> Result<Box<dyn PaneMaker>> {
+        let spec = self.spec()?;
+        build(&spec)?;
+        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE))
     }
 }

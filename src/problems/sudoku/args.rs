@@ -12,6 +12,7 @@ use crate::cli::output_args::OutputArgs;
 use crate::cli::ranges::{self, real, whole};
 use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
+use crate::problems::registry::spec_of;
 
 /// What `--output` writes for Sudoku solutions, by extension.
 pub const FORMATS: Formats = Formats {
@@ -171,5 +172,13 @@ impl GaArgs {
             ))),
             _ => Ok(()),
         }
+    }
+}
+
+impl SudokuSpec {
+    /// The run `words` ask for, written as after `kiln sudoku` (`["--preset", "ga"]`): how
+    /// built-in runs are described. Words `kiln sudoku` refuses panic.
+    pub fn from_flags(words: &[&str]) -> Self {
+        spec_of(words, SudokuArgs::spec)
     }
 }

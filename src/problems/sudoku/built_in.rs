@@ -8,6 +8,7 @@ use super::{Puzzle, SudokuArgs, SudokuSpec, output_file, selected_puzzles, solve
 use crate::anneal::worker::Speed;
 use crate::input::InputError;
 use crate::problems::registry::{BuiltIn, shared_flags};
+use crate::race::lineup::PaneMaker;
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::sudoku::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, paced};
 use crate::ui::demos::{Startup, file_name};
@@ -66,16 +67,28 @@ impl BuiltIn for SudokuArgs {
         Ok(Startup::one(demo, self.index.map_or(0, |i| i - 1)))
     }
 
-    fn check_pane(&self) -> Result<()> {
+    fn racer(&self) -> Result<Box<dyn PaneMaker>> {
         let spec = self.spec()?;
-        solver(&only_puzzle(&spec)?, &spec)?;
-        Ok(())
+        let puzzle = only_puzzle(&spec)?;
+        solver(&puzzle, &spec)?;
+        Ok(Box::new(SudokuPane { spec, puzzle }))
+    }
+}
+
+/// A race pane of Sudoku: the run its flags ask for, on the one puzzle they select.
+struct SudokuPane {
+    spec: SudokuSpec,
+    puzzle: Puzzle,
+}
+
+impl PaneMaker for SudokuPane {
+    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+        super::headless(&self.spec, out, log)
     }
 
     fn pane(&self, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
-        let spec = self.spec()?;
-        let puzzle = only_puzzle(&spec)?;
-        let solver = solver(&puzzle, &paced(&spec, &puzzle, speed)?)?;
+        let (spec, puzzle) = (&self.spec, &self.puzzle);
+        let solver = solver(puzzle, &paced(spec, puzzle, speed)?)?;
         let side = puzzle.side();
         let title = format!("{side}x{side} {}", file_name(&puzzle.source));
         let launch = solver.launch(title).traced(spec.run.open_trace(None)?);

@@ -13,6 +13,7 @@ use crate::cli::ranges::{self, real, whole};
 use crate::cli::values::named;
 use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
+use crate::problems::registry::spec_of;
 
 /// What `--output` writes for a tour, by extension.
 pub const FORMATS: Formats = Formats {
@@ -132,5 +133,13 @@ impl TspArgs {
             batch: self.batch.batch(),
             output: self.output.file(&FORMATS)?,
         })
+    }
+}
+
+impl TspSpec {
+    /// The run `words` ask for, written as after `kiln tsp` (`["--random", "300"]`): how
+    /// built-in runs are described. Words `kiln tsp` refuses panic.
+    pub fn from_flags(words: &[&str]) -> Self {
+        spec_of(words, TspArgs::spec)
     }
 }

@@ -6,14 +6,13 @@ use color_eyre::Result;
 
 use super::spec::TspSpec;
 use super::{TspArgs, load};
-use crate::anneal::worker::Speed;
 use crate::cli::first_given;
 use crate::input::InputError;
-use crate::problems::registry::{BuiltIn, shared_flags};
+use crate::problems::registry::{BuiltIn, shared_flags, tab_pane};
+use crate::race::lineup::PaneMaker;
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::tsp::{DEFAULT_PACE, TspDemo};
 use crate::ui::demos::Startup;
-use crate::ui::{BoardArea, Demo, Session};
 
 /// The tour `spec` asks for, as the live view draws it.
 fn demo(spec: TspSpec) -> Result<TspDemo> {
@@ -52,17 +51,10 @@ impl BuiltIn for TspArgs {
         Ok(Startup::one(demo(spec)?, 0))
     }
 
-    fn check_pane(&self) -> Result<()> {
-        load(&self.spec()?)?;
-        Ok(())
-    }
-
-    fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
-        demo(self.spec()?)?.start(0, speed, area)
-    }
-
-    /// The single view's pace, so the tours can be watched.
-    fn race_pace(&self) -> Speed {
-        Speed::Limited(DEFAULT_PACE)
+    /// A pane of the single view's tab, at its pace, so the tours can be watched.
+    fn racer(&self) -> Result<Box<dyn PaneMaker>> {
+        let spec = self.spec()?;
+        load(&spec)?;
+        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE))
     }
 }

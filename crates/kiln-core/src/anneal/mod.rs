@@ -19,7 +19,7 @@ pub use explain::{Decision, Explained, Sketch};
 pub use launch::Launch;
 pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;
-pub use problem::{Problem, Rng, nth_seed};
+pub use problem::{Problem, Rng, nth_seed, randomized};
 pub use runner::{
     BATCH, Checkpoint, Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason,
     auto_temperature,

@@ -1,5 +1,7 @@
 //! The contract between the generic annealer and a concrete problem.
 
+use rand::SeedableRng;
+
 use super::explain::Sketch;
 
 /// The one random generator kiln uses: seeded, fast, and the same on every platform.
@@ -9,6 +11,14 @@ pub type Rng = rand::rngs::Xoshiro256PlusPlus;
 /// rounds): the seed itself for the first, so a single run is the plain run.
 pub fn nth_seed(seed: u64, k: usize) -> u64 {
     seed.wrapping_add((k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// `problem` in a fresh random state drawn from `seed` (its [`Problem::randomize`]): what
+/// a run made from a seed usually starts from, e.g. the instance a live view's maker
+/// returns for each run.
+pub fn randomized<P: Problem>(mut problem: P, seed: u64) -> P {
+    problem.randomize(&mut Rng::seed_from_u64(seed));
+    problem
 }
 
 /// A state that can be annealed.
@@ -104,5 +114,20 @@ pub trait Problem {
     /// explains, never in the hot loop.
     fn sketch(&self, _mv: &Self::Move) -> Option<Sketch> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anneal::toy::Bits;
+
+    #[test]
+    fn randomized_draws_the_state_from_its_seed_alone() {
+        let bits = |seed| randomized(Bits::ones(64), seed).bits;
+        let mut by_hand = Bits::ones(64);
+        by_hand.randomize(&mut Rng::seed_from_u64(7));
+        assert_eq!(bits(7), by_hand.bits);
+        assert_ne!(bits(7), bits(8));
     }
 }
