@@ -8,7 +8,7 @@ use std::sync::Arc;
 use kiln::anneal::explain::{Acceptance, Measured};
 use kiln::anneal::{Explained, Problem, Rng, RunConfig, Runner, Schedule, auto_temperature};
 use kiln::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern};
-use kiln::problems::sudoku::{CellLinear, Geometry, SudokuAnneal};
+use kiln::problems::sudoku::{CellLinear, Geometry, PartialFill, SudokuAnneal, deduce};
 use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, TspSnapshot, random};
 use rand::SeedableRng;
 
@@ -135,6 +135,31 @@ fn sudoku_swaps_and_pairs_are_explained_as_taken() {
     explained_run(linear, "cell-linear", |b, a, e| {
         changed_places(&b.values, &a.values, e, "cell-linear")
     });
+}
+
+#[test]
+fn a_partial_fill_names_the_cell_it_fills_and_the_cells_it_empties() {
+    let mut rng = Rng::seed_from_u64(4);
+    let givens = every_kth_given(4);
+    let geometry = Arc::new(Geometry::new(3));
+    let deduced = deduce(&geometry, &givens).unwrap();
+    let partial = PartialFill::new(geometry, &givens, &deduced.cells, &deduced.marks, &mut rng);
+    let told = explained_run(partial, "partial fill", |b, a, e| {
+        changed_places(&b.values, &a.values, e, "partial fill")
+    });
+    let words: Vec<&str> = (told.iter())
+        .map(|e| e.sketch.as_ref().unwrap().words.as_str())
+        .collect();
+    assert!(
+        words
+            .iter()
+            .all(|w| w.starts_with('r') && w.contains(" <- ")),
+        "{words:?}"
+    );
+    assert!(
+        words.iter().any(|w| w.contains(", emptying r")),
+        "{words:?}"
+    );
 }
 
 fn edges(s: &TspSnapshot) -> HashSet<(u32, u32)> {

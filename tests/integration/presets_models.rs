@@ -6,10 +6,10 @@ use rand::SeedableRng;
 
 use crate::common::delta;
 
-use kiln::anneal::{Budget, Problem, Rng, Search, StopReason};
+use kiln::anneal::{Budget, Problem, Rng, RunConfig, Runner, Schedule, Search, StopReason};
 use kiln::problems::sudoku::{
-    CellKind, CellLinear, GaConfig, Genetic, Geometry, Puzzle, is_valid_solution, line_cost,
-    read_puzzles,
+    CellKind, CellLinear, GaConfig, Genetic, Geometry, PartialFill, Puzzle, deduce, first_clash,
+    is_valid_solution, line_cost, read_puzzles,
 };
 
 fn puzzle(file: &str, index: usize) -> Puzzle {
@@ -41,6 +41,58 @@ fn cell_linear_delta_equals_the_full_recomputation() {
             }
         }
     }
+}
+
+#[test]
+fn partial_fill_delta_equals_the_full_recomputation_and_no_rule_is_ever_broken() {
+    for (file, index) in [
+        ("puzzles/sudoku/hardest11.txt", 0),
+        ("puzzles/sudoku/small4.txt", 1),
+        ("puzzles/sudoku/generated16.txt", 0),
+        ("puzzles/sudoku/generated25.txt", 0),
+    ] {
+        let p = puzzle(file, index);
+        let geometry = Arc::new(Geometry::new(p.n));
+        let deduced = deduce(&geometry, &p.cells).unwrap();
+        for seed in 0..3 {
+            let mut rng = Rng::seed_from_u64(seed);
+            let mut state = PartialFill::new(
+                geometry.clone(),
+                &p.cells,
+                &deduced.cells,
+                &deduced.marks,
+                &mut rng,
+            );
+            let what = format!("{file} seed {seed}");
+            delta::walk(&mut state, &mut rng, 5_000, &what, |state, _| {
+                let values = state.values();
+                assert_eq!(first_clash(&geometry, values), None, "{what}");
+                for (cell, &v) in values.iter().enumerate() {
+                    let fixed = deduced.cells[cell];
+                    assert!(fixed == 0 || v == fixed, "{what}: r{cell} left its value");
+                    let candidate = (deduced.marks[cell] >> (v.max(1) - 1)) & 1 == 1;
+                    assert!(fixed != 0 || v == 0 || candidate, "{what}: {v} in {cell}");
+                }
+                let empty = values.iter().filter(|&&v| v == 0).count();
+                assert_eq!(state.energy(), empty as f64, "{what}");
+            });
+        }
+    }
+}
+
+#[test]
+fn partial_fill_solves_a_16x16_at_constant_temperature() {
+    let p = puzzle("puzzles/sudoku/generated16.txt", 0);
+    let geometry = Arc::new(Geometry::new(p.n));
+    let deduced = deduce(&geometry, &p.cells).unwrap();
+    let mut rng = Rng::seed_from_u64(5);
+    let state = PartialFill::new(geometry, &p.cells, &deduced.cells, &deduced.marks, &mut rng);
+    let mut config = RunConfig::new(Schedule::Constant, 0.3);
+    config.budget.target = Some(0.0);
+    config.budget.max_steps = Some(2_000_000_000);
+    let mut runner = Runner::new(state, config, 5);
+    assert_eq!(runner.run(|_| true), StopReason::Target);
+    assert!(is_valid_solution(&p, &runner.best().0.values));
 }
 
 #[test]

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::Preset;
 use super::spec::{Ga, SudokuModel, SudokuSpec};
-use super::{Model, Preset};
 use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::batch_args::BatchArgs;
 use crate::cli::output_args::OutputArgs;
@@ -97,7 +97,7 @@ impl SudokuArgs {
         self.output.file(&FORMATS)?;
         self.ga.check(self.preset() == Preset::Ga, "--preset ga")?;
         for (flag, given) in [("--focus", self.focus), ("--pairs", self.pairs)] {
-            if given.is_some() && self.preset().model() != Model::BoxSwap {
+            if given.is_some() && !self.preset().swaps_boxes() {
                 return Err(InputError::flags(format!(
                     "{flag} applies only to box-swap annealing, not --preset {}",
                     self.preset()

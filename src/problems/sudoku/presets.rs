@@ -13,8 +13,9 @@ use super::anneal::SudokuSnapshot;
 use super::cell_linear::CellLinear;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
+use super::partial::PartialFill;
 use super::prepare::{
-    DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads,
+    DEFAULT_FOCUS, DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_threads,
     defaults,
 };
 use super::spec::SudokuSpec;
@@ -54,6 +55,8 @@ pub enum Model {
     BoxSwap,
     /// Annealing single cells with any value (`CellLinear`).
     CellValues,
+    /// Annealing a fill that never breaks a rule and leaves cells empty (`PartialFill`).
+    PartialFill,
     /// The genetic algorithm over box permutations.
     Genetic,
 }
@@ -72,6 +75,10 @@ const CELL_LINEAR_LEVELS: u64 = 300;
 const CELL_LINEAR_SWEEPS: u64 = 200;
 const CELL_LINEAR_T0: f64 = 0.5;
 const CELL_LINEAR_T_MIN: f64 = 0.05;
+/// The box side from which kiln's own preset anneals a partial fill rather than box swaps:
+/// on the 16x16 and 25x25 sets it solves what box swaps leave at two or three clashes
+/// (docs/benchmarks.md); on 9x9 both take milliseconds, and box swaps show the clashes.
+pub(super) const PARTIAL_FROM: usize = 4;
 /// Reheat: steps without a new best before T goes back to T0.
 const REHEAT_STALL: u64 = 100_000;
 
@@ -113,10 +120,12 @@ impl Preset {
                  sweep = one move per empty cell); then restart"
             }
             Preset::Kiln => {
-                "box swaps after singles propagation, half aimed at conflicts, 30% paired \
-                 with a swap in another box that keeps every row (or column); constant T = \
-                 0.3 (0.34 for 25x25), restart after 1,000,000 steps without a new best (9x9; \
-                 longer for 16x16 and 25x25)"
+                "after propagation (singles, locked candidates, naked pairs): 9x9 and \
+                 smaller anneal box swaps, half aimed at conflicts, 30% paired with a swap in \
+                 another box that keeps every row (or column), constant T = 0.3, restart \
+                 after 1,000,000 steps without a new best; 16x16 and 25x25 anneal a fill that \
+                 breaks no rule (a candidate goes into an empty cell and empties the cells \
+                 it clashes with, energy = empty cells), constant T = 0.3"
             }
             Preset::Ga => {
                 "genetic algorithm on box permutations, no propagation; population 1000, 5% \
@@ -126,10 +135,12 @@ impl Preset {
         }
     }
 
-    pub fn model(self) -> Model {
+    /// What the preset searches with on a grid of box side `n`.
+    pub fn model(self, n: usize) -> Model {
         match self {
             Preset::CellLinear => Model::CellValues,
             Preset::Ga => Model::Genetic,
+            Preset::Kiln if n >= PARTIAL_FROM => Model::PartialFill,
             _ => Model::BoxSwap,
         }
     }
@@ -139,10 +150,16 @@ impl Preset {
         self == Preset::Kiln
     }
 
+    /// Whether the preset anneals box swaps on some grids (kiln's own does on small ones
+    /// only, which its plan checks once the puzzle's size is known).
+    pub fn swaps_boxes(self) -> bool {
+        self.model(3) == Model::BoxSwap
+    }
+
     /// "anneal" or "ga", the `algorithm` field of reports.
     pub fn algorithm(self) -> &'static str {
-        match self.model() {
-            Model::Genetic => "ga",
+        match self {
+            Preset::Ga => "ga",
             _ => "anneal",
         }
     }
@@ -303,7 +320,19 @@ pub fn plan(
     if anneal.stall.is_none() && anneal.on_stall.is_none() {
         config.checkpoint = checkpoint;
     }
-    let ga = (preset.model() == Model::Genetic).then(|| {
+    let model = preset.model(n);
+    if model != Model::BoxSwap
+        && let Some(flag) = [("--focus", args.focus), ("--pairs", args.pairs)]
+            .into_iter()
+            .find_map(|(flag, given)| given.map(|_| flag))
+    {
+        return Err(InputError::flags(format!(
+            "{flag} applies only to box-swap annealing, not to --preset {preset} on a \
+             {side}x{side} grid",
+            side = n * n
+        )));
+    }
+    let ga = (model == Model::Genetic).then(|| {
         let base = GaConfig::default();
         GaConfig {
             population: args.ga.population.map_or(base.population, |p| p as usize),
@@ -314,12 +343,12 @@ pub fn plan(
         }
     });
     let (focus, pairs) = match preset {
-        Preset::Kiln => (default_focus(n), DEFAULT_PAIRS),
+        Preset::Kiln => (DEFAULT_FOCUS, DEFAULT_PAIRS),
         _ => (0.0, 0.0),
     };
     Ok(Plan {
         preset,
-        model: preset.model(),
+        model,
         propagate: preset.propagates() && !args.no_propagate,
         config,
         ga,
@@ -441,7 +470,7 @@ fn chain(
     {
         Box::new(Runner::new(problem, plan.config.clone(), seed))
     }
-    Ok(match spec.model.preset().model() {
+    Ok(match spec.model.preset().model(prepared.puzzle.n) {
         Model::BoxSwap => {
             let mut problem = prepared.problem(seed);
             let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
@@ -456,6 +485,19 @@ fn chain(
                 prepared.geometry.clone(),
                 &prepared.puzzle.cells,
                 &prepared.fixed,
+                &mut rng,
+            );
+            let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
+            let search = annealer(problem, &plan, seed);
+            (plan, search)
+        }
+        Model::PartialFill => {
+            let mut rng = Rng::seed_from_u64(seed ^ FILL_SALT);
+            let problem = PartialFill::new(
+                prepared.geometry.clone(),
+                &prepared.puzzle.cells,
+                &prepared.fixed,
+                &prepared.marks,
                 &mut rng,
             );
             let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;

@@ -242,10 +242,11 @@ impl Board<SudokuSnapshot> for SudokuView {
     }
 }
 
-/// Whether a row or column holds some value twice (and so misses another).
+/// Whether a row or column holds some value twice (and so misses another); empty cells (0)
+/// hold none.
 fn has_repeat(line: &[u8]) -> bool {
     let mut seen = 0u64;
-    line.iter().any(|&v| {
+    line.iter().filter(|&&v| v != 0).any(|&v| {
         let bit = 1u64 << v;
         let repeat = seen & bit != 0;
         seen |= bit;

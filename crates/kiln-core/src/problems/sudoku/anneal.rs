@@ -157,9 +157,14 @@ impl SudokuSnapshot {
         }
     }
 
-    /// Per cell: whether its value repeats in its row or column.
+    /// Per cell: whether it is wrong: its value repeats in its row or column (box swaps),
+    /// or the annealer left it empty (the partial fill).
     pub fn conflicts(&self) -> Vec<bool> {
-        line_conflicts(&self.geometry, &self.values)
+        let mut wrong = line_conflicts(&self.geometry, &self.values);
+        for (cell, w) in wrong.iter_mut().enumerate() {
+            *w |= self.values[cell] == 0 && self.kinds[cell] == CellKind::Annealed;
+        }
+        wrong
     }
 
     /// Every cell filled and no symbol repeated in a row, column or box.

@@ -11,6 +11,7 @@ pub mod focus;
 pub mod ga;
 pub mod grid;
 pub mod parse;
+pub mod partial;
 pub mod propagate;
 
 #[doc(hidden)]
@@ -23,4 +24,5 @@ pub use exact::{Solutions, count_solutions, node_limit};
 pub use ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE, line_cost};
 pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
+pub use partial::{PartialFill, Place};
 pub use propagate::{Contradiction, propagate};
