@@ -19,7 +19,7 @@ fn throughput(c: &mut Criterion) {
         ("uniform", 0.0, 0.0),
         (
             "default",
-            kiln::problems::sudoku::DEFAULT_FOCUS,
+            kiln::problems::sudoku::default_focus(3),
             DEFAULT_PAIRS,
         ),
     ] {

@@ -407,16 +407,6 @@ fn flags_that_apply_only_with_another_are_refused() {
         "kiln: --pairs applies only to box-swap annealing, not --preset cell-linear",
     );
     refused(
-        &[
-            "sudoku",
-            "puzzles/sudoku/generated16.txt",
-            "--focus",
-            "0.5",
-            "--headless",
-        ],
-        "kiln: --focus applies only to box-swap annealing, not to --preset kiln on a 16x16 grid",
-    );
-    refused(
         &["sudoku", "--population", "50", "--headless"],
         "kiln: --population applies only with --preset ga",
     );

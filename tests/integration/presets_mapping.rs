@@ -25,7 +25,7 @@ fn args(preset: &str, extra: &[&str]) -> SudokuSpec {
 }
 
 fn plan_for(preset: &str, extra: &[&str], free_cells: usize) -> Plan {
-    plan(&args(preset, extra), 3, free_cells, |_| 42.0).unwrap()
+    plan(&args(preset, extra), 3, 0, free_cells, |_| 42.0).unwrap()
 }
 
 fn restart_every(every: u64) -> Option<Checkpoint> {
@@ -135,7 +135,7 @@ fn kiln_is_the_tuned_default_with_propagation() {
     });
     assert_eq!(p.config, expected);
     assert!(p.propagate);
-    assert_eq!(p.focus, kiln::problems::sudoku::DEFAULT_FOCUS);
+    assert_eq!(p.focus, kiln::problems::sudoku::default_focus(3));
     assert_eq!(p.pairs, kiln::problems::sudoku::DEFAULT_PAIRS);
     assert_eq!(plan_for("kiln", &["--pairs", "0"], 60).pairs, 0.0);
     assert!(!plan_for("kiln", &["--no-propagate"], 60).propagate);

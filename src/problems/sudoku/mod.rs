@@ -16,7 +16,7 @@ pub use headless::{
     Report, output_file, puzzle_trace, selected_puzzles, solve, unsolved_is_failure,
 };
 pub use prepare::{
-    DEFAULT_FOCUS, DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, Prepared, default_threads, defaults,
+    DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults,
 };
 pub use presets::{Model, PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver};
 pub use spec::{Ga, SudokuModel, SudokuSpec};

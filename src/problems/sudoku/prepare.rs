@@ -10,7 +10,7 @@ use super::anneal::SudokuAnneal;
 use super::deduce::{Deduced, deduce};
 use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
-use super::presets::PARTIAL_FROM;
+use super::presets::Model;
 use crate::anneal::Rng;
 use crate::problems::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 
@@ -20,40 +20,66 @@ pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 /// each, sudoku25_generated_dev3 lines 1 and 2), so they get ten minutes.
 const LARGE_TIME_LIMIT: f64 = 600.0;
 
-/// Chains a headless run uses when --threads is not given: two for 25x25, whose hardest
-/// puzzles take minutes of restarts (two chains, about half the time on two cores); one
-/// below, where a puzzle takes milliseconds. A fixed number, not the machine's core count,
-/// so that a seed gives the same run everywhere.
+/// Chains a run uses when --threads is not given: two from 16x16 on, a partial fill and box
+/// swaps (the first solves minimal puzzles, the second sparse grids with many solutions;
+/// the hardest 25x25 take each one many seconds); one below, where a puzzle takes
+/// milliseconds. A fixed number, not the machine's core count, so that a seed gives the
+/// same run everywhere.
 pub fn default_threads(n: usize) -> usize {
-    if n >= 5 { 2 } else { 1 }
+    if n >= 4 { 2 } else { 1 }
 }
 
-/// Kiln's Sudoku schedule: a constant temperature. Box swaps (9x9 and smaller) get a fresh
-/// random fill when the energy has not improved for a million steps; the partial fill
-/// (16x16, 25x25) never restarts, as it keeps moving at any energy.
-pub fn defaults(n: usize) -> Defaults {
-    let stall = (n < PARTIAL_FROM).then_some(1_000_000);
+/// Kiln's Sudoku schedule for a chain of `model`: a constant temperature near 0.3; box swaps
+/// get a fresh random fill when the energy has not improved for a while (the window grows
+/// with the grid), the partial fill never restarts, as it keeps moving at any energy.
+pub fn defaults(n: usize, model: Model) -> Defaults {
+    let time_limit = Some(if n >= 5 {
+        LARGE_TIME_LIMIT
+    } else {
+        DEFAULT_TIME_LIMIT
+    });
+    if model == Model::PartialFill {
+        // The minimal 25x25 tuning set, one chain, 20 s: T = 0.27 solved 0 of 8 runs,
+        // 0.3 4 of 8, 0.33 1 of 8.
+        return Defaults {
+            schedule: ScheduleKind::Constant,
+            t0: StartTemperature::Fixed(0.3),
+            time_limit,
+            ..Defaults::default()
+        };
+    }
+    let (t0, stall) = match n {
+        2 | 3 => (0.3, 1_000_000),
+        // sudoku16_generated_dev10 at 100M steps with focus 0.2: a 2M window solved 8/10,
+        // 5M 10/10, 60M 7/10. Solves per G steps (seeds 1-3, 20 s): T 0.27 6.3, 0.3 21.6,
+        // 0.35 8.5, 0.4 1.8.
+        4 => (0.3, 5_000_000),
+        // Just below the temperature where the chain stops settling: warmer suits the hard
+        // generated 25x25 a little and sparse grids not at all (docs/benchmarks.md). The
+        // stall window matters little here (3M to 1G within noise).
+        _ => (0.34, 10_000_000),
+    };
     Defaults {
         schedule: ScheduleKind::Constant,
-        t0: StartTemperature::Fixed(0.3),
-        stall,
-        on_stall: if stall.is_some() {
-            StallKind::Restart
-        } else {
-            StallKind::Nothing
-        },
-        time_limit: Some(if n >= 5 {
-            LARGE_TIME_LIMIT
-        } else {
-            DEFAULT_TIME_LIMIT
-        }),
+        t0: StartTemperature::Fixed(t0),
+        stall: Some(stall),
+        on_stall: StallKind::Restart,
+        time_limit,
         ..Defaults::default()
     }
 }
 
-/// Fraction of kiln's box swaps aimed at conflicts. top95 by iterations: 0 median 620k max
-/// 40M; 0.3 276k / 5.1M; 0.5 232k / 9.5M; clue17_dev100 max: 0 93M, 0.3 17M, 0.5 2.0M.
-pub const DEFAULT_FOCUS: f64 = 0.5;
+/// Fraction of conflict-focused moves per box side n.
+pub fn default_focus(n: usize) -> f64 {
+    match n {
+        // top95 by iterations: 0 median 620k max 40M; 0.3 276k / 5.1M; 0.5 232k / 9.5M;
+        // clue17_dev100 max: 0 93M, 0.3 17M, 0.5 2.0M.
+        2 | 3 => 0.5,
+        // sudoku16_generated_dev10 at 100M steps, stall 5M: 0 solved 4/10, 0.2 solved 10/10.
+        4 => 0.2,
+        _ => 0.5,
+    }
+}
 
 /// Fraction of swaps extended to a row- or column-keeping pair: every Sudoku set we have
 /// solves as fast or faster with it, the hardest twice as fast (docs/benchmarks.md).
@@ -137,7 +163,7 @@ impl Prepared {
             &self.marks,
             &mut rng,
         );
-        problem.set_focus(DEFAULT_FOCUS);
+        problem.set_focus(default_focus(self.puzzle.n));
         problem.set_pairs(DEFAULT_PAIRS);
         problem
     }

@@ -15,7 +15,7 @@ use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
 use super::partial::PartialFill;
 use super::prepare::{
-    DEFAULT_FOCUS, DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_threads,
+    DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads,
     defaults,
 };
 use super::spec::SudokuSpec;
@@ -75,10 +75,12 @@ const CELL_LINEAR_LEVELS: u64 = 300;
 const CELL_LINEAR_SWEEPS: u64 = 200;
 const CELL_LINEAR_T0: f64 = 0.5;
 const CELL_LINEAR_T_MIN: f64 = 0.05;
-/// The box side from which kiln's own preset anneals a partial fill rather than box swaps:
-/// on the 16x16 and 25x25 sets it solves what box swaps leave at two or three clashes
+/// The box side from which kiln's own preset anneals a partial fill in its first chain
+/// (and every other one), box swaps in the rest: the partial fill solves the minimal 16x16
+/// and 25x25 puzzles that box swaps leave at two or three clashes, box swaps the sparse
+/// grids with many solutions that the partial fill leaves dozens of cells short
 /// (docs/benchmarks.md); on 9x9 both take milliseconds, and box swaps show the clashes.
-pub(super) const PARTIAL_FROM: usize = 4;
+const PARTIAL_FROM: usize = 4;
 /// Reheat: steps without a new best before T goes back to T0.
 const REHEAT_STALL: u64 = 100_000;
 
@@ -120,12 +122,13 @@ impl Preset {
                  sweep = one move per empty cell); then restart"
             }
             Preset::Kiln => {
-                "after propagation (singles, locked candidates, naked pairs): 9x9 and \
-                 smaller anneal box swaps, half aimed at conflicts, 30% paired with a swap in \
-                 another box that keeps every row (or column), constant T = 0.3, restart \
-                 after 1,000,000 steps without a new best; 16x16 and 25x25 anneal a fill that \
-                 breaks no rule (a candidate goes into an empty cell and empties the cells \
-                 it clashes with, energy = empty cells), constant T = 0.3"
+                "after propagation (singles, locked candidates, naked pairs), box swaps, half \
+                 aimed at conflicts, 30% paired with a swap in another box that keeps every \
+                 row (or column); constant T = 0.3 (0.34 for 25x25), restart after 1,000,000 \
+                 steps without a new best (longer for 16x16 and 25x25); 16x16 and 25x25 run \
+                 two chains, the first annealing instead a fill that breaks no rule (a \
+                 candidate goes into an empty cell and empties the cells it clashes with, \
+                 energy = empty cells) at T = 0.3"
             }
             Preset::Ga => {
                 "genetic algorithm on box permutations, no propagation; population 1000, 5% \
@@ -135,12 +138,12 @@ impl Preset {
         }
     }
 
-    /// What the preset searches with on a grid of box side `n`.
-    pub fn model(self, n: usize) -> Model {
+    /// What chain `chain` of the preset searches with on a grid of box side `n`.
+    pub fn model(self, n: usize, chain: usize) -> Model {
         match self {
             Preset::CellLinear => Model::CellValues,
             Preset::Ga => Model::Genetic,
-            Preset::Kiln if n >= PARTIAL_FROM => Model::PartialFill,
+            Preset::Kiln if n >= PARTIAL_FROM && chain % 2 == 0 => Model::PartialFill,
             _ => Model::BoxSwap,
         }
     }
@@ -150,10 +153,10 @@ impl Preset {
         self == Preset::Kiln
     }
 
-    /// Whether the preset anneals box swaps on some grids (kiln's own does on small ones
-    /// only, which its plan checks once the puzzle's size is known).
+    /// Whether the preset anneals box swaps (kiln's own does in every chain on small grids,
+    /// in every other chain on large ones).
     pub fn swaps_boxes(self) -> bool {
-        self.model(3) == Model::BoxSwap
+        self.model(3, 0) == Model::BoxSwap
     }
 
     /// "anneal" or "ga", the `algorithm` field of reports.
@@ -165,7 +168,7 @@ impl Preset {
     }
 
     /// The preset's values for the shared flags, before the user's flags override them.
-    fn defaults(self, n: usize) -> Defaults {
+    fn defaults(self, n: usize, model: Model) -> Defaults {
         let base = Defaults {
             time_limit: Some(DEFAULT_TIME_LIMIT),
             stall: None,
@@ -206,7 +209,7 @@ impl Preset {
                 t_min: CELL_LINEAR_T_MIN,
                 ..base
             },
-            Preset::Kiln | Preset::Ga => defaults(n),
+            Preset::Kiln | Preset::Ga => defaults(n, model),
         }
     }
 }
@@ -258,19 +261,21 @@ pub struct Plan {
     pub threads: usize,
 }
 
-/// The plan for `spec` (its preset, or kiln's own) on a grid of box side `n` whose model
-/// leaves `free_cells` cells to the search (the cell-linear sweep). `auto_t0(acceptance)`
-/// is called only for `--t0 auto`. Errors name the flag.
+/// The plan for chain `chain` of `spec` (its preset, or kiln's own) on a grid of box side
+/// `n` whose model leaves `free_cells` cells to the search (the cell-linear sweep).
+/// `auto_t0(acceptance)` is called only for `--t0 auto`. Errors name the flag.
 pub fn plan(
     spec: &SudokuSpec,
     n: usize,
+    chain: usize,
     free_cells: usize,
     auto_t0: impl FnOnce(f64) -> f64,
 ) -> Result<Plan, InputError> {
     let args = &spec.model;
     let preset = args.preset();
     let anneal = &spec.run.cooling;
-    let d = preset.defaults(n);
+    let model = preset.model(n, chain);
+    let d = preset.defaults(n, model);
     let mut config = spec.run.run_config(&d, auto_t0)?;
     config.budget.target = Some(0.0);
     // What the shared flags cannot say: temperatures held for a number of steps, and the
@@ -320,18 +325,6 @@ pub fn plan(
     if anneal.stall.is_none() && anneal.on_stall.is_none() {
         config.checkpoint = checkpoint;
     }
-    let model = preset.model(n);
-    if model != Model::BoxSwap
-        && let Some(flag) = [("--focus", args.focus), ("--pairs", args.pairs)]
-            .into_iter()
-            .find_map(|(flag, given)| given.map(|_| flag))
-    {
-        return Err(InputError::flags(format!(
-            "{flag} applies only to box-swap annealing, not to --preset {preset} on a \
-             {side}x{side} grid",
-            side = n * n
-        )));
-    }
     let ga = (model == Model::Genetic).then(|| {
         let base = GaConfig::default();
         GaConfig {
@@ -343,7 +336,7 @@ pub fn plan(
         }
     });
     let (focus, pairs) = match preset {
-        Preset::Kiln => (DEFAULT_FOCUS, DEFAULT_PAIRS),
+        Preset::Kiln => (default_focus(n), DEFAULT_PAIRS),
         _ => (0.0, 0.0),
     };
     Ok(Plan {
@@ -424,7 +417,7 @@ pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> 
                 run: spec.run.chain(i, threads),
                 ..spec.clone()
             };
-            self::chain(&prepared, &chain, free_cells)
+            self::chain(&prepared, &chain, i, free_cells)
         })
         .collect::<Result<Vec<_>, InputError>>()?;
     let plan = chains[0].0.clone();
@@ -460,17 +453,19 @@ pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> 
 fn chain(
     prepared: &Prepared,
     spec: &SudokuSpec,
+    index: usize,
     free_cells: usize,
 ) -> Result<(Plan, SudokuSearch), InputError> {
     let seed = spec.run.seed;
-    let plan_with = |auto: &dyn Fn(f64) -> f64| plan(spec, prepared.puzzle.n, free_cells, auto);
+    let n = prepared.puzzle.n;
+    let plan_with = |auto: &dyn Fn(f64) -> f64| plan(spec, n, index, free_cells, auto);
     fn annealer<P>(problem: P, plan: &Plan, seed: u64) -> SudokuSearch
     where
         P: Problem<Snapshot = SudokuSnapshot> + Send + 'static,
     {
         Box::new(Runner::new(problem, plan.config.clone(), seed))
     }
-    Ok(match spec.model.preset().model(prepared.puzzle.n) {
+    Ok(match spec.model.preset().model(n, index) {
         Model::BoxSwap => {
             let mut problem = prepared.problem(seed);
             let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
