@@ -137,7 +137,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
                 attract: !cli.globals.once,
                 speed: cli.globals.speed,
             };
-            return kiln::serve::run(args, &options);
+            return kiln::serve::run(&args.config(options)?);
         }
         Some(Command::Problem(problem)) => Anneal::Problem(problem),
         Some(Command::Race(args)) => Anneal::Race(args),

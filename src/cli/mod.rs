@@ -123,12 +123,13 @@ impl Cli {
         match &self.command {
             Some(Command::Problem(problem)) => problem.get().check(),
             Some(Command::Race(args)) => args.check(),
-            Some(Command::Serve(args)) => match self.globals.record {
+            // Its own flags are checked as they are read (`ServeArgs::config`).
+            Some(Command::Serve(_)) => match self.globals.record {
                 Some(_) => Err(InputError::new(
                     "--record",
                     "`kiln serve` records each session with --record-dir DIR",
                 )),
-                None => args.check(),
+                None => Ok(()),
             },
             Some(Command::Presets) => self.refuse_view_flags("presets"),
             Some(Command::Plot(args)) => self.refuse_view_flags("plot").and_then(|()| args.check()),
