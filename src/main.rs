@@ -122,7 +122,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         Some(Command::Presets) => {
             return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
         }
-        Some(Command::Plot(args)) => return kiln::export::plot::run(args),
+        Some(Command::Plot(args)) => return kiln::export::plot::run(&args.spec()?),
         Some(Command::Completions { shell }) => {
             return Ok(kiln::cli::generate::completions(
                 *shell,

@@ -10,3 +10,21 @@ pub fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
     PossibleValuesParser::new(T::ALL.iter().map(|v| v.name()))
         .map(|name| T::from_name(&name).expect("clap let through only the names listed"))
 }
+
+/// Implements clap's `ValueEnum` for `Named` choices whose flags say `value_enum`: each
+/// variant under its name, as `#[derive(ValueEnum)]` would list them, with no clap where
+/// the choice is defined.
+macro_rules! value_enum {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl clap::ValueEnum for $ty {
+            fn value_variants<'a>() -> &'a [Self] {
+                <$ty as Named>::ALL
+            }
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(clap::builder::PossibleValue::new(self.name()))
+            }
+        }
+    )+};
+}
+
+value_enum!(crate::export::plot::XAxis);
