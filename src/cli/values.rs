@@ -27,4 +27,39 @@ macro_rules! value_enum {
     )+};
 }
 
-value_enum!(crate::export::plot::XAxis);
+value_enum!(
+    crate::export::plot::XAxis,
+    crate::problems::spec::ScheduleKind,
+    crate::problems::spec::StallKind,
+);
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use crate::export::plot::XAxis;
+    use crate::problems::spec::{ScheduleKind, StallKind};
+
+    fn names<T: ValueEnum>() -> Vec<String> {
+        let names = T::value_variants().iter().map(|v| {
+            let value = v.to_possible_value().expect("every variant is listed");
+            value.get_name().to_string()
+        });
+        names.collect()
+    }
+
+    #[test]
+    fn value_enums_take_and_list_their_names() {
+        assert_eq!(
+            names::<ScheduleKind>(),
+            ["constant", "geometric", "linear", "lundy-mees", "exponential"]
+        );
+        assert_eq!(names::<StallKind>(), ["reheat", "restart", "nothing"]);
+        assert_eq!(names::<XAxis>(), ["steps", "seconds"]);
+        assert_eq!(
+            ScheduleKind::from_str("lundy-mees", false),
+            Ok(ScheduleKind::LundyMees)
+        );
+        assert!(XAxis::from_str("minutes", false).is_err());
+    }
+}
