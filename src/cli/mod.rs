@@ -16,9 +16,9 @@ use std::path::PathBuf;
 use clap::{Arg, Args, Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
+use crate::cli::plot_args::PlotArgs;
 use crate::cli::race_args::RaceArgs;
 use crate::cli::serve_args::ServeArgs;
-use crate::cli::plot_args::PlotArgs;
 use crate::input::InputError;
 use crate::problems::sudoku::SudokuArgs;
 use crate::problems::{BuiltIn, ProblemCommand};

@@ -52,7 +52,13 @@ mod tests {
     fn value_enums_take_and_list_their_names() {
         assert_eq!(
             names::<ScheduleKind>(),
-            ["constant", "geometric", "linear", "lundy-mees", "exponential"]
+            [
+                "constant",
+                "geometric",
+                "linear",
+                "lundy-mees",
+                "exponential"
+            ]
         );
         assert_eq!(names::<StallKind>(), ["reheat", "restart", "nothing"]);
         assert_eq!(names::<XAxis>(), ["steps", "seconds"]);

@@ -753,7 +753,7 @@ mod tests {
     fn only_svg_and_png_are_written() {
         assert!(matches!(format_of(Path::new("a.SVG")), Ok(Format::Svg)));
         assert!(matches!(format_of(Path::new("a.png")), Ok(Format::Png)));
-        let e = format_of(Path::new("a.jpg")).err().expect("refused");
+        let e = format_of(Path::new("a.jpg")).expect_err("refused");
         assert_eq!(
             e.to_string(),
             "--output: a.jpg: can write .svg or .png figures only"

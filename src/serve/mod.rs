@@ -225,28 +225,21 @@ async fn goodbye(server: &Server) {
 }
 
 /// One client from TCP connection to its end, and its log line.
-async fn connection(
-    server: Arc<Server>,
-    ssh: Arc<SshConfig>,
-    socket: TcpStream,
-    peer: SocketAddr,
-) {
+async fn connection(server: Arc<Server>, ssh: Arc<SshConfig>, socket: TcpStream, peer: SocketAddr) {
     let Some(handshake) = server.limits.handshake(peer.ip()) else {
         Record::new(peer).log_with("dropped: too many logging in at once");
         return;
     };
     let record = Record::new(peer);
     let handler = Connection::new(Arc::clone(&server), Arc::clone(&record), handshake);
-    let session = match tokio::time::timeout(
-        LOGIN_TIME,
-        russh::server::run_stream(ssh, socket, handler),
-    )
-    .await
-    {
-        Ok(Ok(session)) => session,
-        Ok(Err(e)) => return record.log_with(&format!("handshake failed: {e}")),
-        Err(_) => return record.log_with("handshake took too long"),
-    };
+    let session =
+        match tokio::time::timeout(LOGIN_TIME, russh::server::run_stream(ssh, socket, handler))
+            .await
+        {
+            Ok(Ok(session)) => session,
+            Ok(Err(e)) => return record.log_with(&format!("handshake failed: {e}")),
+            Err(_) => return record.log_with("handshake took too long"),
+        };
     let handle = session.handle();
     let login = Arc::clone(&record);
     let watchdog = tokio::spawn(async move {
