@@ -122,7 +122,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         Some(Command::Presets) => {
             return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
         }
-        Some(Command::Plot(args)) => return kiln::export::plot::run(args),
+        Some(Command::Plot(args)) => return kiln::export::plot::run(&args.spec()?),
         Some(Command::Completions { shell }) => {
             return Ok(kiln::cli::generate::completions(
                 *shell,
@@ -137,7 +137,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
                 attract: !cli.globals.once,
                 speed: cli.globals.speed,
             };
-            return kiln::serve::run(args, &options);
+            return kiln::serve::run(&args.config(options)?);
         }
         Some(Command::Problem(problem)) => Anneal::Problem(problem),
         Some(Command::Race(args)) => Anneal::Race(args),

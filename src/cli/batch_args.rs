@@ -2,8 +2,8 @@
 
 use clap::Args;
 
-use crate::cli::ranges::{self, Seeds, Shard, whole};
-use crate::headless::batch::Batch;
+use crate::cli::ranges::{self, Seeds, whole};
+use crate::headless::batch::{Batch, Shard};
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 #[command(next_help_heading = "Batches")]

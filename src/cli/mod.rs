@@ -5,6 +5,7 @@ pub mod batch_args;
 pub mod errors;
 pub mod generate;
 pub mod output_args;
+pub mod plot_args;
 pub mod race_args;
 pub mod ranges;
 pub mod serve_args;
@@ -15,9 +16,9 @@ use std::path::PathBuf;
 use clap::{Arg, Args, Parser, Subcommand};
 
 use crate::anneal::worker::Speed;
+use crate::cli::plot_args::PlotArgs;
 use crate::cli::race_args::RaceArgs;
 use crate::cli::serve_args::ServeArgs;
-use crate::export::plot::PlotArgs;
 use crate::input::InputError;
 use crate::problems::sudoku::SudokuArgs;
 use crate::problems::{BuiltIn, ProblemCommand};
@@ -123,15 +124,17 @@ impl Cli {
         match &self.command {
             Some(Command::Problem(problem)) => problem.get().check(),
             Some(Command::Race(args)) => args.check(),
-            Some(Command::Serve(args)) => match self.globals.record {
+            // Its own flags are checked as they are read (`ServeArgs::config`).
+            Some(Command::Serve(_)) => match self.globals.record {
                 Some(_) => Err(InputError::new(
                     "--record",
                     "`kiln serve` records each session with --record-dir DIR",
                 )),
-                None => args.check(),
+                None => Ok(()),
             },
             Some(Command::Presets) => self.refuse_view_flags("presets"),
-            Some(Command::Plot(args)) => self.refuse_view_flags("plot").and_then(|()| args.check()),
+            // Its own flags are checked as they are read (`PlotArgs::spec`).
+            Some(Command::Plot(_)) => self.refuse_view_flags("plot"),
             Some(Command::Completions { .. }) => self.refuse_view_flags("completions"),
             Some(Command::Man) => self.refuse_view_flags("man"),
             None => Ok(()),

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::headless::batch::Shard;
 use crate::messages::show_number;
 use crate::problems::image::bitmap::check_size;
 
@@ -206,21 +207,7 @@ pub const JOBS: Wholes<usize> = Wholes::new(1, MAX_JOBS, "threads");
 /// Sessions of `kiln serve`: each holds a thread, a run and its annealing thread.
 pub const SESSIONS: Wholes<usize> = Wholes::new(1, 1024, "sessions at once");
 
-/// `--shard K/N`: part K (1-based) of N, the items K, K+N, K+2N, ... of a batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    /// 1-based, at most `count`.
-    pub part: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// Whether the item at 0-based `index` of the batch belongs to this shard.
-    pub fn selects(&self, index: usize) -> bool {
-        index % self.count == self.part - 1
-    }
-}
-
+/// `--shard K/N`, into the batch's [`Shard`].
 pub fn shard(text: &str) -> Result<Shard, String> {
     let bad = || format!("'{text}' is not a shard like 2/8 (part K of N, 1 <= K <= N)");
     let (part, count) = text.split_once('/').ok_or_else(bad)?;

@@ -1,12 +1,15 @@
-//! The flags of `kiln serve`.
+//! The flags of `kiln serve`, read into the server's `Config`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::ranges;
 use crate::input::InputError;
+use crate::serve::{Config, Login, Sharing};
+use crate::ui::Options;
 
 /// `--listen ADDR:PORT`, as an IP address and a port.
 fn listen(text: &str) -> Result<SocketAddr, String> {
@@ -51,17 +54,39 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
-    /// What clap cannot say in one clear line.
-    pub fn check(&self) -> Result<(), InputError> {
-        if self.presenter_key.is_some() && !self.shared {
-            return Err(InputError::new(
-                "--presenter-key",
-                "names who presents a shared run: add --shared",
-            ));
+    /// The server these flags ask for, with the view `view`, checked where clap cannot
+    /// say what is wrong in one clear line.
+    pub fn config(&self, view: Options) -> Result<Config, InputError> {
+        let sharing = match (self.shared, &self.presenter_key) {
+            (true, presenter_key) => Sharing::Shared {
+                presenter_key: presenter_key.clone(),
+            },
+            (false, None) => Sharing::Own,
+            (false, Some(_)) => {
+                return Err(InputError::new(
+                    "--presenter-key",
+                    "names who presents a shared run: add --shared",
+                ));
+            }
+        };
+        if let Some(dir) = &self.record_dir {
+            crate::ui::record::check_dir(dir)?;
         }
-        match &self.record_dir {
-            Some(dir) => crate::ui::record::check_dir(dir),
-            None => Ok(()),
-        }
+        // clap refuses the two together.
+        let login = match (&self.authorized_keys, &self.password_file) {
+            (Some(keys), _) => Login::Keys(keys.clone()),
+            (None, Some(file)) => Login::Password(file.clone()),
+            (None, None) => Login::Anyone,
+        };
+        Ok(Config {
+            listen: self.listen,
+            login,
+            sharing,
+            host_key: self.host_key.clone(),
+            max_sessions: self.max_sessions,
+            idle: Duration::from_secs_f64(self.idle),
+            record_dir: self.record_dir.clone(),
+            view,
+        })
     }
 }

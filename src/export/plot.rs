@@ -16,7 +16,6 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
 use color_eyre::eyre::WrapErr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -25,6 +24,7 @@ use super::axis::Axis;
 use super::figure::{Drawn, FAMILY, register_font};
 use super::image_figure::{self, Picture};
 use super::{legend, overlap};
+use crate::Named;
 use crate::anneal::{Sample, trace};
 use crate::input::InputError;
 use crate::problems::image::file;
@@ -59,44 +59,35 @@ const COLOURS: [RGBColor; 6] = [
 /// The one line drawn for traces whose temperatures coincide: none of their colours.
 const SHARED: RGBColor = RGBColor(70, 70, 70);
 
-#[derive(Args, Debug, Clone)]
-pub struct PlotArgs {
-    /// Trace files written by `--trace`, or images (.pbm, .png) to draw side by side; each
-    /// is named by its file name.
-    #[arg(required = true, value_name = "TRACE")]
+/// What one `kiln plot` draws and where, as its command line asked for it, read once at
+/// the edge (`PlotArgs::spec`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// Trace files written by `--trace`, or images (.pbm, .png) to draw side by side.
     pub traces: Vec<PathBuf>,
-    /// The figure to write: FILE.svg or FILE.png (required).
-    #[arg(long, short, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    /// The figure's file.
+    pub output: PathBuf,
+    /// The figure's format, which the extension of `output` names.
+    pub format: Format,
     /// What the horizontal axis counts.
-    #[arg(long, value_enum, default_value_t = XAxis::Steps)]
     pub x: XAxis,
 }
 
-impl PlotArgs {
-    /// What clap cannot check: the figure's file. `--output` is not required by clap, whose
-    /// message would come before `Cli::check` names a flag `kiln plot` refuses (and said "a
-    /// flag given needs --output" when none was given).
-    pub fn check(&self) -> Result<(), InputError> {
-        self.output().map(drop)
-    }
-
-    /// `--output` and the format its extension names.
-    fn output(&self) -> Result<(&Path, Format), InputError> {
-        let path = self.output.as_deref().ok_or_else(|| {
-            InputError::new(
-                "--output",
-                "`kiln plot` needs the figure's file, FILE.svg or FILE.png",
-            )
-        })?;
-        Ok((path, format_of(path)?))
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// What the horizontal axis counts, named as `--x` takes it and as the axis says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum XAxis {
     Steps,
     Seconds,
+}
+
+impl Named for XAxis {
+    const ALL: &'static [Self] = &[XAxis::Steps, XAxis::Seconds];
+    fn name(self) -> &'static str {
+        match self {
+            XAxis::Steps => "steps",
+            XAxis::Seconds => "seconds",
+        }
+    }
 }
 
 impl XAxis {
@@ -106,21 +97,17 @@ impl XAxis {
             XAxis::Seconds => s.elapsed.as_secs_f64(),
         }
     }
-    fn label(self) -> &'static str {
-        match self {
-            XAxis::Steps => "steps",
-            XAxis::Seconds => "seconds",
-        }
-    }
 }
 
-enum Format {
+/// The formats a figure is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
     Svg,
     Png,
 }
 
 /// The figure's format, from the extension of `--output`.
-fn format_of(path: &Path) -> Result<Format, InputError> {
+pub fn format_of(path: &Path) -> Result<Format, InputError> {
     let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase());
     match ext.as_deref() {
         Some("svg") => Ok(Format::Svg),
@@ -234,13 +221,14 @@ impl Figure<'_> {
     }
 }
 
-pub fn run(args: &PlotArgs) -> color_eyre::Result<()> {
-    let (output, format) = args.output()?;
-    let figure = Figure::load(&args.traces)?;
-    let bytes = match format {
-        Format::Svg => figure.svg(args.x)?.into_bytes(),
-        Format::Png => figure.png(args.x)?,
+/// Draws the figure `spec` asks for into its file.
+pub fn run(spec: &Spec) -> color_eyre::Result<()> {
+    let figure = Figure::load(&spec.traces)?;
+    let bytes = match spec.format {
+        Format::Svg => figure.svg(spec.x)?.into_bytes(),
+        Format::Png => figure.png(spec.x)?,
     };
+    let output = &spec.output;
     std::fs::write(output, bytes).wrap_err_with(|| format!("{}: cannot write", output.display()))
 }
 
@@ -360,8 +348,8 @@ fn mesh<'a, DB: DrawingBackend + 'a>(
     what: &str,
 ) -> Drawn<DB> {
     let time = match layout.xs.is_log() {
-        true => format!("{} (log scale)", layout.x.label()),
-        false => layout.x.label().to_string(),
+        true => format!("{} (log scale)", layout.x.name()),
+        false => layout.x.name().to_string(),
     };
     chart
         .configure_mesh()
@@ -765,7 +753,7 @@ mod tests {
     fn only_svg_and_png_are_written() {
         assert!(matches!(format_of(Path::new("a.SVG")), Ok(Format::Svg)));
         assert!(matches!(format_of(Path::new("a.png")), Ok(Format::Png)));
-        let e = format_of(Path::new("a.jpg")).err().expect("refused");
+        let e = format_of(Path::new("a.jpg")).expect_err("refused");
         assert_eq!(
             e.to_string(),
             "--output: a.jpg: can write .svg or .png figures only"

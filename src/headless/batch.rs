@@ -7,13 +7,27 @@ use std::sync::mpsc;
 use std::thread;
 
 use crate::anneal::interrupt;
-use crate::cli::ranges::Shard;
 use crate::headless::progress::BatchProgress;
 use crate::input::InputError;
 use crate::messages::count;
 
 /// The runs share nothing, but were written for the main thread's 8 MiB stack.
 const STACK_SIZE: usize = 8 << 20;
+
+/// `--shard K/N`: part K (1-based) of N, the items K, K+N, K+2N, ... of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based, at most `count`.
+    pub part: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether the item at 0-based `index` of the batch belongs to this shard.
+    pub fn selects(&self, index: usize) -> bool {
+        index % self.count == self.part - 1
+    }
+}
 
 /// The runs of a batch: the seeds of `--seeds`, this machine's `--shard` of them and the
 /// threads (`--jobs`) they run on.

@@ -8,14 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::ValueEnum;
-
+use crate::Named;
 use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction, Trace, nth_seed};
 use crate::headless::batch::Batch;
 use crate::headless::output::OutputFile;
 use crate::input::InputError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// A cooling schedule, named as `--schedule` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScheduleKind {
     Constant,
     Geometric,
@@ -24,11 +24,42 @@ pub enum ScheduleKind {
     Exponential,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+impl Named for ScheduleKind {
+    const ALL: &'static [Self] = &[
+        Self::Constant,
+        Self::Geometric,
+        Self::Linear,
+        Self::LundyMees,
+        Self::Exponential,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Constant => "constant",
+            Self::Geometric => "geometric",
+            Self::Linear => "linear",
+            Self::LundyMees => "lundy-mees",
+            Self::Exponential => "exponential",
+        }
+    }
+}
+
+/// What a stalled run does, named as `--on-stall` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StallKind {
     Reheat,
     Restart,
     Nothing,
+}
+
+impl Named for StallKind {
+    const ALL: &'static [Self] = &[Self::Reheat, Self::Restart, Self::Nothing];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Reheat => "reheat",
+            Self::Restart => "restart",
+            Self::Nothing => "nothing",
+        }
+    }
 }
 
 /// A start temperature: a number, or `auto` (from sampled uphill deltas).
@@ -209,9 +240,7 @@ impl Run {
         use ScheduleKind::{Exponential, Geometric, Linear, LundyMees};
         let c = &self.cooling;
         let schedule = c.schedule.unwrap_or(d.schedule);
-        let name = schedule
-            .to_possible_value()
-            .map_or_else(String::new, |v| v.get_name().to_string());
+        let name = schedule.name();
         let wrong_schedule = |flag: &str, used_by: &str| {
             Err(format!(
                 "{flag} applies only to {used_by}, and this run's schedule is {name} \

@@ -10,6 +10,7 @@ use russh::MethodSet;
 use russh::keys::PublicKey;
 use russh::keys::ssh_key::AuthorizedKeys;
 
+use super::Login;
 use crate::input::InputError;
 
 /// How clients get in.
@@ -95,15 +96,12 @@ pub(super) enum KeyVerdict {
 }
 
 impl Policy {
-    pub(super) fn load(
-        authorized_keys: Option<&Path>,
-        password_file: Option<&Path>,
-        presenter: Option<&Path>,
-    ) -> Result<Policy, InputError> {
-        let gate = match (authorized_keys, password_file) {
-            (Some(path), _) => Gate::Keys(keys(path)?),
-            (None, Some(path)) => Gate::Password(hash(path)?),
-            (None, None) => Gate::Anyone,
+    /// The policy of `login` and of the presenter's key: their files, read.
+    pub(super) fn load(login: &Login, presenter: Option<&Path>) -> Result<Policy, InputError> {
+        let gate = match login {
+            Login::Keys(path) => Gate::Keys(keys(path)?),
+            Login::Password(path) => Gate::Password(hash(path)?),
+            Login::Anyone => Gate::Anyone,
         };
         Ok(Policy {
             gate,
@@ -178,7 +176,7 @@ mod tests {
         // As htpasswd -nB writes it: user, colon, hash.
         let line = format!("class:{}\n", bcrypt::hash("sesame", 4).unwrap());
         let bcrypt = file(&line);
-        let policy = Policy::load(None, Some(&*bcrypt), None).unwrap();
+        let policy = Policy::load(&Login::Password(bcrypt.to_path_buf()), None).unwrap();
         assert!(policy.password_matches("sesame"));
         assert!(!policy.password_matches("sesame "));
         let hash: PasswordHash = argon2::PasswordHasher::hash_password_with_salt(
@@ -188,7 +186,7 @@ mod tests {
         )
         .unwrap();
         let argon = file(&format!("{hash}\n"));
-        let policy = Policy::load(None, Some(&*argon), None).unwrap();
+        let policy = Policy::load(&Login::Password(argon.to_path_buf()), None).unwrap();
         assert!(policy.password_matches("sesame"));
         assert!(!policy.password_matches("open"));
     }
@@ -196,7 +194,7 @@ mod tests {
     #[test]
     fn bad_files_are_one_clear_line() {
         let junk = file("hunter2\n");
-        let err = Policy::load(None, Some(&*junk), None)
+        let err = Policy::load(&Login::Password(junk.to_path_buf()), None)
             .err()
             .unwrap()
             .to_string();
@@ -205,12 +203,12 @@ mod tests {
             "{err}"
         );
         let keys = file("ssh-ed25519 AAAAnotbase64!!\n");
-        let err = Policy::load(Some(&*keys), None, None)
+        let err = Policy::load(&Login::Keys(keys.to_path_buf()), None)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("not an authorized_keys file"), "{err}");
         let missing = Path::new("/nonexistent/kiln/keys");
-        assert!(Policy::load(Some(missing), None, None).is_err());
+        assert!(Policy::load(&Login::Keys(missing.into()), None).is_err());
     }
 }

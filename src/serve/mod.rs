@@ -3,6 +3,7 @@
 
 mod auth;
 mod channel;
+mod config;
 mod host_key;
 mod input;
 mod limits;
@@ -17,17 +18,18 @@ use std::time::{Duration, Instant};
 
 use color_eyre::Result;
 use color_eyre::eyre::WrapErr;
-use russh::server::Config;
+use russh::server::Config as SshConfig;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::anneal::worker::{self, Speed};
-use crate::cli::serve_args::ServeArgs;
 use crate::messages::warn;
-use crate::ui::{App, Glyphs, Options, Theme};
+use crate::ui::{App, Glyphs, Theme};
 use auth::Policy;
 use limits::Limits;
 use session::{Connection, Record};
 use shared::Stage;
+
+pub use config::{Config, Login, Sharing};
 
 /// Time a client has to finish the handshake and log in.
 const LOGIN_TIME: Duration = Duration::from_secs(30);
@@ -79,35 +81,37 @@ fn demo_app(
     .without_saving())
 }
 
-/// Runs the server until SIGINT, SIGTERM or SIGHUP.
-pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
-    let policy = Policy::load(
-        args.authorized_keys.as_deref(),
-        args.password_file.as_deref(),
-        args.presenter_key.as_deref(),
-    )?;
-    let key_path = match &args.host_key {
+/// Runs the server `config` describes until SIGINT, SIGTERM or SIGHUP.
+pub fn run(config: &Config) -> Result<()> {
+    let presenter_key = match &config.sharing {
+        Sharing::Shared { presenter_key } => presenter_key.as_deref(),
+        Sharing::Own => None,
+    };
+    let policy = Policy::load(&config.login, presenter_key)?;
+    let key_path = match &config.host_key {
         Some(path) => path.clone(),
         None => host_key::default_path()?,
     };
     let (key, made) = host_key::load_or_create(&key_path)?;
     let stop = Arc::new(AtomicBool::new(false));
-    let mode = if args.shared {
-        let screen = ratatui::layout::Rect::new(0, 0, 80, 24);
-        let app = demo_app(Theme::colour(false), screen, options.attract, options.speed)?;
-        Mode::Shared(Stage::start(
-            app,
-            args.presenter_key.is_some(),
-            options.fps,
-            Arc::clone(&stop),
-        ))
-    } else {
-        Mode::Own
+    let view = config.view;
+    let mode = match config.sharing {
+        Sharing::Shared { .. } => {
+            let screen = ratatui::layout::Rect::new(0, 0, 80, 24);
+            let app = demo_app(Theme::colour(false), screen, view.attract, view.speed)?;
+            Mode::Shared(Stage::start(
+                app,
+                presenter_key.is_some(),
+                view.fps,
+                Arc::clone(&stop),
+            ))
+        }
+        Sharing::Own => Mode::Own,
     };
     // One core stays for the server (key exchange, drawing); the runs share the rest.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     worker::share_cores(cores.saturating_sub(1).max(1));
-    let config = Config {
+    let ssh = SshConfig {
         methods: policy.methods(),
         keys: vec![key.clone()],
         // Clients refused a login wait a moment before they may try again.
@@ -116,22 +120,22 @@ pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
         max_auth_attempts: 6,
         // The view closes an idle session itself; this closes connections that never
         // got one, or whose client stopped answering.
-        inactivity_timeout: Some(Duration::from_secs_f64(args.idle) + LOGIN_TIME),
+        inactivity_timeout: Some(config.idle + LOGIN_TIME),
         keepalive_interval: Some(Duration::from_secs(30)),
         nodelay: true,
-        ..Config::default()
+        ..SshConfig::default()
     };
     let server = Arc::new(Server {
         policy,
         mode,
-        fps: options.fps,
-        glyphs: options.glyphs,
-        attract: options.attract,
-        speed: options.speed,
-        idle: Duration::from_secs_f64(args.idle),
+        fps: view.fps,
+        glyphs: view.glyphs,
+        attract: view.attract,
+        speed: view.speed,
+        idle: config.idle,
         stop,
-        limits: Limits::new(args.max_sessions),
-        record_dir: args.record_dir.clone(),
+        limits: Limits::new(config.max_sessions),
+        record_dir: config.record_dir.clone(),
         recorded: AtomicU64::new(0),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -140,9 +144,9 @@ pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let listener = TcpListener::bind(args.listen)
+        let listener = TcpListener::bind(config.listen)
             .await
-            .wrap_err_with(|| format!("cannot listen on {}", args.listen))?;
+            .wrap_err_with(|| format!("cannot listen on {}", config.listen))?;
         let address = listener.local_addr()?;
         let made = if made { "made now, " } else { "" };
         // On every address, clients name one of the machine's own.
@@ -166,7 +170,7 @@ pub fn run(args: &ServeArgs, options: &Options) -> Result<()> {
             key_path.display(),
             host_key::fingerprint(&key)
         ));
-        accept(&listener, &server, Arc::new(config)).await;
+        accept(&listener, &server, Arc::new(ssh)).await;
         goodbye(&server).await;
         Ok::<(), color_eyre::Report>(())
     })?;
@@ -181,7 +185,7 @@ fn warn_line(line: std::fmt::Arguments) {
 
 /// Takes connections until SIGINT, SIGTERM or SIGHUP (the terminal the server runs in was
 /// closed): each ends the server the same way, goodbyes first.
-async fn accept(listener: &TcpListener, server: &Arc<Server>, config: Arc<Config>) {
+async fn accept(listener: &TcpListener, server: &Arc<Server>, ssh: Arc<SshConfig>) {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut interrupt), Ok(mut terminate), Ok(mut hangup)) = (
         signal(SignalKind::interrupt()),
@@ -195,7 +199,7 @@ async fn accept(listener: &TcpListener, server: &Arc<Server>, config: Arc<Config
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((socket, peer)) => {
-                    tokio::spawn(connection(Arc::clone(server), Arc::clone(&config), socket, peer));
+                    tokio::spawn(connection(Arc::clone(server), Arc::clone(&ssh), socket, peer));
                 }
                 // Out of descriptors, say: the clients already in go on; try again shortly.
                 Err(e) => {
@@ -221,23 +225,21 @@ async fn goodbye(server: &Server) {
 }
 
 /// One client from TCP connection to its end, and its log line.
-async fn connection(server: Arc<Server>, config: Arc<Config>, socket: TcpStream, peer: SocketAddr) {
+async fn connection(server: Arc<Server>, ssh: Arc<SshConfig>, socket: TcpStream, peer: SocketAddr) {
     let Some(handshake) = server.limits.handshake(peer.ip()) else {
         Record::new(peer).log_with("dropped: too many logging in at once");
         return;
     };
     let record = Record::new(peer);
     let handler = Connection::new(Arc::clone(&server), Arc::clone(&record), handshake);
-    let session = match tokio::time::timeout(
-        LOGIN_TIME,
-        russh::server::run_stream(config, socket, handler),
-    )
-    .await
-    {
-        Ok(Ok(session)) => session,
-        Ok(Err(e)) => return record.log_with(&format!("handshake failed: {e}")),
-        Err(_) => return record.log_with("handshake took too long"),
-    };
+    let session =
+        match tokio::time::timeout(LOGIN_TIME, russh::server::run_stream(ssh, socket, handler))
+            .await
+        {
+            Ok(Ok(session)) => session,
+            Ok(Err(e)) => return record.log_with(&format!("handshake failed: {e}")),
+            Err(_) => return record.log_with("handshake took too long"),
+        };
     let handle = session.handle();
     let login = Arc::clone(&record);
     let watchdog = tokio::spawn(async move {
