@@ -143,7 +143,7 @@ impl Preset {
         match self {
             Preset::CellLinear => Model::CellValues,
             Preset::Ga => Model::Genetic,
-            Preset::Kiln if n >= PARTIAL_FROM && chain % 2 == 0 => Model::PartialFill,
+            Preset::Kiln if n >= PARTIAL_FROM && chain.is_multiple_of(2) => Model::PartialFill,
             _ => Model::BoxSwap,
         }
     }
