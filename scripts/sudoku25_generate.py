@@ -138,25 +138,22 @@ def main() -> None:
         return
     rules = Rules(args.n)
     rng = random.Random(args.seed)
-    puzzles, solutions = [], []
     grids = rules.solver("cadical153")
+    out = open(args.out, "w") if args.out else sys.stdout
+    answers = open(args.out.removesuffix(".txt") + ".solutions.txt", "w") if args.out else None
     for i in range(args.count):
         started = time.time()
         solution = random_grid(rules, grids, rng)
         clues = minimal_puzzle(rules, solution, rng, "cadical153")
         if args.check:
             check(rules, solution, clues)
-        puzzles.append("".join(SYMBOLS[v] if c in clues else "." for c, v in enumerate(solution)))
-        solutions.append("".join(SYMBOLS[v] for v in solution))
+        # Each puzzle is written as soon as it is made: a long run stopped early keeps them.
+        print("".join(SYMBOLS[v] if c in clues else "." for c, v in enumerate(solution)),
+              file=out, flush=True)
+        if answers:
+            print("".join(SYMBOLS[v] for v in solution), file=answers, flush=True)
         print(f"puzzle {i + 1}: {len(clues)} clues, {time.time() - started:.1f} s"
               f"{', checked' if args.check else ''}", file=sys.stderr)
-        if not args.out:
-            print(puzzles[-1], flush=True)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write("".join(p + "\n" for p in puzzles))
-        with open(args.out.removesuffix(".txt") + ".solutions.txt", "w") as f:
-            f.write("".join(s + "\n" for s in solutions))
 
 
 if __name__ == "__main__":
