@@ -1,8 +1,9 @@
-//! Sudoku, 4x4 to 25x25: parsing, propagation, an exact checker and the annealing model.
+//! Sudoku, 4x4 to 25x25: parsing, propagation, an exact checker and the annealing models.
 
 mod args;
 mod built_in;
 mod headless;
+mod model;
 mod prepare;
 mod presets;
 mod spec;
@@ -15,10 +16,11 @@ pub use args::{FORMATS, GaArgs, SudokuArgs};
 pub use headless::{
     Report, output_file, puzzle_trace, selected_puzzles, solve, unsolved_is_failure,
 };
+pub use model::Model;
 pub use prepare::{
     DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults,
 };
-pub use presets::{Model, PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver};
+pub use presets::{PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver};
 pub use spec::{Ga, SudokuModel, SudokuSpec};
 
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.

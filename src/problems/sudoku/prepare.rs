@@ -10,7 +10,7 @@ use super::anneal::SudokuAnneal;
 use super::deduce::{Deduced, deduce};
 use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
-use super::presets::Model;
+use super::model::Model;
 use crate::anneal::Rng;
 use crate::problems::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 

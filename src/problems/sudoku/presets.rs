@@ -13,6 +13,7 @@ use super::anneal::SudokuSnapshot;
 use super::cell_linear::CellLinear;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
+use super::model::Model;
 use super::partial::PartialFill;
 use super::prepare::{
     DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads,
@@ -47,19 +48,6 @@ pub const PRESETS: [Preset; 7] = [
     Preset::Kiln,
     Preset::Ga,
 ];
-
-/// What a preset searches with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Model {
-    /// Annealing box permutations with in-box swaps (kiln's Sudoku model).
-    BoxSwap,
-    /// Annealing single cells with any value (`CellLinear`).
-    CellValues,
-    /// Annealing a fill that never breaks a rule and leaves cells empty (`PartialFill`).
-    PartialFill,
-    /// The genetic algorithm over box permutations.
-    Genetic,
-}
 
 /// Geometric-restart's "T <- T/1.00002".
 const GEOMETRIC_RESTART_ALPHA: f64 = 1.0 / 1.000_02;
@@ -449,6 +437,26 @@ pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> 
     })
 }
 
+/// Plans a chain from its `--t0 auto` temperature for an acceptance rate.
+type PlanWith<'a> = dyn Fn(&dyn Fn(f64) -> f64) -> Result<Plan, InputError> + 'a;
+
+/// The plan of a chain annealing `problem` as it starts (`--t0 auto` samples it), from
+/// `plan_with(auto_t0)`, and its run, after `tune` gives the problem the plan's move mix.
+fn annealed<P>(
+    mut problem: P,
+    plan_with: &PlanWith,
+    seed: u64,
+    tune: impl FnOnce(&mut P, &Plan),
+) -> Result<(Plan, SudokuSearch), InputError>
+where
+    P: Problem<Snapshot = SudokuSnapshot> + Send + 'static,
+{
+    let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
+    tune(&mut problem, &plan);
+    let search = Box::new(Runner::new(problem, plan.config.clone(), seed));
+    Ok((plan, search))
+}
+
 /// The plan and the search of one chain.
 fn chain(
     prepared: &Prepared,
@@ -459,55 +467,26 @@ fn chain(
     let seed = spec.run.seed;
     let n = prepared.puzzle.n;
     let plan_with = |auto: &dyn Fn(f64) -> f64| plan(spec, n, index, free_cells, auto);
-    fn annealer<P>(problem: P, plan: &Plan, seed: u64) -> SudokuSearch
-    where
-        P: Problem<Snapshot = SudokuSnapshot> + Send + 'static,
-    {
-        Box::new(Runner::new(problem, plan.config.clone(), seed))
-    }
+    let (geometry, givens, fixed) = (&prepared.geometry, &prepared.puzzle.cells, &prepared.fixed);
+    let mut fill = Rng::seed_from_u64(seed ^ FILL_SALT);
     Ok(match spec.model.preset().model(n, index) {
-        Model::BoxSwap => {
-            let mut problem = prepared.problem(seed);
-            let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
-            problem.set_focus(plan.focus);
-            problem.set_pairs(plan.pairs);
-            let search = annealer(problem, &plan, seed);
-            (plan, search)
-        }
+        Model::BoxSwap => annealed(prepared.problem(seed), &plan_with, seed, |p, plan| {
+            p.set_focus(plan.focus);
+            p.set_pairs(plan.pairs);
+        })?,
         Model::CellValues => {
-            let mut rng = Rng::seed_from_u64(seed ^ FILL_SALT);
-            let problem = CellLinear::new(
-                prepared.geometry.clone(),
-                &prepared.puzzle.cells,
-                &prepared.fixed,
-                &mut rng,
-            );
-            let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
-            let search = annealer(problem, &plan, seed);
-            (plan, search)
+            let problem = CellLinear::new(geometry.clone(), givens, fixed, &mut fill);
+            annealed(problem, &plan_with, seed, |_, _| {})?
         }
         Model::PartialFill => {
-            let mut rng = Rng::seed_from_u64(seed ^ FILL_SALT);
-            let problem = PartialFill::new(
-                prepared.geometry.clone(),
-                &prepared.puzzle.cells,
-                &prepared.fixed,
-                &prepared.marks,
-                &mut rng,
-            );
-            let plan = plan_with(&|a| auto_temperature(&problem, seed, a, 10_000))?;
-            let search = annealer(problem, &plan, seed);
-            (plan, search)
+            let marks = &prepared.marks;
+            let problem = PartialFill::new(geometry.clone(), givens, fixed, marks, &mut fill);
+            annealed(problem, &plan_with, seed, |_, _| {})?
         }
         Model::Genetic => {
             let plan = plan_with(&|_| 1.0)?;
-            let ga = Genetic::new(
-                prepared.geometry.clone(),
-                &prepared.puzzle.cells,
-                &prepared.fixed,
-                plan.ga.clone().unwrap_or_default(),
-                seed,
-            );
+            let ga = plan.ga.clone().unwrap_or_default();
+            let ga = Genetic::new(geometry.clone(), givens, fixed, ga, seed);
             (plan, Box::new(ga))
         }
     })

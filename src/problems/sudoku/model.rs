@@ -1,0 +1,14 @@
+//! What a Sudoku chain searches with.
+
+/// What a chain of a preset searches with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    /// Annealing box permutations with in-box swaps (every preset but cell-linear and ga).
+    BoxSwap,
+    /// Annealing single cells with any value (`CellLinear`).
+    CellValues,
+    /// Annealing a fill that never breaks a rule and leaves cells empty (`PartialFill`).
+    PartialFill,
+    /// The genetic algorithm over box permutations.
+    Genetic,
+}
