@@ -9,54 +9,91 @@
 //! smaller than a block, so a block takes the better labelling in one step, whatever the
 //! path to it would cost single flips.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::Denoise;
 use crate::problems::image::coarse::{DIRECTIONS as STEPS, FORWARD};
 use crate::problems::image::flow::Flow;
 
-/// Pixels along a block's side: larger than a letter or a stroke's width. Measured on the
-/// unseen families of scripts/denoise_truth.py at 1 s, seeds 1-5: 32 left a mean ratio of
-/// 1.00021 and fine stripes up to 1.004 (patches of a quadrant); 64 left 1.00009 and 1.0027.
-/// A first sweep at 64 costs about 0.1-0.2 s of CPU at 256x256 n8.
-const SIDE: usize = 64;
-/// Where blocks start, modulo SIDE, in both directions: at two offsets every patch up to
-/// SIDE / 2 across lies inside one block.
-const OFFSETS: [usize; 2] = [0, SIDE / 2];
-/// Every block edge is a multiple of this: the grid of tiles that records where pixels
-/// changed.
-const TILE: usize = SIDE / 2;
-/// The ranges a side of `len` pixels is cut into, the first boundary at `offset`.
-fn spans(len: usize, offset: usize) -> impl Iterator<Item = (usize, usize)> {
-    let first = if offset == 0 { SIDE } else { offset };
+/// Pixels along the first blocks' side: larger than a letter or a stroke's width. Measured
+/// on the unseen families of scripts/denoise_truth.py at 1 s, seeds 1-5: 32 left a mean
+/// ratio of 1.00021 and fine stripes up to 1.004 (patches of a quadrant); 64 left 1.00009
+/// and 1.0027. A first sweep at 64 costs about 0.1-0.2 s of CPU at 256x256 n8.
+const FIRST_SIDE: usize = 64;
+/// The largest block side: a block of 256x256 takes a few tens of milliseconds to solve,
+/// one of 512x512 could outlast a second's polish on its own, and cannot be interrupted.
+const LAST_SIDE: usize = 256;
+
+/// The ranges a side of `len` pixels is cut into by blocks of `side`, the first boundary
+/// at `offset`.
+fn spans(len: usize, side: usize, offset: usize) -> impl Iterator<Item = (usize, usize)> {
+    let first = if offset == 0 { side } else { offset };
     std::iter::successors(Some((0, first.min(len))), move |&(_, end)| {
-        (end < len).then(|| (end, (end + SIDE).min(len)))
+        (end < len).then(|| (end, (end + side).min(len)))
     })
 }
 
 impl Denoise {
-    /// Solves every block, at both offsets, until a whole sweep improves nothing or
-    /// `deadline` passes. Returns the energy change (never positive).
+    /// Solves blocks of 64 pixels a side until none improves, then of twice that, and so
+    /// on up to the whole image (or 256), until `deadline` passes. Returns the energy change
+    /// (never positive).
+    ///
+    /// Why larger blocks: patches as large as a block (a quadrant of fine stripes the
+    /// minimum keeps white) need one that holds them and their neighbours. Once the blocks
+    /// of one side are settled, the smaller ones are too: each smaller block at either offset
+    /// lies inside a larger one, whose labelling is the best given its frame.
+    pub fn block_descent(&mut self, deadline: Option<Instant>) -> f64 {
+        let mut gain = 0.0;
+        let mut side = FIRST_SIDE;
+        // The longest a block of the previous side took: one twice as wide is started only
+        // with eight times that left, so the deadline holds.
+        let mut longest = Duration::ZERO;
+        loop {
+            let (change, took) = self.block_sweeps(side, deadline);
+            gain += change;
+            longest = longest.max(took);
+            let whole = side >= self.height.max(self.width);
+            let starved = deadline.is_some_and(|d| Instant::now() + longest * 8 >= d);
+            if whole || side >= LAST_SIDE || starved {
+                return gain;
+            }
+            side *= 2;
+        }
+    }
+
+    /// Solves every block of `side` pixels, at two offsets (one when a block holds the
+    /// whole image), until a whole sweep improves nothing or `deadline` passes. Returns the
+    /// energy change and the longest a block took.
     ///
     /// A block is solved again only when a pixel in it or in a tile next to it changed
     /// since it was last solved: after the first sweep most blocks are settled, and
     /// solving them again would cost as much as the first sweep.
-    pub fn block_descent(&mut self, deadline: Option<Instant>) -> f64 {
+    fn block_sweeps(&mut self, side: usize, deadline: Option<Instant>) -> (f64, Duration) {
         let mut flow = Flow::default();
-        let tiles = (self.height.div_ceil(TILE), self.width.div_ceil(TILE));
+        // Every block edge is a multiple of a tile's side: the grid of tiles records where
+        // pixels changed. At two offsets every patch up to side / 2 across lies inside one
+        // block.
+        let tile = side / 2;
+        let offsets: &[usize] = if side >= self.height.max(self.width) {
+            &[0]
+        } else {
+            &[0, tile]
+        };
+        let tiles = (self.height.div_ceil(tile), self.width.div_ceil(tile));
         // When a pixel in each tile last changed, and when each block was last solved (by
         // offset and top-left tile), on a clock that counts the blocks changed.
         let mut changed = vec![1u64; tiles.0 * tiles.1];
-        let mut solved = vec![0u64; OFFSETS.len() * tiles.0 * tiles.1];
+        let mut solved = vec![0u64; offsets.len() * tiles.0 * tiles.1];
         let mut now = 1;
         let mut gain = 0.0;
+        let mut longest = Duration::ZERO;
         loop {
             let mut improved = false;
-            for (k, offset) in OFFSETS.into_iter().enumerate() {
-                for rows in spans(self.height, offset) {
-                    for columns in spans(self.width, offset) {
-                        let (t0, t1) = (rows.0 / TILE, rows.1.div_ceil(TILE));
-                        let (u0, u1) = (columns.0 / TILE, columns.1.div_ceil(TILE));
+            for (k, &offset) in offsets.iter().enumerate() {
+                for rows in spans(self.height, side, offset) {
+                    for columns in spans(self.width, side, offset) {
+                        let (t0, t1) = (rows.0 / tile, rows.1.div_ceil(tile));
+                        let (u0, u1) = (columns.0 / tile, columns.1.div_ceil(tile));
                         let block = (k * tiles.0 + t0) * tiles.1 + u0;
                         let last = (t0.saturating_sub(1)..(t1 + 1).min(tiles.0))
                             .flat_map(|t| {
@@ -69,10 +106,12 @@ impl Denoise {
                         if last.is_none_or(|c| c <= solved[block]) {
                             continue;
                         }
-                        if deadline.is_some_and(|d| Instant::now() >= d) {
-                            return gain;
+                        let started = Instant::now();
+                        if deadline.is_some_and(|d| started >= d) {
+                            return (gain, longest);
                         }
                         let delta = self.improve_block(rows, columns, &mut flow);
+                        longest = longest.max(started.elapsed());
                         solved[block] = now;
                         if delta < 0.0 {
                             now += 1;
@@ -87,7 +126,7 @@ impl Denoise {
                 }
             }
             if !improved {
-                return gain;
+                return (gain, longest);
             }
         }
     }
@@ -102,8 +141,7 @@ impl Denoise {
     ) -> f64 {
         let width = c1 - c0;
         let pixels = (r1 - r0) * width;
-        let (source, sink) = (pixels, pixels + 1);
-        flow.reset(pixels + 2);
+        flow.reset(pixels);
         let steps = &STEPS[..self.neighbour_offsets().len()];
         let inside = |r: usize, c: usize, (dr, dc): (isize, isize)| {
             let (r, c) = (r as isize + dr, c as isize + dc);
@@ -132,9 +170,9 @@ impl Denoise {
                 floor += costs[0].min(costs[1]);
                 // The sink side is black: cutting source -> node pays for label 1.
                 if costs[1] > costs[0] {
-                    flow.add_edge(source, node, costs[1] - costs[0], 0.0);
+                    flow.add_terminal(node, costs[1] - costs[0], 0.0);
                 } else if costs[0] > costs[1] {
-                    flow.add_edge(node, sink, costs[0] - costs[1], 0.0);
+                    flow.add_terminal(node, 0.0, costs[0] - costs[1]);
                 }
                 for k in FORWARD.into_iter().filter(|&k| k < steps.len()) {
                     if inside(r, c, STEPS[k]) {
@@ -149,7 +187,7 @@ impl Denoise {
                 }
             }
         }
-        let least = floor + flow.max_flow(source, sink);
+        let least = floor + flow.max_flow();
         // Costs are sums of a few weights: a real gain is far above rounding.
         if least >= now - 1e-9 * now.abs().max(1.0) {
             return 0.0;
