@@ -72,7 +72,8 @@ pub struct TspArgs {
     pub no_polish: bool,
     /// Iterated local search after the anneal, for --kick-share of the budget: kick the
     /// tour (a double bridge), descend again, go on from it unless it is longer by more than
-    /// a slack. The default; the flag is kept for older command lines.
+    /// a threshold that falls to 0 by the end. The default; the flag is kept for older
+    /// command lines.
     #[arg(long, conflicts_with = "no_polish", help_heading = "TSP model")]
     pub ils: bool,
     /// The share of the step and time budget spent kicking and re-descending instead of
@@ -88,7 +89,7 @@ pub struct TspArgs {
 /// The share of the budget kicks take when `--kick-share` is not given: annealing finds the
 /// region, the kicks its best tour. At 1 s on the 225- and 442-city families
 /// (docs/benchmarks.md) 0.8 left a mean of the median gaps of 0.03 % where 0.5 left 0.08 %
-/// (with the kicks' slack); annealing alone with one descent left 0.4 %.
+/// (with a fixed threshold for the kicks); annealing alone with one descent left 0.4 %.
 pub const DEFAULT_KICK_SHARE: f64 = 0.8;
 
 impl TspArgs {
