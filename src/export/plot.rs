@@ -3,7 +3,8 @@
 //! schedules are exponential in it), one colour per trace and a dot where each run ended,
 //! each named by its file without the part all the files share (that part heads the
 //! figure). Traces whose temperatures coincide (one schedule) share one grey line named
-//! after all of them, "(same T)".
+//! after all of them, "(same T)". Traces with no temperature at all (other solvers'
+//! results) get the energy panel alone.
 //!
 //! Time (steps or seconds) is linear, as a budgeted schedule is laid out, unless the runs'
 //! lengths span a decade or more ([`Axis::for_runs`]). Energy goes on a log scale when every value is
@@ -48,13 +49,17 @@ const LOG_SPAN: f64 = 4.0;
 /// past `f64::MAX` (1e300 over 1e-300) made that count, and the loop over it, endless.
 const MAX_DECADES: i32 = 100;
 /// Colours that stay apart when printed (Tableau 10); traces beyond them cycle.
-const COLOURS: [RGBColor; 6] = [
+const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(255, 127, 14),
     RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
 ];
 /// The one line drawn for traces whose temperatures coincide: none of their colours.
 const SHARED: RGBColor = RGBColor(70, 70, 70);
@@ -252,7 +257,6 @@ fn draw<DB: DrawingBackend>(
     x: XAxis,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let panels = root.split_evenly((2, 1));
     let ends: Vec<f64> = series
         .iter()
         .map(|s| s.samples.last().map_or(0.0, |p| x.of(p)))
@@ -270,6 +274,16 @@ fn draw<DB: DrawingBackend>(
         names,
         heading: shared.map_or(String::new(), |s| format!("{s}: ")),
     };
+    // Traces of other solvers' results (scripts/bench.py anytime writes LKH's) have no
+    // temperature: an empty panel would only take half the figure.
+    let cooled = series
+        .iter()
+        .flat_map(|s| &s.samples)
+        .any(|p| p.temperature > 0.0);
+    if !cooled {
+        return energy_panel(root, series, &layout);
+    }
+    let panels = root.split_evenly((2, 1));
     energy_panel(&panels[0], series, &layout)?;
     temperature_panel(&panels[1], series, &layout)
 }
@@ -724,6 +738,38 @@ mod tests {
         let alike = [run("a", 150, 1, 1e-3), run("b", 200, 1, 1e-3)];
         let texts = self::texts(&svg(&alike, XAxis::Seconds).unwrap());
         assert!(texts.iter().any(|t| t == "seconds"), "{texts:?}");
+    }
+
+    #[test]
+    fn traces_without_temperatures_get_no_temperature_panel() {
+        let cold = |name| Series {
+            samples: run(name, 100, 1, 1e-3)
+                .samples
+                .into_iter()
+                .map(|p| Sample {
+                    temperature: 0.0,
+                    ..p
+                })
+                .collect(),
+            ..run(name, 0, 1, 0.0)
+        };
+        let figure = [cold("anytime-kiln"), cold("anytime-LKH")];
+        let texts = texts(&svg(&figure, XAxis::Seconds).unwrap());
+        assert!(
+            texts.iter().all(|t| !t.contains("Temperature")),
+            "{texts:?}"
+        );
+        assert_eq!(
+            texts.iter().filter(|t| *t == "LKH").count(),
+            1,
+            "one legend: {texts:?}"
+        );
+        let warm = [run("anytime-kiln", 100, 1, 1e-3), cold("anytime-LKH")];
+        let texts = self::texts(&svg(&warm, XAxis::Seconds).unwrap());
+        assert!(
+            texts.iter().any(|t| t.starts_with("Temperature")),
+            "{texts:?}"
+        );
     }
 
     #[test]
