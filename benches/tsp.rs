@@ -1,5 +1,7 @@
 //! Steps per second of the default TSP annealer (2-opt + Or-opt, 5-NN candidates) on
-//! pcb442, at a mid-run temperature so moves are both accepted and rejected.
+//! pcb442, at a mid-run temperature so moves are both accepted and rejected; and move
+//! evaluations per second of the kicks that end a headless run (kick, descend, accept or
+//! go back), from pcb442's greedy tour.
 
 use std::sync::Arc;
 
@@ -7,6 +9,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 
 use kiln::anneal::{Rng, RunConfig, Runner, Schedule};
+use kiln::problems::tsp::local_search::{self, Budget};
 use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, tsplib};
 
 const STEPS: u64 = 1 << 20;
@@ -40,5 +43,35 @@ fn annealer_steps(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, annealer_steps);
+/// Evaluations a kicks bench spends: a few thousand kicks on pcb442.
+const EVALUATIONS: u64 = 1 << 22;
+
+fn kick_evaluations(c: &mut Criterion) {
+    let instance = pcb442();
+    let mut group = c.benchmark_group("tsp");
+    group.throughput(Throughput::Elements(EVALUATIONS));
+    let mut rng = Rng::seed_from_u64(1);
+    let problem = TspProblem::new(
+        instance,
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        5,
+        Init::Nearest,
+        &mut rng,
+    );
+    let budget = Budget {
+        evaluations: EVALUATIONS,
+        deadline: None,
+        target: None,
+    };
+    group.bench_function("kicks_pcb442", |b| {
+        b.iter(|| {
+            let mut kicked = problem.clone();
+            local_search::iterate(&mut kicked, &mut rng, budget, |_, _| {})
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, annealer_steps, kick_evaluations);
 criterion_main!(benches);
