@@ -742,16 +742,12 @@ mod tests {
 
     #[test]
     fn traces_without_temperatures_get_no_temperature_panel() {
-        let cold = |name| Series {
-            samples: run(name, 100, 1, 1e-3)
-                .samples
-                .into_iter()
-                .map(|p| Sample {
-                    temperature: 0.0,
-                    ..p
-                })
-                .collect(),
-            ..run(name, 0, 1, 0.0)
+        let cold = |name| {
+            let mut series = run(name, 100, 1, 1e-3);
+            for sample in &mut series.samples {
+                sample.temperature = 0.0;
+            }
+            series
         };
         let figure = [cold("anytime-kiln"), cold("anytime-LKH")];
         let texts = texts(&svg(&figure, XAxis::Seconds).unwrap());

@@ -68,15 +68,12 @@ impl Flow {
     /// Empties the network and gives it `nodes` nodes (the terminals not counted) without
     /// arcs.
     pub fn reset(&mut self, nodes: usize) {
-        self.head.clear();
-        self.head.resize(nodes, NONE);
+        refill(&mut self.head, nodes, NONE);
         self.next.clear();
         self.to.clear();
         self.cap.clear();
-        self.from_source.clear();
-        self.from_source.resize(nodes, 0.0);
-        self.to_sink.clear();
-        self.to_sink.resize(nodes, 0.0);
+        refill(&mut self.from_source, nodes, 0.0);
+        refill(&mut self.to_sink, nodes, 0.0);
     }
 
     /// Adds an arc from `a` to `b` of capacity `forward` and one back of capacity
@@ -109,14 +106,11 @@ impl Flow {
         }
         self.tree.clear();
         self.parent.clear();
-        self.queued.clear();
-        self.queued.resize(nodes, false);
+        refill(&mut self.queued, nodes, false);
         self.active.clear();
         self.orphans.clear();
-        self.stamp.clear();
-        self.stamp.resize(nodes, 0);
-        self.distance.clear();
-        self.distance.resize(nodes, 1);
+        refill(&mut self.stamp, nodes, 0);
+        refill(&mut self.distance, nodes, 1);
         self.clock = 0;
         for v in 0..nodes {
             let (tree, parent) = match self.terminal[v] {
@@ -196,9 +190,7 @@ impl Flow {
         let mut e = self.head[v];
         while e != NONE {
             let w = self.to[e as usize] as usize;
-            // The arc flow would take between v and w: outwards from the source tree,
-            // inwards into the sink tree.
-            let arc = if tree == Tree::Source { e } else { e ^ 1 };
+            let arc = outward(tree, e);
             if self.cap[arc as usize] > EPSILON {
                 if self.tree[w] == Tree::Free {
                     self.tree[w] = tree;
@@ -273,7 +265,7 @@ impl Flow {
             let mut e = self.head[x];
             while e != NONE {
                 let w = self.to[e as usize] as usize;
-                let arc = if tree == Tree::Source { e ^ 1 } else { e };
+                let arc = outward(tree, e) ^ 1;
                 if self.tree[w] == tree
                     && self.cap[arc as usize] > EPSILON
                     && let Some(d) = self.rooted_distance(w, tree)
@@ -293,8 +285,7 @@ impl Flow {
             while e != NONE {
                 let w = self.to[e as usize] as usize;
                 if self.tree[w] == tree {
-                    let arc = if tree == Tree::Source { e ^ 1 } else { e };
-                    if self.cap[arc as usize] > EPSILON {
+                    if self.cap[outward(tree, e) as usize ^ 1] > EPSILON {
                         self.activate(w as u32);
                     }
                     let p = self.parent[w];
@@ -339,6 +330,19 @@ impl Flow {
         }
         Some(d)
     }
+}
+
+/// The arc flow would take along `e` (out of a node) between a node of `tree` and its
+/// neighbour: `e` itself out of the source tree, its reverse into the sink tree. Its reverse
+/// is the arc that would make the neighbour the node's parent.
+fn outward(tree: Tree, e: u32) -> u32 {
+    if tree == Tree::Source { e } else { e ^ 1 }
+}
+
+/// Empties `v` and gives it `len` copies of `value`, keeping its buffer.
+fn refill<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
 }
 
 #[cfg(test)]
