@@ -222,9 +222,9 @@ def suite_sudoku25(args, data):
             for line in map(json.loads, out.splitlines()):
                 secs.append(line["seconds"] if line["solved"] else math.inf)
                 rows.append([line["source"], seed, line["solved"], f"{line['seconds']:.1f}",
-                             line["restarts"]])
+                             line.get("solved_by", "-")])
         table(f"25x25 Sudoku, {path.name}, default two chains",
-              ["puzzle", "seed", "solved", "seconds", "restarts"], rows)
+              ["puzzle", "seed", "solved", "seconds", "solved by"], rows)
         print(f"\nmedian {statistics.median(secs):.1f} s, max {max(secs):.1f} s, "
               f"unsolved {secs.count(math.inf)}")
 

@@ -98,7 +98,7 @@ fn draw(canvas: &mut impl Surface, s: &SudokuSnapshot) {
         let colour = match kind {
             CellKind::Given => BLACK,
             CellKind::Propagated => PROPAGATED,
-            CellKind::Annealed => ANNEALED,
+            CellKind::Annealed | CellKind::Learned => ANNEALED,
         };
         canvas.glyph(symbol(value), (x, y), layout.scale, colour);
         if kind == CellKind::Given {

@@ -187,3 +187,34 @@ fn threads_run_chains_side_by_side_within_the_step_budget() {
     let output = kiln(&["sudoku", "--headless", "--threads", "0"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn minimal_25x25_is_solved_by_conflict_learning_and_says_so() {
+    let _cores = crate::common::busy();
+    // Line 8 takes conflict learning about 1,400 conflicts; annealing alone stalls there.
+    let output = kiln(&[
+        "sudoku",
+        "puzzles/sudoku/minimal25.txt",
+        "--index",
+        "8",
+        "--headless",
+        "--time-limit",
+        "60",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let r = &lines(&output)[0];
+    assert_eq!(r["solved"], true, "{r}");
+    assert_eq!(r["solved_by"], "conflict-learning", "{r}");
+    assert_eq!(r["stop"], "target");
+    // A 9x9 anneals, and one that propagation fills says so.
+    let output = kiln(&["sudoku", "puzzles/sudoku/easy20.txt", "--headless"]);
+    let by: Vec<String> = lines(&output)
+        .iter()
+        .map(|r| r["solved_by"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        by.iter().all(|b| b == "box-swaps" || b == "propagation"),
+        "{by:?}"
+    );
+    assert!(by.iter().any(|b| b == "propagation"), "{by:?}");
+}

@@ -59,6 +59,10 @@ pub struct Report {
     pub algorithm: &'static str,
     /// The preset that ran (`kiln` unless --preset says otherwise).
     pub preset: &'static str,
+    /// What solved it: `propagation`, or what the winning chain searched with
+    /// (`partial-fill`, `box-swaps`, `conflict-learning`, ...); absent when unsolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solved_by: Option<&'static str>,
     /// Generations, for a genetic algorithm.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generations: Option<u64>,
@@ -115,6 +119,7 @@ pub fn solve(puzzle: &Puzzle, spec: &SudokuSpec, trace: &mut Trace) -> color_eyr
             spec.run.limits.max_steps,
         );
         report.run(puzzle, &mut solver.search, trace, &mut progress)?;
+        report.solved_by = report.solved.then(|| solver.solved_by());
     }
     Ok(report)
 }
@@ -146,6 +151,7 @@ impl Report {
             error: prepared.has_no_solution().then_some("no solution"),
             algorithm: solver.preset.algorithm(),
             preset: solver.preset.name(),
+            solved_by: None,
             generations: None,
             rank: None,
             output_error: None,

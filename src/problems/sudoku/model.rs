@@ -11,4 +11,19 @@ pub enum Model {
     PartialFill,
     /// The genetic algorithm over box permutations.
     Genetic,
+    /// Conflict-driven clause learning on the grid as clauses (`Learner`): no annealing.
+    ConflictLearning,
+}
+
+impl Model {
+    /// How reports name it (`solved_by`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::BoxSwap => "box-swaps",
+            Model::CellValues => "cell-values",
+            Model::PartialFill => "partial-fill",
+            Model::Genetic => "genetic",
+            Model::ConflictLearning => "conflict-learning",
+        }
+    }
 }

@@ -20,10 +20,11 @@ pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 /// each, sudoku25_generated_dev3 lines 1 and 2), so they get ten minutes.
 const LARGE_TIME_LIMIT: f64 = 600.0;
 
-/// Chains a run uses when --threads is not given: two from 16x16 on, a partial fill and box
-/// swaps (the first solves minimal puzzles, the second sparse grids with many solutions;
-/// the hardest 25x25 take each one many seconds); one below, where a puzzle takes
-/// milliseconds. A fixed number, not the machine's core count, so that a seed gives the
+/// Chains a run uses when --threads is not given: two from 16x16 on (for 16x16 a partial
+/// fill and box swaps, the first for minimal puzzles, the second for sparse grids with many
+/// solutions; for 25x25 box swaps and conflict learning, as annealing alone leaves minimal
+/// 25x25 puzzles two cells short for minutes); one below, where a puzzle takes milliseconds.
+/// A fixed number, not the machine's core count, so that a seed gives the
 /// same run everywhere.
 pub fn default_threads(n: usize) -> usize {
     if n >= 4 { 2 } else { 1 }

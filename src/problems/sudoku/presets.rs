@@ -13,6 +13,7 @@ use super::anneal::SudokuSnapshot;
 use super::cell_linear::CellLinear;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
+use super::learn::Learner;
 use super::model::Model;
 use super::partial::PartialFill;
 use super::prepare::{
@@ -69,6 +70,11 @@ const CELL_LINEAR_T_MIN: f64 = 0.05;
 /// grids with many solutions that the partial fill leaves dozens of cells short
 /// (docs/benchmarks.md); on 9x9 both take milliseconds, and box swaps show the clashes.
 const PARTIAL_FROM: usize = 4;
+/// The box side from which kiln's own preset runs conflict learning in its second chain
+/// (and every other one) and box swaps in the rest: annealing alone leaves minimal 25x25
+/// puzzles two cells short (docs/benchmarks.md), where learning solves them in seconds;
+/// box swaps solve the sparse grids learning finds hardest.
+const LEARNING_FROM: usize = 5;
 /// Reheat: steps without a new best before T goes back to T0.
 const REHEAT_STALL: u64 = 100_000;
 
@@ -116,7 +122,8 @@ impl Preset {
                  steps without a new best (longer for 16x16 and 25x25); 16x16 and 25x25 run \
                  two chains, the first annealing instead a fill that breaks no rule (a \
                  candidate goes into an empty cell and empties the cells it clashes with, \
-                 energy = empty cells) at T = 0.3"
+                 energy = empty cells) at T = 0.3; on 25x25 the second chain is conflict-driven \
+                 clause learning instead (a SAT solver's search, not annealing)"
             }
             Preset::Ga => {
                 "genetic algorithm on box permutations, no propagation; population 1000, 5% \
@@ -131,6 +138,9 @@ impl Preset {
         match self {
             Preset::CellLinear => Model::CellValues,
             Preset::Ga => Model::Genetic,
+            Preset::Kiln if n >= LEARNING_FROM => {
+                [Model::BoxSwap, Model::ConflictLearning][chain % 2]
+            }
             Preset::Kiln if n >= PARTIAL_FROM && chain.is_multiple_of(2) => Model::PartialFill,
             _ => Model::BoxSwap,
         }
@@ -370,6 +380,17 @@ pub struct Solver {
 }
 
 impl Solver {
+    /// What solved the puzzle: `propagation` when it left no cell open, else the model of
+    /// the chain that reached the target (the only chain's, when one ran); ask only once
+    /// the run has reached its target.
+    pub fn solved_by(&self) -> &'static str {
+        if !self.prepared.fixed.contains(&0) {
+            return "propagation";
+        }
+        let chain = self.search.winner().unwrap_or(0);
+        self.preset.model(self.prepared.puzzle.n, chain).name()
+    }
+
     /// The temperatures a display should span: from the start (or reheat) temperature
     /// down to where one cooling run ends, when that is known (for the GA: the range of
     /// its mutation rate).
@@ -482,6 +503,13 @@ fn chain(
             let marks = &prepared.marks;
             let problem = PartialFill::new(geometry.clone(), givens, fixed, marks, &mut fill);
             annealed(problem, &plan_with, seed, |_, _| {})?
+        }
+        Model::ConflictLearning => {
+            let plan = plan_with(&|_| 1.0)?;
+            let budget = plan.config.budget;
+            let marks = &prepared.marks;
+            let learner = Learner::new(geometry.clone(), givens, fixed, marks, budget, seed);
+            (plan, Box::new(learner))
         }
         Model::Genetic => {
             let plan = plan_with(&|_| 1.0)?;

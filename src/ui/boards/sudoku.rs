@@ -148,8 +148,14 @@ impl Board<SudokuSnapshot> for SudokuView {
         "digits missing in rows, columns; 0 = solved"
     }
 
-    fn headline(&self, _: &SudokuSnapshot, _: Option<f64>) -> Option<String> {
-        Some(self.origin.clone())
+    /// The origin, and which search the grid shown is from when it is not an annealer's.
+    fn headline(&self, s: &SudokuSnapshot, _: Option<f64>) -> Option<String> {
+        let learned = s.kinds.contains(&CellKind::Learned);
+        Some(if learned {
+            format!("{} · conflict learning", self.origin)
+        } else {
+            self.origin.clone()
+        })
     }
 
     fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
@@ -258,7 +264,7 @@ fn cell_style(kind: CellKind, conflict: bool, theme: &Theme) -> Style {
     let base = match kind {
         CellKind::Given => theme.given,
         CellKind::Propagated => theme.propagated,
-        CellKind::Annealed => theme.annealed,
+        CellKind::Annealed | CellKind::Learned => theme.annealed,
     };
     if conflict {
         base.patch(theme.conflict)
@@ -455,6 +461,25 @@ mod tests {
 
     use super::*;
     use crate::problems::sudoku::swapped_4x4;
+
+    #[test]
+    fn the_title_names_conflict_learning_when_the_grid_is_its() {
+        let view = SudokuView::new(2, "30 givens".to_string());
+        let annealed = swapped_4x4();
+        assert_eq!(view.headline(&annealed, None).unwrap(), "30 givens");
+        let mut kinds = annealed.kinds.to_vec();
+        for kind in kinds.iter_mut().filter(|k| **k == CellKind::Annealed) {
+            *kind = CellKind::Learned;
+        }
+        let learned = SudokuSnapshot {
+            kinds: kinds.into(),
+            ..annealed
+        };
+        assert_eq!(
+            view.headline(&learned, None).unwrap(),
+            "30 givens · conflict learning"
+        );
+    }
 
     fn render(snapshot: &SudokuSnapshot, theme: &Theme) -> Buffer {
         let view = SudokuView::new(2, String::new());

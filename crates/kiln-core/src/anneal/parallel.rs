@@ -114,9 +114,20 @@ impl<S: Search> Search for Parallel<S> {
             .iter()
             .map(|s| s.best_energy)
             .fold(f64::INFINITY, f64::min);
-        sample.acceptance =
-            samples.iter().map(|s| s.acceptance).sum::<f64>() / samples.len() as f64;
+        // A chain with no temperature (conflict learning) accepts nothing: it has no moves
+        // to accept, and counting it would halve the annealers' rate.
+        let annealing: Vec<f64> = (samples.iter())
+            .filter(|s| s.temperature > 0.0)
+            .map(|s| s.acceptance)
+            .collect();
+        if !annealing.is_empty() {
+            sample.acceptance = annealing.iter().sum::<f64>() / annealing.len() as f64;
+        }
         sample
+    }
+
+    fn winner(&self) -> Option<usize> {
+        self.winner
     }
 
     /// Stopped when one chain reached the target, or when every chain has stopped.

@@ -33,6 +33,10 @@ pub trait Search: Send + 'static {
     fn generations(&self) -> Option<u64> {
         None
     }
+    /// Of several chains, the one that reached the target (`None` for a single search).
+    fn winner(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A boxed search is a search, so solvers of different kinds can share one type (race mode).
@@ -65,6 +69,9 @@ impl<S: Clone + Send + 'static> Search for Box<dyn Search<Snapshot = S>> {
     }
     fn generations(&self) -> Option<u64> {
         (**self).generations()
+    }
+    fn winner(&self) -> Option<usize> {
+        (**self).winner()
     }
 }
 

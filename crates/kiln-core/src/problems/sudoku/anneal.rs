@@ -21,6 +21,8 @@ pub enum CellKind {
     Propagated,
     /// Placed and moved by the annealer.
     Annealed,
+    /// Placed by conflict learning (a chain that does not anneal).
+    Learned,
 }
 
 impl CellKind {

@@ -1,0 +1,318 @@
+//! Conflict learning on a Sudoku: the grid as clauses (one variable per open cell and
+//! candidate; every cell holds one value, every unit holds every value once) for a small
+//! CDCL solver, run as a search the worker can step, sample and show. Its state is a
+//! partial grid that breaks no rule, like the partial fill's, so the two are shown and
+//! compared alike (energy = empty cells).
+
+mod cdcl;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::SeedableRng;
+
+pub use cdcl::{Cdcl, Lit, Status, Var};
+
+use super::anneal::{CellKind, SudokuSnapshot};
+use super::grid::Geometry;
+use super::propagate::Board;
+use crate::anneal::tally::Tally;
+use crate::anneal::{Budget, Rng, Sample, Search, StopReason};
+
+/// Solver work (watch visits and assignments) per 100 steps, so that a step takes about as
+/// long as a box swap on a 25x25 grid: chains side by side run equal steps per batch, and
+/// the faster one would wait. On this 2-core machine the solver does about 50M units a
+/// second and box swaps 39M steps (docs/benchmarks.md).
+const WORK_PER_100_STEPS: u64 = 130;
+
+/// A Sudoku searched by conflict learning.
+pub struct Learner {
+    geometry: Arc<Geometry>,
+    kinds: Arc<[CellKind]>,
+    fixed: Vec<u8>,
+    /// The (cell, value) each variable stands for.
+    meaning: Vec<(u32, u8)>,
+    solver: Cdcl,
+    budget: Budget,
+    tally: Tally,
+    steps: u64,
+    stopped: Option<StopReason>,
+    /// Open cells, and the fewest left empty at any conflict-free point so far.
+    open: usize,
+    best_empty: usize,
+    best: Vec<u8>,
+}
+
+impl Learner {
+    /// The clauses of the grid with `fixed` cells (givens and forced, 0 = open) and `marks`
+    /// (per open cell, bit v-1 when v is still possible).
+    pub fn new(
+        geometry: Arc<Geometry>,
+        givens: &[u8],
+        fixed: &[u8],
+        marks: &[u32],
+        budget: Budget,
+        seed: u64,
+    ) -> Self {
+        let side = geometry.side;
+        let mut meaning = Vec::new();
+        let mut var_of = vec![Var::MAX; fixed.len() * side];
+        // Marks without propagation allow every value: the fixed cells' peers lose theirs
+        // here. Fixed cells that clash leave no candidate anywhere, so nothing to satisfy.
+        let board = Board::new(&geometry, fixed).ok();
+        for (cell, &mark) in marks.iter().enumerate() {
+            if fixed[cell] != 0 {
+                continue;
+            }
+            let mark = board.as_ref().map_or(0, |b| mark & b.candidates(cell));
+            for value in 1..=side as u8 {
+                if mark & (1 << (value - 1)) != 0 {
+                    var_of[cell * side + value as usize - 1] = meaning.len() as Var;
+                    meaning.push((cell as u32, value));
+                }
+            }
+        }
+        let mut solver = Cdcl::new(meaning.len(), &mut Rng::seed_from_u64(seed));
+        let lit = |cell: usize, value: usize| {
+            let var = var_of[cell * side + value - 1];
+            (var != Var::MAX).then(|| Lit::new(var, true))
+        };
+        let mut pairs = Vec::new();
+        let mut at_least_one = |solver: &mut Cdcl, lits: Vec<Lit>| {
+            for (i, &a) in lits.iter().enumerate() {
+                for &b in &lits[i + 1..] {
+                    pairs.push((a.min(b), a.max(b)));
+                }
+            }
+            solver.add_clause(&lits);
+        };
+        for cell in (0..fixed.len()).filter(|&c| fixed[c] == 0) {
+            let lits = (1..=side).filter_map(|v| lit(cell, v)).collect();
+            at_least_one(&mut solver, lits);
+        }
+        for unit in &geometry.units {
+            for value in 1..=side {
+                if unit.iter().any(|&c| fixed[c] as usize == value) {
+                    continue;
+                }
+                let lits = unit.iter().filter_map(|&c| lit(c, value)).collect();
+                at_least_one(&mut solver, lits);
+            }
+        }
+        // Cells sharing a row and a box (or a column and a box) meet twice.
+        pairs.sort_unstable();
+        pairs.dedup();
+        for (a, b) in pairs {
+            solver.add_clause(&[!a, !b]);
+        }
+        let kinds = (CellKind::of_cells(givens, fixed).iter())
+            .map(|&kind| match kind {
+                CellKind::Annealed => CellKind::Learned,
+                other => other,
+            })
+            .collect();
+        Learner {
+            open: fixed.iter().filter(|&&v| v == 0).count(),
+            best_empty: usize::MAX,
+            best: fixed.to_vec(),
+            geometry,
+            kinds,
+            fixed: fixed.to_vec(),
+            meaning,
+            solver,
+            budget,
+            tally: Tally::default(),
+            steps: 0,
+            stopped: None,
+        }
+    }
+
+    /// The grid the solver's assignment stands for (unassigned cells empty).
+    fn grid(&self) -> Vec<u8> {
+        let mut values = self.fixed.clone();
+        for lit in self.solver.trail().iter().filter(|l| l.positive()) {
+            let (cell, value) = self.meaning[lit.var() as usize];
+            values[cell as usize] = value;
+        }
+        values
+    }
+
+    fn empty(&self) -> usize {
+        self.open - self.solver.true_count()
+    }
+
+    fn snapshot_of(&self, values: Vec<u8>) -> SudokuSnapshot {
+        SudokuSnapshot {
+            geometry: Arc::clone(&self.geometry),
+            kinds: Arc::clone(&self.kinds),
+            values,
+        }
+    }
+
+    /// Conflicts so far (each one a clause learnt).
+    pub fn conflicts(&self) -> u64 {
+        self.solver.conflicts()
+    }
+}
+
+impl Search for Learner {
+    type Snapshot = SudokuSnapshot;
+
+    fn step_batch(&mut self, n: u64) -> u64 {
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let n = n.min(self.budget.max_steps.unwrap_or(u64::MAX) - self.steps);
+        let started = Instant::now();
+        let before = self.tally.elapsed;
+        let work = self.solver.work();
+        let mut fewest = self.best_empty;
+        let open = self.open;
+        let mut deepest = None;
+        let status = self.solver.solve(n * WORK_PER_100_STEPS / 100, |solver| {
+            let empty = open - solver.true_count();
+            if empty < fewest {
+                fewest = empty;
+                deepest = Some(solver.trail().to_vec());
+            }
+        });
+        if let Some(trail) = deepest {
+            self.best_empty = fewest;
+            self.best = self.fixed.clone();
+            for lit in trail.iter().filter(|l| l.positive()) {
+                let (cell, value) = self.meaning[lit.var() as usize];
+                self.best[cell as usize] = value;
+            }
+        }
+        // The slice ends at the first decision after its work is spent, a propagation's
+        // worth late at most; it counts as n steps, so that step budgets hold exactly.
+        let done = ((self.solver.work() - work) * 100 / WORK_PER_100_STEPS).clamp(1, n.max(1));
+        self.steps += done;
+        self.tally.proposed += done;
+        self.tally.elapsed = before + started.elapsed();
+        match status {
+            Status::Satisfied => {
+                self.best = self.grid();
+                self.best_empty = 0;
+                self.stopped = Some(StopReason::Target);
+            }
+            // No grid keeps the givens: the other chains cannot succeed either, so this one
+            // waits for the budget like them rather than pretend to a solution.
+            Status::Refuted | Status::Unknown => {
+                self.stopped = self.budget.spent(self.steps, self.tally.elapsed);
+            }
+        }
+        done
+    }
+
+    /// iteration = steps (solver work), temperature = 0 (there is none), energy = empty
+    /// cells now, acceptance = 0.
+    fn sample(&mut self) -> Sample {
+        let best = self.best_empty.min(self.open) as f64;
+        self.tally
+            .sample(self.steps, 0.0, self.empty() as f64, best)
+    }
+
+    fn stopped(&self) -> Option<StopReason> {
+        self.stopped
+    }
+
+    fn snapshot(&self) -> SudokuSnapshot {
+        self.snapshot_of(self.grid())
+    }
+
+    fn best_snapshot(&mut self) -> SudokuSnapshot {
+        self.snapshot_of(self.best.clone())
+    }
+
+    /// There is no temperature to raise; counted, and the search goes on.
+    fn reheat(&mut self, _temperature: f64) {
+        self.tally.reheats += 1;
+    }
+
+    /// Back to no decisions, keeping what was learnt (a SAT solver's restart).
+    fn restart(&mut self) {
+        self.tally.restarts += 1;
+        self.solver.restart_search();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::problems::sudoku::{deduce, is_valid_solution, parse_puzzles};
+
+    fn learner(text: &str, budget: Budget) -> (crate::problems::sudoku::Puzzle, Learner) {
+        let puzzle = parse_puzzles(text, "test").unwrap().remove(0);
+        let geometry = Arc::new(Geometry::new(puzzle.n));
+        let deduced = deduce(&geometry, &puzzle.cells).unwrap();
+        let (cells, marks) = (&deduced.cells, &deduced.marks);
+        let learner = Learner::new(geometry, &puzzle.cells, cells, marks, budget, 1);
+        (puzzle, learner)
+    }
+
+    fn run(learner: &mut Learner) {
+        while learner.stopped().is_none() {
+            learner.step_batch(100_000);
+        }
+    }
+
+    #[test]
+    fn solves_a_minimal_25x25_and_keeps_the_givens() {
+        // Line 8 of minimal25.txt: about 1,400 conflicts, where annealing stalls at two
+        // empty cells.
+        let text = include_str!("../../../../../../puzzles/sudoku/minimal25.txt");
+        let line = text.lines().nth(7).unwrap();
+        let budget = Budget {
+            time_limit: Some(Duration::from_secs(60)),
+            ..Budget::default()
+        };
+        let (puzzle, mut learner) = learner(line, budget);
+        run(&mut learner);
+        assert_eq!(learner.stopped(), Some(StopReason::Target));
+        let sample = learner.sample();
+        assert_eq!(sample.best_energy, 0.0);
+        assert!(learner.conflicts() > 100, "solved by deduction alone?");
+        assert!(is_valid_solution(&puzzle, &learner.best_snapshot().values));
+    }
+
+    #[test]
+    fn a_grid_with_no_solution_runs_to_its_budget_unsolved() {
+        // r1c9 has no candidate (it must be 9, and r5c9 is); without propagation's marks.
+        let text = include_str!("../../../../../../puzzles/sudoku/no_solution.txt");
+        let puzzle = parse_puzzles(text, "test").unwrap().remove(0);
+        let geometry = Arc::new(Geometry::new(puzzle.n));
+        let marks = vec![(1u32 << geometry.side) - 1; puzzle.cells.len()];
+        let budget = Budget {
+            max_steps: Some(1_000_000),
+            ..Budget::default()
+        };
+        let mut learner = Learner::new(geometry, &puzzle.cells, &puzzle.cells, &marks, budget, 1);
+        run(&mut learner);
+        assert_eq!(learner.stopped(), Some(StopReason::MaxSteps));
+        assert!(learner.sample().best_energy > 0.0);
+    }
+
+    #[test]
+    fn its_grid_never_breaks_a_rule() {
+        let text = include_str!("../../../../../../puzzles/sudoku/minimal25.txt");
+        let (puzzle, mut learner) = learner(text.lines().next().unwrap(), Budget::default());
+        for _ in 0..50 {
+            learner.step_batch(20_000);
+            let grid = learner.snapshot().values;
+            let geometry = Geometry::new(puzzle.n);
+            for unit in &geometry.units {
+                let mut seen = 0u32;
+                for &cell in unit.iter().filter(|&&c| grid[c] != 0) {
+                    let bit = 1 << (grid[cell] - 1);
+                    assert_eq!(seen & bit, 0, "a value twice in a unit");
+                    seen |= bit;
+                }
+            }
+            let empty = grid.iter().filter(|&&v| v == 0).count() as f64;
+            assert_eq!(learner.sample().energy, empty);
+        }
+    }
+}
