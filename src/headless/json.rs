@@ -23,7 +23,8 @@ pub enum Stop {
     Interrupted,
     /// The caller stopped the run (an observer said so).
     Stopped,
-    /// The exact check proved the puzzle has no solution: nothing was annealed.
+    /// The exact check proved the puzzle has no solution before any search (nothing was
+    /// annealed), or conflict learning proved it during the run.
     NoSolution,
 }
 
@@ -35,6 +36,7 @@ impl From<StopReason> for Stop {
             StopReason::TimeLimit => Stop::Time,
             StopReason::Stopped => Stop::Stopped,
             StopReason::Interrupted => Stop::Interrupted,
+            StopReason::Refuted => Stop::NoSolution,
         }
     }
 }

@@ -420,6 +420,7 @@ impl App {
             StopReason::Target => format!("ended · board not at the target · E {best}"),
             StopReason::MaxSteps => format!("step budget used up · best E {best}"),
             StopReason::TimeLimit => format!("time limit reached · best E {best}"),
+            StopReason::Refuted => "no solution · conflict learning proved it".to_string(),
             StopReason::Stopped | StopReason::Interrupted => {
                 format!("stopped · best E {best}")
             }
@@ -810,6 +811,14 @@ mod tests {
             "{text}"
         );
         assert!(screen(&app, 80, 24)[0].contains(" SOLVED ·"));
+    }
+
+    #[test]
+    fn a_refuted_run_says_there_is_no_solution() {
+        let app = app_of(FrozenDemo(RunState::Finished(StopReason::Refuted), false));
+        let text = screen(&app, 80, 24).join("\n");
+        assert!(text.contains("no solution · conflict learning proved it"), "{text}");
+        assert!(!text.contains("SOLVED"), "{text}");
     }
 
     #[test]

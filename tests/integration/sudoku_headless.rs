@@ -218,3 +218,17 @@ fn minimal_25x25_is_solved_by_conflict_learning_and_says_so() {
     );
     assert!(by.iter().any(|b| b == "propagation"), "{by:?}");
 }
+
+#[test]
+fn a_25x25_with_no_solution_is_refuted_not_run_to_its_limit() {
+    let _cores = crate::common::busy();
+    let output = kiln(&["sudoku", "puzzles/sudoku/no_solution25.txt", "--headless"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let r = &lines(&output)[0];
+    // The check before the run cannot tell; conflict learning proves it during the run.
+    assert_eq!(r["solutions"], "unknown", "{r}");
+    assert_eq!(r["stop"], "no-solution", "{r}");
+    assert_eq!(r["error"], "no solution", "{r}");
+    assert_eq!(r["solved"], false);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("has no solution"));
+}

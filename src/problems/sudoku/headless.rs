@@ -179,6 +179,9 @@ impl Report {
         self.seconds += sample.elapsed.as_secs_f64();
         self.solution = line_of(&best.values);
         self.stop = search.stopped().map_or(Stop::Stopped, Stop::from);
+        if self.stop == Stop::NoSolution {
+            self.error = Some("no solution");
+        }
         self.generations = search.generations();
         self.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
         if sample.best_energy == 0.0 && !self.solved {

@@ -135,6 +135,14 @@ impl<S: Search> Search for Parallel<S> {
         if self.winner.is_some() {
             return Some(StopReason::Target);
         }
+        // A proof holds for every chain: none can reach the target.
+        if self
+            .chains
+            .iter()
+            .any(|c| c.stopped() == Some(StopReason::Refuted))
+        {
+            return Some(StopReason::Refuted);
+        }
         if self.time_limit.is_some_and(|limit| self.wall() >= limit) {
             return Some(StopReason::TimeLimit);
         }

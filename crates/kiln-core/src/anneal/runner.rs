@@ -121,6 +121,9 @@ pub enum StopReason {
     Stopped,
     /// A signal (SIGINT, SIGTERM, SIGHUP) asked a headless run to stop.
     Interrupted,
+    /// The search proved that no state reaches the target (a Sudoku with no solution,
+    /// refuted by conflict learning).
+    Refuted,
 }
 
 /// One telemetry record: cheap to make, sent every batch.

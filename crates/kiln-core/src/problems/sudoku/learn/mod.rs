@@ -196,9 +196,8 @@ impl Search for Learner {
                 self.best_empty = 0;
                 self.stopped = Some(StopReason::Target);
             }
-            // No grid keeps the givens: the other chains cannot succeed either, so this one
-            // waits for the budget like them rather than pretend to a solution.
-            Status::Refuted | Status::Unknown => {
+            Status::Refuted => self.stopped = Some(StopReason::Refuted),
+            Status::Unknown => {
                 self.stopped = self.budget.spent(self.steps, self.tally.elapsed);
             }
         }
