@@ -817,7 +817,10 @@ mod tests {
     fn a_refuted_run_says_there_is_no_solution() {
         let app = app_of(FrozenDemo(RunState::Finished(StopReason::Refuted), false));
         let text = screen(&app, 80, 24).join("\n");
-        assert!(text.contains("no solution · conflict learning proved it"), "{text}");
+        assert!(
+            text.contains("no solution · conflict learning proved it"),
+            "{text}"
+        );
         assert!(!text.contains("SOLVED"), "{text}");
     }
 

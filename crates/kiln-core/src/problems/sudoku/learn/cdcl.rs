@@ -222,9 +222,11 @@ pub struct Cdcl {
     work: u64,
     /// Variables assigned true now.
     true_count: usize,
-    /// Scratch for `analyze`.
+    /// Scratch for conflict analysis, kept so that it allocates only the learnt clause:
+    /// the clause being built, the variables to unmark after it, a depth-first stack.
     learnt_scratch: Vec<Lit>,
-    stack_scratch: Vec<Var>,
+    to_clear: Vec<Var>,
+    stack: Vec<Var>,
 }
 
 impl Cdcl {
@@ -262,7 +264,8 @@ impl Cdcl {
             work: 0,
             true_count: 0,
             learnt_scratch: Vec::new(),
-            stack_scratch: Vec::new(),
+            to_clear: Vec::new(),
+            stack: Vec::new(),
         }
     }
 
@@ -563,8 +566,8 @@ impl Cdcl {
     fn minimise(&mut self, learnt: &mut Vec<Lit>) {
         for &lit in learnt.iter() {
             self.seen[lit.var() as usize] = true;
+            self.to_clear.push(lit.var());
         }
-        let original = learnt.clone();
         let mut keep = 1;
         for i in 1..learnt.len() {
             let lit = learnt[i];
@@ -574,39 +577,35 @@ impl Cdcl {
             }
         }
         learnt.truncate(keep);
-        for lit in original {
-            self.seen[lit.var() as usize] = false;
-        }
-        for var in self.stack_scratch.drain(..) {
+        for var in self.to_clear.drain(..) {
             self.seen[var as usize] = false;
         }
     }
 
-    /// Whether `var`'s reason is implied by seen literals; vars it proves redundant stay
-    /// seen (and are remembered in `stack_scratch` to be cleared).
+    /// Whether `var`'s reason is implied by seen literals; the variables it proves implied
+    /// stay seen (and listed in `to_clear`), so later literals reuse the proof.
     fn redundant(&mut self, var: Var) -> bool {
-        let mut stack = vec![var];
-        let mut marked = Vec::new();
-        while let Some(v) = stack.pop() {
+        let marked_before = self.to_clear.len();
+        self.stack.clear();
+        self.stack.push(var);
+        while let Some(v) = self.stack.pop() {
             let reason = self.reason[v as usize];
             for k in 0..self.clauses[reason as usize].lits.len() {
-                let q = self.clauses[reason as usize].lits[k];
-                let qv = q.var();
+                let qv = self.clauses[reason as usize].lits[k].var();
                 if qv == v || self.seen[qv as usize] || self.level[qv as usize] == 0 {
                     continue;
                 }
                 if self.reason[qv as usize] == NO_REASON {
-                    for m in marked {
+                    for m in self.to_clear.drain(marked_before..) {
                         self.seen[m as usize] = false;
                     }
                     return false;
                 }
                 self.seen[qv as usize] = true;
-                marked.push(qv);
-                stack.push(qv);
+                self.to_clear.push(qv);
+                self.stack.push(qv);
             }
         }
-        self.stack_scratch.extend(marked);
         true
     }
 
