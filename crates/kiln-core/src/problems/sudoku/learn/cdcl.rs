@@ -54,9 +54,25 @@ pub enum Status {
     Unknown,
 }
 
-/// An index into the clause list.
+/// An index into the list of long clauses.
 type ClauseRef = u32;
-const NO_REASON: ClauseRef = u32::MAX;
+
+/// Why a variable has its value. Two-literal clauses are kept only in the watch lists (a
+/// Sudoku's exclusions are almost all of its clauses: 700,000 on an empty 25x25), so a
+/// value they imply names the clause's other literal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reason {
+    Decision,
+    Binary(Lit),
+    Long(ClauseRef),
+}
+
+/// A clause found false: two literals, or a long clause.
+#[derive(Debug, Clone, Copy)]
+enum Conflict {
+    Binary(Lit, Lit),
+    Long(ClauseRef),
+}
 
 struct Clause {
     lits: Vec<Lit>,
@@ -192,12 +208,12 @@ pub struct Cdcl {
     clauses: Vec<Clause>,
     /// Per literal, the long clauses watching it (looked at when it becomes false).
     watches: Vec<Vec<Watch>>,
-    /// Per literal, the two-literal clauses holding it, as (other literal, clause).
-    binaries: Vec<Vec<(Lit, ClauseRef)>>,
+    /// Per literal, the other literal of each two-literal clause holding it.
+    binaries: Vec<Vec<Lit>>,
     /// Per variable: Some(true), Some(false) or None.
     assigned: Vec<Option<bool>>,
     level: Vec<u32>,
-    reason: Vec<ClauseRef>,
+    reason: Vec<Reason>,
     /// The sign a variable takes when decided (its last value: phase saving).
     phase: Vec<bool>,
     trail: Vec<Lit>,
@@ -223,10 +239,12 @@ pub struct Cdcl {
     /// Variables assigned true now.
     true_count: usize,
     /// Scratch for conflict analysis, kept so that it allocates only the learnt clause:
-    /// the clause being built, the variables to unmark after it, a depth-first stack.
+    /// the clause being built, the variables to unmark after it, a depth-first stack, the
+    /// literals of the clause being resolved.
     learnt_scratch: Vec<Lit>,
     to_clear: Vec<Var>,
     stack: Vec<Var>,
+    reason_scratch: Vec<Lit>,
 }
 
 impl Cdcl {
@@ -246,7 +264,7 @@ impl Cdcl {
             binaries: vec![Vec::new(); 2 * vars],
             assigned: vec![None; vars],
             level: vec![0; vars],
-            reason: vec![NO_REASON; vars],
+            reason: vec![Reason::Decision; vars],
             phase: vec![false; vars],
             trail: Vec::with_capacity(vars),
             levels: Vec::new(),
@@ -266,6 +284,7 @@ impl Cdcl {
             learnt_scratch: Vec::new(),
             to_clear: Vec::new(),
             stack: Vec::new(),
+            reason_scratch: Vec::new(),
         }
     }
 
@@ -284,11 +303,12 @@ impl Cdcl {
         match lits.len() {
             0 => self.refuted = true,
             1 => {
-                self.assign(lits[0], NO_REASON);
+                self.assign(lits[0], Reason::Decision);
                 if self.propagate().is_some() {
                     self.refuted = true;
                 }
             }
+            2 => self.add_binary(lits[0], lits[1]),
             _ => {
                 self.attach(Clause {
                     lits,
@@ -370,7 +390,7 @@ impl Cdcl {
                 return Status::Satisfied;
             };
             self.levels.push(self.trail.len());
-            self.assign(Lit::new(var, self.phase[var as usize]), NO_REASON);
+            self.assign(Lit::new(var, self.phase[var as usize]), Reason::Decision);
         }
     }
 
@@ -394,7 +414,7 @@ impl Cdcl {
         }
     }
 
-    fn assign(&mut self, lit: Lit, reason: ClauseRef) {
+    fn assign(&mut self, lit: Lit, reason: Reason) {
         let var = lit.var() as usize;
         self.assigned[var] = Some(lit.positive());
         self.level[var] = self.levels.len() as u32;
@@ -404,44 +424,48 @@ impl Cdcl {
         self.work += 1;
     }
 
+    fn add_binary(&mut self, a: Lit, b: Lit) {
+        self.binaries[a.index()].push(b);
+        self.binaries[b.index()].push(a);
+    }
+
+    /// Watches a clause of three or more literals by its first two.
     fn attach(&mut self, clause: Clause) -> ClauseRef {
         let at = self.clauses.len() as ClauseRef;
         let (a, b) = (clause.lits[0], clause.lits[1]);
-        if clause.lits.len() == 2 {
-            self.binaries[a.index()].push((b, at));
-            self.binaries[b.index()].push((a, at));
-        } else {
-            self.watches[a.index()].push(Watch {
-                clause: at,
-                blocker: b,
-            });
-            self.watches[b.index()].push(Watch {
-                clause: at,
-                blocker: a,
-            });
-        }
+        self.watches[a.index()].push(Watch {
+            clause: at,
+            blocker: b,
+        });
+        self.watches[b.index()].push(Watch {
+            clause: at,
+            blocker: a,
+        });
         self.learnt += usize::from(clause.learnt);
         self.clauses.push(clause);
         at
     }
 
     /// Unit propagation to a fixpoint; the clause found false, if any.
-    fn propagate(&mut self) -> Option<ClauseRef> {
+    fn propagate(&mut self) -> Option<Conflict> {
         while self.propagated < self.trail.len() {
             let false_lit = !self.trail[self.propagated];
             self.propagated += 1;
             for i in 0..self.binaries[false_lit.index()].len() {
-                let (other, clause) = self.binaries[false_lit.index()][i];
+                let other = self.binaries[false_lit.index()][i];
                 self.work += 1;
                 match self.value(other) {
                     Some(true) => {}
-                    Some(false) => return Some(clause),
-                    None => self.assign(other, clause),
+                    Some(false) => {
+                        self.propagated = self.trail.len();
+                        return Some(Conflict::Binary(false_lit, other));
+                    }
+                    None => self.assign(other, Reason::Binary(false_lit)),
                 }
             }
-            if let Some(conflict) = self.propagate_long(false_lit) {
+            if let Some(clause) = self.propagate_long(false_lit) {
                 self.propagated = self.trail.len();
-                return Some(conflict);
+                return Some(Conflict::Long(clause));
             }
         }
         None
@@ -493,7 +517,7 @@ impl Cdcl {
                     j += 1;
                 }
             } else {
-                self.assign(first, watch.clause);
+                self.assign(first, Reason::Long(watch.clause));
             }
         }
         watches.truncate(j);
@@ -502,18 +526,21 @@ impl Cdcl {
     }
 
     /// First-UIP analysis of `conflict`, backjump, and the learnt clause asserted.
-    fn learn_from(&mut self, conflict: ClauseRef) {
+    fn learn_from(&mut self, conflict: Conflict) {
         let mut learnt = std::mem::take(&mut self.learnt_scratch);
+        let mut falsified = std::mem::take(&mut self.reason_scratch);
         learnt.clear();
         learnt.push(Lit(0));
         let current = self.levels.len() as u32;
         let mut open = 0;
         let mut index = self.trail.len();
-        let mut clause = conflict;
         let mut uip = None;
+        match conflict {
+            Conflict::Binary(a, b) => falsified.extend([a, b]),
+            Conflict::Long(clause) => falsified.extend(&self.clauses[clause as usize].lits),
+        }
         loop {
-            for k in 0..self.clauses[clause as usize].lits.len() {
-                let q = self.clauses[clause as usize].lits[k];
+            for &q in &falsified {
                 let var = q.var() as usize;
                 if Some(q) == uip || self.seen[var] || self.level[var] == 0 {
                     continue;
@@ -540,15 +567,21 @@ impl Cdcl {
                 break;
             }
             uip = Some(p);
-            clause = self.reason[p.var() as usize];
+            falsified.clear();
+            self.reason_lits(p.var(), &mut falsified);
         }
+        falsified.clear();
+        self.reason_scratch = falsified;
         self.minimise(&mut learnt);
         let back_to = self.place_second_watch(&mut learnt);
         let lbd = self.lbd(&learnt);
         self.order.decay();
         self.backtrack(back_to);
         if learnt.len() == 1 {
-            self.assign(learnt[0], NO_REASON);
+            self.assign(learnt[0], Reason::Decision);
+        } else if learnt.len() == 2 {
+            self.add_binary(learnt[0], learnt[1]);
+            self.assign(learnt[0], Reason::Binary(learnt[1]));
         } else {
             let asserting = learnt[0];
             let at = self.attach(Clause {
@@ -556,7 +589,7 @@ impl Cdcl {
                 learnt: true,
                 lbd,
             });
-            self.assign(asserting, at);
+            self.assign(asserting, Reason::Long(at));
         }
         self.learnt_scratch = learnt;
     }
@@ -571,7 +604,7 @@ impl Cdcl {
         let mut keep = 1;
         for i in 1..learnt.len() {
             let lit = learnt[i];
-            if self.reason[lit.var() as usize] == NO_REASON || !self.redundant(lit.var()) {
+            if self.reason[lit.var() as usize] == Reason::Decision || !self.redundant(lit.var()) {
                 learnt[keep] = lit;
                 keep += 1;
             }
@@ -589,13 +622,12 @@ impl Cdcl {
         self.stack.clear();
         self.stack.push(var);
         while let Some(v) = self.stack.pop() {
-            let reason = self.reason[v as usize];
-            for k in 0..self.clauses[reason as usize].lits.len() {
-                let qv = self.clauses[reason as usize].lits[k].var();
+            for k in 0..self.reason_len(v) {
+                let qv = self.reason_lit(v, k).var();
                 if qv == v || self.seen[qv as usize] || self.level[qv as usize] == 0 {
                     continue;
                 }
-                if self.reason[qv as usize] == NO_REASON {
+                if self.reason[qv as usize] == Reason::Decision {
                     for m in self.to_clear.drain(marked_before..) {
                         self.seen[m as usize] = false;
                     }
@@ -607,6 +639,29 @@ impl Cdcl {
             }
         }
         true
+    }
+
+    /// How many literals `var`'s reason has besides `var` itself, at most (a long reason
+    /// holds `var` too, which readers skip).
+    fn reason_len(&self, var: Var) -> usize {
+        match self.reason[var as usize] {
+            Reason::Decision => 0,
+            Reason::Binary(_) => 1,
+            Reason::Long(clause) => self.clauses[clause as usize].lits.len(),
+        }
+    }
+
+    fn reason_lit(&self, var: Var, k: usize) -> Lit {
+        match self.reason[var as usize] {
+            Reason::Decision => unreachable!("a decision has no reason to read"),
+            Reason::Binary(other) => other,
+            Reason::Long(clause) => self.clauses[clause as usize].lits[k],
+        }
+    }
+
+    /// Appends the literals of `var`'s reason to `lits`.
+    fn reason_lits(&self, var: Var, lits: &mut Vec<Lit>) {
+        lits.extend((0..self.reason_len(var)).map(|k| self.reason_lit(var, k)));
     }
 
     /// Moves the literal of the highest level below the current one to index 1 (the
@@ -669,7 +724,6 @@ impl Cdcl {
         }
         let clauses = std::mem::take(&mut self.clauses);
         self.watches.iter_mut().for_each(Vec::clear);
-        self.binaries.iter_mut().for_each(Vec::clear);
         self.learnt = 0;
         for (c, clause) in clauses.into_iter().enumerate() {
             if !dropped[c] {
@@ -679,7 +733,7 @@ impl Cdcl {
         // Reasons at level 0 are never read (analysis skips level 0), and no other level
         // is on the trail.
         for &lit in &self.trail {
-            self.reason[lit.var() as usize] = NO_REASON;
+            self.reason[lit.var() as usize] = Reason::Decision;
         }
     }
 }
