@@ -185,8 +185,13 @@ impl Search for Learner {
             }
         }
         // The slice ends at the first decision after its work is spent, a propagation's
-        // worth late at most; it counts as n steps, so that step budgets hold exactly.
-        let done = ((self.solver.work() - work) * 100 / WORK_PER_100_STEPS).clamp(1, n.max(1));
+        // worth late at most; it counts as n steps, so that step budgets hold exactly. A
+        // slice that did anything counts at least one (a single step in the live view).
+        let spent = self.solver.work() - work;
+        let done = match spent {
+            0 => 0,
+            _ => (spent * 100 / WORK_PER_100_STEPS).clamp(1, n.max(1)),
+        };
         self.steps += done;
         self.tally.proposed += done;
         self.tally.elapsed = before + started.elapsed();
