@@ -129,8 +129,13 @@ impl Learner {
 
     /// The grid the solver's assignment stands for (unassigned cells empty).
     fn grid(&self) -> Vec<u8> {
+        self.grid_of(self.solver.trail())
+    }
+
+    /// The grid an assignment (a trail) stands for.
+    fn grid_of(&self, trail: &[Lit]) -> Vec<u8> {
         let mut values = self.fixed.clone();
-        for lit in self.solver.trail().iter().filter(|l| l.positive()) {
+        for lit in trail.iter().filter(|l| l.positive()) {
             let (cell, value) = self.meaning[lit.var() as usize];
             values[cell as usize] = value;
         }
@@ -178,11 +183,7 @@ impl Search for Learner {
         });
         if let Some(trail) = deepest {
             self.best_empty = fewest;
-            self.best = self.fixed.clone();
-            for lit in trail.iter().filter(|l| l.positive()) {
-                let (cell, value) = self.meaning[lit.var() as usize];
-                self.best[cell as usize] = value;
-            }
+            self.best = self.grid_of(&trail);
         }
         // The slice ends at the first decision after its work is spent, a propagation's
         // worth late at most; it counts as n steps, so that step budgets hold exactly. A
