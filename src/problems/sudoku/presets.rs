@@ -65,9 +65,9 @@ const CELL_LINEAR_SWEEPS: u64 = 200;
 const CELL_LINEAR_T0: f64 = 0.5;
 const CELL_LINEAR_T_MIN: f64 = 0.05;
 /// The box side from which kiln's own preset anneals a partial fill in its first chain
-/// (and every other one), box swaps in the rest: the partial fill solves the minimal 16x16
-/// and 25x25 puzzles that box swaps leave at two or three clashes, box swaps the sparse
-/// grids with many solutions that the partial fill leaves dozens of cells short
+/// (and every other one), box swaps in the rest (up to `LEARNING_FROM`): the partial fill
+/// solves the minimal 16x16 puzzles that box swaps leave at two or three clashes, box swaps
+/// the sparse grids with many solutions that the partial fill leaves dozens of cells short
 /// (docs/benchmarks.md); on 9x9 both take milliseconds, and box swaps show the clashes.
 const PARTIAL_FROM: usize = 4;
 /// The box side from which kiln's own preset runs conflict learning in its second chain
@@ -119,11 +119,11 @@ impl Preset {
                 "after propagation (singles, locked candidates, naked pairs), box swaps, half \
                  aimed at conflicts, 30% paired with a swap in another box that keeps every \
                  row (or column); constant T = 0.3 (0.34 for 25x25), restart after 1,000,000 \
-                 steps without a new best (longer for 16x16 and 25x25); 16x16 and 25x25 run \
-                 two chains, the first annealing instead a fill that breaks no rule (a \
-                 candidate goes into an empty cell and empties the cells it clashes with, \
-                 energy = empty cells) at T = 0.3; on 25x25 the second chain is conflict-driven \
-                 clause learning instead (a SAT solver's search, not annealing)"
+                 steps without a new best (longer for 16x16 and 25x25); 16x16 runs two \
+                 chains, the first annealing instead a fill that breaks no rule (a candidate \
+                 goes into an empty cell and empties the cells it clashes with, energy = \
+                 empty cells) at T = 0.3; 25x25 runs two, box swaps and conflict-driven \
+                 clause learning (a SAT solver's search, not annealing)"
             }
             Preset::Ga => {
                 "genetic algorithm on box permutations, no propagation; population 1000, 5% \
