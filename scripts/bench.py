@@ -209,8 +209,10 @@ def suite_sudoku(args, data):
 
 def suite_sudoku25(args, data):
     """The minimal 25x25 puzzles shipped in puzzles/ (made by scripts/sudoku25_generate.py,
-    never tuned on) and the three generated ones in DATA, default two chains, seeds 1-3."""
-    files = [ROOT / "puzzles/sudoku/minimal25.txt", data / "sudoku/sudoku25_generated_dev3.txt"]
+    never tuned on; minimal25_fresh.txt made after conflict learning was written) and the
+    three generated ones in DATA, default two chains, seeds 1-3."""
+    files = [ROOT / "puzzles/sudoku/minimal25.txt", ROOT / "puzzles/sudoku/minimal25_fresh.txt",
+             data / "sudoku/sudoku25_generated_dev3.txt"]
     for path in files:
         if not path.exists():
             print(f"(skipped: {path} not found)")
