@@ -13,9 +13,9 @@ Suites (default: tsp scale image baseline):
   image     denoising every ground-truth entry up to 256x256 (DATA/image) for 1 s: energy
             over the exact minimum
   sudoku    every Sudoku set in DATA/sudoku but the 25x25 ones: solved, total seconds
-  sudoku25  the minimal 25x25 puzzles of puzzles/sudoku/minimal25.txt and the three
-            generated ones in DATA, default two chains, seeds 1-3 (long: up to 600 s a
-            run)
+  sudoku25  the minimal 25x25 puzzles of puzzles/sudoku/minimal25.txt and
+            minimal25_fresh.txt and the three generated ones in DATA, default two chains,
+            seeds 1-3 (a few minutes; the limit is 600 s a run)
   baseline  the same TSPLIB instances with Python's simanneal (its travelling-salesman
             example: swap two cities, auto schedule for the same wall time) and LKH
             through elkai; both from PyPI, installed into .bench-venv on first use
