@@ -116,12 +116,11 @@ impl<S: Search> Search for Parallel<S> {
             .fold(f64::INFINITY, f64::min);
         // A chain with no temperature (conflict learning) accepts nothing: it has no moves
         // to accept, and counting it would halve the annealers' rate.
-        let annealing: Vec<f64> = (samples.iter())
+        let (sum, annealing) = (samples.iter())
             .filter(|s| s.temperature > 0.0)
-            .map(|s| s.acceptance)
-            .collect();
-        if !annealing.is_empty() {
-            sample.acceptance = annealing.iter().sum::<f64>() / annealing.len() as f64;
+            .fold((0.0, 0), |(sum, n), s| (sum + s.acceptance, n + 1));
+        if annealing > 0 {
+            sample.acceptance = sum / f64::from(annealing);
         }
         sample
     }

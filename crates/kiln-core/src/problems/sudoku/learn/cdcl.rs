@@ -329,13 +329,6 @@ impl Cdcl {
         &self.trail
     }
 
-    /// Prefer these signs when deciding (until conflicts change them).
-    pub fn set_phases(&mut self, phase: impl IntoIterator<Item = (Var, bool)>) {
-        for (var, positive) in phase {
-            self.phase[var as usize] = positive;
-        }
-    }
-
     /// Conflicts so far (each one a clause learnt, or the refutation).
     pub fn conflicts(&self) -> u64 {
         self.conflicts

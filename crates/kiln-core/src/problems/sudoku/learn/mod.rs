@@ -111,9 +111,10 @@ impl Learner {
                 other => other,
             })
             .collect();
+        let open = fixed.iter().filter(|&&v| v == 0).count();
         Learner {
-            open: fixed.iter().filter(|&&v| v == 0).count(),
-            best_empty: usize::MAX,
+            open,
+            best_empty: open,
             best: fixed.to_vec(),
             geometry,
             kinds,
@@ -213,9 +214,8 @@ impl Search for Learner {
     /// iteration = steps (solver work), temperature = 0 (there is none), energy = empty
     /// cells now, acceptance = 0.
     fn sample(&mut self) -> Sample {
-        let best = self.best_empty.min(self.open) as f64;
-        self.tally
-            .sample(self.steps, 0.0, self.empty() as f64, best)
+        let (empty, best) = (self.empty() as f64, self.best_empty as f64);
+        self.tally.sample(self.steps, 0.0, empty, best)
     }
 
     fn stopped(&self) -> Option<StopReason> {
