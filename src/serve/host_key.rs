@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use russh::keys::ssh_key::LineEnding;
 use russh::keys::{Algorithm, HashAlg, PrivateKey};
 
+use super::small_file;
 use crate::input::InputError;
 
 /// Where the host key is kept when `--host-key` names no file: the user's state directory
@@ -33,29 +34,26 @@ fn unreadable(path: &Path, why: impl std::fmt::Display) -> InputError {
 
 /// The key in `path`, made there first if there is none; `true` if it was made now.
 pub(super) fn load_or_create(path: &Path) -> Result<(PrivateKey, bool), InputError> {
-    match fs::read_to_string(path) {
-        Ok(text) => {
-            let mode = fs::metadata(path)
-                .map_err(|e| unreadable(path, e))?
-                .permissions()
-                .mode();
-            // ssh refuses such keys too: anyone who can read it can pose as this server.
-            if mode & 0o077 != 0 {
-                return Err(unreadable(
-                    path,
-                    format!(
-                        "the host key is readable by others (mode {:o}): chmod 600 it",
-                        mode & 0o777
-                    ),
-                ));
-            }
-            let key = PrivateKey::from_openssh(text.trim())
-                .map_err(|e| unreadable(path, format!("not an OpenSSH private key ({e})")))?;
-            Ok((key, false))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((create(path)?, true)),
-        Err(e) => Err(unreadable(path, e)),
+    let Some(text) = small_file::read_if_there(path)? else {
+        return Ok((create(path)?, true));
+    };
+    let mode = fs::metadata(path)
+        .map_err(|e| unreadable(path, e))?
+        .permissions()
+        .mode();
+    // ssh refuses such keys too: anyone who can read it can pose as this server.
+    if mode & 0o077 != 0 {
+        return Err(unreadable(
+            path,
+            format!(
+                "the host key is readable by others (mode {:o}): chmod 600 it",
+                mode & 0o777
+            ),
+        ));
     }
+    let key = PrivateKey::from_openssh(text.trim())
+        .map_err(|e| unreadable(path, format!("not an OpenSSH private key ({e})")))?;
+    Ok((key, false))
 }
 
 fn create(path: &Path) -> Result<PrivateKey, InputError> {

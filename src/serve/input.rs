@@ -7,14 +7,64 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use termwiz::input::{InputEvent, InputParser, KeyCode as Code, Modifiers};
 
 /// Bytes a client may send without making a key (an unfinished paste, say) before what
-/// it sent is thrown away: the parser holds them, and they must stay few.
-const MAX_PENDING: usize = 4096;
+/// it sent is thrown away: the parser holds them, and they must stay few (no key kiln reads
+/// is longer than 16 bytes, and pasted text is nothing to it).
+const MAX_PENDING: usize = 256;
+/// The parser is given at most this many bytes at a time: it looks ahead through all it
+/// holds at each ESC, so what it holds is kept short.
+const CHUNK: usize = 64;
+const ESC: u8 = 0x1b;
+
+/// A client's input is read at a person's pace, and the rest dropped unread: at most
+/// `BYTES` a second (with as many at once), of which at most `KEYS` a second become keys.
+/// Held-down keys repeat 25-30 times a second, each a few bytes, so a person never
+/// reaches either; a flood costs the server no more than these, whatever it sends.
+pub(super) const BYTES: f64 = 1024.0;
+pub(super) const KEYS: f64 = 40.0;
 
 /// How long a lone ESC, or the start of a sequence, waits for the rest before it is read
 /// as it stands. A terminal sends a key's sequence in one write, but a slow link may cut
 /// it in two (ESC, then `[C` 150 ms later); terminals and editors hold a lone ESC the
 /// same way (tmux 500 ms, vim 100 ms).
 pub(super) const HOLD: Duration = Duration::from_millis(300);
+
+/// A rate with a burst as large: what may be spent now, refilled as time passes.
+struct Budget {
+    per_second: f64,
+    left: f64,
+    at: Option<Instant>,
+}
+
+impl Budget {
+    fn new(per_second: f64) -> Budget {
+        Budget {
+            per_second,
+            left: per_second,
+            at: None,
+        }
+    }
+
+    /// Up to `want` of what is left at `now`, spent.
+    fn spend(&mut self, want: usize, now: Instant) -> usize {
+        if let Some(at) = self.at {
+            let refill = now.saturating_duration_since(at).as_secs_f64() * self.per_second;
+            self.left = (self.left + refill).min(self.per_second);
+        }
+        self.at = Some(now);
+        let spent = (want as f64).min(self.left.floor());
+        self.left -= spent;
+        spent as usize
+    }
+
+    /// How long after `now` until a tenth of the burst is back, if less is left.
+    fn wait(&self, now: Instant) -> Option<Duration> {
+        let since = self
+            .at
+            .map_or(0.0, |at| now.saturating_duration_since(at).as_secs_f64());
+        let short = self.per_second / 10.0 - self.left - since * self.per_second;
+        (short > 0.0).then(|| Duration::from_secs_f64(short / self.per_second))
+    }
+}
 
 /// Bytes from one client in, keys out.
 pub(super) struct Keys {
@@ -25,6 +75,10 @@ pub(super) struct Keys {
     pending: usize,
     /// When bytes last came: the parser may hold the start of a key until `HOLD` after.
     fed: Option<Instant>,
+    /// Whether the last byte given to the parser, still held, was an ESC.
+    after_esc: bool,
+    bytes: Budget,
+    keys: Budget,
 }
 
 impl Keys {
@@ -34,6 +88,9 @@ impl Keys {
             carry: Vec::new(),
             pending: 0,
             fed: None,
+            after_esc: false,
+            bytes: Budget::new(BYTES),
+            keys: Budget::new(KEYS),
         }
     }
 
@@ -60,13 +117,41 @@ impl Keys {
         clean
     }
 
-    /// The keys `bytes`, arriving at `now`, complete. What may be the start of a longer
-    /// key (a lone ESC at the end of a packet) is held for the next packet, or until
-    /// `expire` gives up on it.
+    /// The keys `bytes`, arriving at `now`, complete, within the client's budget (bytes past
+    /// it are dropped unread). What may be the start of a longer key (a lone ESC at the end
+    /// of a packet) is held for the next packet, or until `expire` gives up on it.
     pub(super) fn feed(&mut self, bytes: &[u8], now: Instant) -> Vec<KeyEvent> {
-        let bytes = self.utf8(bytes);
+        let read = self.bytes.spend(bytes.len(), now);
+        let bytes = self.utf8(&bytes[..read]);
+        let bytes = self.one_esc(bytes);
         self.fed = Some(now);
-        self.parse(&bytes, true)
+        let mut keys = Vec::new();
+        for chunk in bytes.chunks(CHUNK) {
+            keys.extend(self.parse(chunk, true));
+        }
+        keys.truncate(self.keys.spend(keys.len(), now));
+        keys
+    }
+
+    /// How long to stop reading this client, if it has spent its budget: a flood is then
+    /// held back by TCP on the client's side, not read and dropped here.
+    pub(super) fn throttle(&self, now: Instant) -> Option<Duration> {
+        self.bytes.wait(now)
+    }
+
+    /// `bytes` with every ESC that follows an ESC left out: two are never a key kiln reads
+    /// (at most Alt-Esc), and a run of them costs termwiz a look ahead each.
+    fn one_esc(&mut self, mut bytes: Vec<u8>) -> Vec<u8> {
+        let mut after_esc = self.after_esc;
+        bytes.retain(|&b| {
+            let keep = !(b == ESC && after_esc);
+            after_esc = b == ESC;
+            keep
+        });
+        if !bytes.is_empty() {
+            self.after_esc = after_esc;
+        }
+        bytes
     }
 
     /// The keys held since a packet that came `HOLD` or more before `now`, read as they
@@ -75,7 +160,10 @@ impl Keys {
         match self.fed {
             Some(fed) if now.saturating_duration_since(fed) >= HOLD => {
                 self.fed = None;
-                self.parse(&[], false)
+                self.after_esc = false;
+                let mut keys = self.parse(&[], false);
+                keys.truncate(self.keys.spend(keys.len(), now));
+                keys
             }
             _ => Vec::new(),
         }
@@ -269,18 +357,69 @@ mod tests {
     #[test]
     fn an_endless_paste_is_not_kept_and_keys_after_it_work() {
         let mut keys = Keys::new();
-        let now = Instant::now();
+        let mut now = Instant::now();
         keys.feed(b"\x1b[200~", now);
         for _ in 0..10 {
+            // A second apart: within the client's budget.
+            now += Duration::from_secs(1);
             keys.feed(&[b'x'; 1000], now);
             assert!(keys.pending <= MAX_PENDING);
         }
+        // Each 1000 bytes made hundreds of keys: the next second's budget takes this one.
         let after: Vec<Action> = keys
-            .feed(b"?", now)
+            .feed(b"?", now + Duration::from_secs(1))
             .into_iter()
             .filter_map(action)
             .collect();
         assert_eq!(after.last(), Some(&Action::Help), "{} actions", after.len());
+    }
+
+    #[test]
+    fn a_run_of_escs_is_one_esc() {
+        assert_eq!(actions(&[ESC; 100]), [Action::Quit]);
+        assert_eq!(
+            actions_of(&[b"\x1b\x1b", b"\x1b", b"\x1b[C"]),
+            [Action::NextPuzzle]
+        );
+        // Two Escs pressed a moment apart are two.
+        let mut keys = Keys::new();
+        let start = Instant::now();
+        keys.feed(b"\x1b", start);
+        assert_eq!(keys.expire(start + HOLD).len(), 1);
+        keys.feed(b"\x1b", start + HOLD * 2);
+        assert_eq!(keys.expire(start + HOLD * 3).len(), 1);
+    }
+
+    #[test]
+    fn a_flood_is_read_at_a_persons_pace_and_the_rest_dropped() {
+        let mut keys = Keys::new();
+        let start = Instant::now();
+        let mut got = 0;
+        // Ten seconds of 1 MB a second, in 32 KB packets: ESCs and arrow keys.
+        for n in 0..320u32 {
+            let now = start + Duration::from_millis(u64::from(n) * 31);
+            let packet: Vec<u8> = b"\x1b[C\x1b"
+                .iter()
+                .copied()
+                .cycle()
+                .take(32 * 1024)
+                .collect();
+            got += keys.feed(&packet, now).len();
+            assert!(keys.throttle(now).is_some());
+        }
+        // At most a burst and ten seconds' worth of keys came through, of 1.3 M in the flood.
+        assert!(got > 0 && got as f64 <= KEYS * 11.0, "{got} keys");
+        assert!(keys.pending <= MAX_PENDING);
+        // Once the flood stops, keys work again.
+        let later = start + Duration::from_secs(12);
+        keys.expire(later);
+        assert!(keys.throttle(later).is_none());
+        let after: Vec<Action> = keys
+            .feed(b"?", later)
+            .into_iter()
+            .filter_map(action)
+            .collect();
+        assert_eq!(after, [Action::Help]);
     }
 
     proptest::proptest! {

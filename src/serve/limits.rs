@@ -3,10 +3,16 @@
 //! take a session place: at most `--max-sessions` in all and a few from any one address,
 //! and past that it is told the server is full. So connections that never log in (silent
 //! ones, held open until the login time runs out) cannot keep anyone out of a session.
+//! Nor out of a handshake place: when all are taken, a newcomer takes the place of a
+//! connection that has said nothing (no login request) for `SILENT_GRACE`, from the
+//! address that holds the most places.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
 
 /// Sessions one address may hold (a classroom behind one NAT still gets a few).
 pub(super) const PER_ADDRESS: usize = 4;
@@ -15,6 +21,9 @@ pub(super) const PER_ADDRESS: usize = 4;
 pub(super) const HANDSHAKES: usize = 64;
 /// Of those, from one address.
 pub(super) const HANDSHAKES_PER_ADDRESS: usize = 8;
+/// How long a connection may stay silent (no login request yet: a client sends one a few
+/// round trips after it connects) before a newcomer may take its place when all are taken.
+pub(super) const SILENT_GRACE: Duration = Duration::from_secs(1);
 
 /// How many places of one kind are held, in all and per address.
 #[derive(Default)]
@@ -55,10 +64,51 @@ enum Full {
     Address,
 }
 
+/// A handshake place whose connection has not asked to log in yet.
+struct Silent {
+    id: u64,
+    address: IpAddr,
+    since: Instant,
+    evict: Arc<Notify>,
+}
+
 #[derive(Default)]
 struct Counts {
     sessions: Held,
     handshakes: Held,
+    silent: Vec<Silent>,
+    /// Handshake places given to newcomers: their old holders do not give them back.
+    evicted: HashSet<u64>,
+    next_id: u64,
+}
+
+impl Counts {
+    /// Frees the place of the silent connection older than `SILENT_GRACE` whose address
+    /// holds the most places (the oldest of those), and tells it to close; whether there
+    /// was one.
+    fn evict(&mut self, now: Instant) -> bool {
+        let by_address = &self.handshakes.by_address;
+        let victim = self
+            .silent
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| now.saturating_duration_since(s.since) >= SILENT_GRACE)
+            .max_by_key(|(_, s)| {
+                (
+                    by_address.get(&s.address).copied(),
+                    std::cmp::Reverse(s.since),
+                )
+            })
+            .map(|(at, _)| at);
+        let Some(at) = victim else {
+            return false;
+        };
+        let victim = self.silent.swap_remove(at);
+        self.handshakes.give_back(victim.address);
+        self.evicted.insert(victim.id);
+        victim.evict.notify_one();
+        true
+    }
 }
 
 /// The counts, shared by every connection.
@@ -79,6 +129,9 @@ pub(super) struct Place {
     limits: Limits,
     kind: Kind,
     address: IpAddr,
+    id: u64,
+    /// Told when a newcomer took this (handshake) place.
+    evict: Arc<Notify>,
 }
 
 impl Limits {
@@ -93,27 +146,49 @@ impl Limits {
         self.counts.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn place(&self, kind: Kind, address: IpAddr) -> Place {
+    fn place(&self, counts: &mut Counts, kind: Kind, address: IpAddr) -> Place {
+        counts.next_id += 1;
         Place {
             limits: self.clone(),
             kind,
             address,
+            id: counts.next_id,
+            evict: Arc::new(Notify::new()),
         }
     }
 
-    /// A place to log in from, or `None`: the connection is closed unanswered.
+    /// A place to log in from, or `None`: the connection is closed unanswered. When all
+    /// are taken, a silent connection's place is freed for it (`Counts::evict`).
     pub(super) fn handshake(&self, address: IpAddr) -> Option<Place> {
-        let taken = self
-            .counts()
+        self.handshake_at(address, Instant::now())
+    }
+
+    fn handshake_at(&self, address: IpAddr, now: Instant) -> Option<Place> {
+        let mut counts = self.counts();
+        let mut taken = counts
             .handshakes
             .take(address, HANDSHAKES, HANDSHAKES_PER_ADDRESS);
-        taken.ok().map(|()| self.place(Kind::Handshake, address))
+        if matches!(taken, Err(Full::All)) && counts.evict(now) {
+            taken = counts
+                .handshakes
+                .take(address, HANDSHAKES, HANDSHAKES_PER_ADDRESS);
+        }
+        taken.ok()?;
+        let place = self.place(&mut counts, Kind::Handshake, address);
+        counts.silent.push(Silent {
+            id: place.id,
+            address,
+            since: now,
+            evict: Arc::clone(&place.evict),
+        });
+        Some(place)
     }
 
     /// A session for a client that logged in, or what to tell it.
     pub(super) fn admit(&self, address: IpAddr) -> Result<Place, String> {
-        match self.counts().sessions.take(address, self.max, PER_ADDRESS) {
-            Ok(()) => Ok(self.place(Kind::Session, address)),
+        let mut counts = self.counts();
+        match counts.sessions.take(address, self.max, PER_ADDRESS) {
+            Ok(()) => Ok(self.place(&mut counts, Kind::Session, address)),
             Err(Full::All) => Err(format!(
                 "kiln: server full ({} sessions); try again later",
                 self.max
@@ -130,14 +205,30 @@ impl Limits {
     }
 }
 
+impl Place {
+    /// The connection asked to log in: it is no longer silent, and keeps its place.
+    pub(super) fn spoke(&self) {
+        self.limits.counts().silent.retain(|s| s.id != self.id);
+    }
+
+    /// Told when a newcomer took this place (the connection is then to close).
+    pub(super) fn eviction(&self) -> Arc<Notify> {
+        Arc::clone(&self.evict)
+    }
+}
+
 impl Drop for Place {
     fn drop(&mut self) {
         let mut counts = self.limits.counts();
-        let held = match self.kind {
-            Kind::Handshake => &mut counts.handshakes,
-            Kind::Session => &mut counts.sessions,
-        };
-        held.give_back(self.address);
+        match self.kind {
+            Kind::Session => counts.sessions.give_back(self.address),
+            // An evicted place was given back when it was taken from this one.
+            Kind::Handshake if counts.evicted.remove(&self.id) => {}
+            Kind::Handshake => {
+                counts.silent.retain(|s| s.id != self.id);
+                counts.handshakes.give_back(self.address);
+            }
+        }
     }
 }
 
@@ -189,5 +280,70 @@ mod tests {
         assert!(limits.handshake(ip(201)).is_none());
         drop((more, last, silent));
         assert!(limits.handshake(ip(201)).is_some());
+    }
+
+    #[tokio::test]
+    async fn a_newcomer_takes_the_place_of_a_silent_connection_from_the_busiest_address() {
+        let limits = Limits::new(16);
+        let start = Instant::now();
+        // All places: 7 addresses with 8 each, and one with 7 whose connections spoke.
+        let mut held: Vec<Place> = (0..HANDSHAKES - 1)
+            .map(|n| {
+                let place = limits.handshake_at(ip(10 + (n / 8) as u8), start).unwrap();
+                if n >= 56 {
+                    place.spoke();
+                }
+                place
+            })
+            .collect();
+        let talker = limits.handshake_at(ip(1), start).unwrap();
+        talker.spoke();
+        // Within the grace, nobody is put out.
+        assert!(
+            limits
+                .handshake_at(ip(2), start + SILENT_GRACE / 2)
+                .is_none()
+        );
+        let later = start + SILENT_GRACE;
+        let newcomer = limits.handshake_at(ip(2), later).unwrap();
+        // The oldest silent connection of a busiest address is told to close...
+        let mut told = Vec::new();
+        for (at, place) in held.iter().enumerate() {
+            let notified = place.eviction();
+            if tokio::time::timeout(Duration::ZERO, notified.notified())
+                .await
+                .is_ok()
+            {
+                told.push(at);
+            }
+        }
+        assert_eq!(told.len(), 1, "{told:?}");
+        let evicted = told[0];
+        assert!(
+            held[evicted].address != ip(17),
+            "one that spoke was put out"
+        );
+        // ...and its place is not given back twice when it goes.
+        held.remove(evicted);
+        assert_eq!(limits.counts().handshakes.all, HANDSHAKES);
+        // Those that spoke are never put out: with only them left, nobody comes in.
+        held.retain(|p| p.address == ip(17));
+        let mut more: Vec<Place> = (0..HANDSHAKES - 9)
+            .map(|n| {
+                let place = limits.handshake_at(ip(100 + (n / 8) as u8), later).unwrap();
+                place.spoke();
+                place
+            })
+            .collect();
+        newcomer.spoke();
+        assert!(
+            limits
+                .handshake_at(ip(3), later + SILENT_GRACE * 10)
+                .is_none()
+        );
+        more.clear();
+        drop((held, talker, newcomer));
+        assert_eq!(limits.counts().handshakes.all, 0);
+        assert!(limits.counts().silent.is_empty() && limits.counts().evicted.is_empty());
     }
 }

@@ -3,12 +3,14 @@
 
 mod auth;
 mod channel;
+mod checks;
 mod config;
 mod host_key;
 mod input;
 mod limits;
 mod session;
 mod shared;
+mod small_file;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -25,6 +27,7 @@ use crate::anneal::worker::{self, Speed};
 use crate::messages::warn;
 use crate::ui::{App, Glyphs, Theme};
 use auth::Policy;
+use checks::Checks;
 use limits::Limits;
 use session::{Connection, Record};
 use shared::Stage;
@@ -55,6 +58,8 @@ pub struct Server {
     /// Set when the server stops: every view ends and says goodbye.
     stop: Arc<AtomicBool>,
     limits: Limits,
+    /// Turns to check a password, a few at once however many guess.
+    checks: Checks,
     /// Where each session's view is recorded (`--record-dir`).
     record_dir: Option<PathBuf>,
     /// Sessions recorded so far, which numbers their files.
@@ -111,6 +116,11 @@ pub fn run(config: &Config) -> Result<()> {
     // One core stays for the server (key exchange, drawing); the runs share the rest.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     worker::share_cores(cores.saturating_sub(1).max(1));
+    let checks = Checks::new(
+        policy
+            .check_kib()
+            .map_or(1, |kib| checks::turns(cores, kib)),
+    );
     let ssh = SshConfig {
         methods: policy.methods(),
         keys: vec![key.clone()],
@@ -135,6 +145,7 @@ pub fn run(config: &Config) -> Result<()> {
         idle: config.idle,
         stop,
         limits: Limits::new(config.max_sessions),
+        checks,
         record_dir: config.record_dir.clone(),
         recorded: AtomicU64::new(0),
     });
@@ -231,15 +242,20 @@ async fn connection(server: Arc<Server>, ssh: Arc<SshConfig>, socket: TcpStream,
         return;
     };
     let record = Record::new(peer);
+    // A newcomer may take the place of a connection that says nothing while all are taken.
+    let evicted = handshake.eviction();
+    const EVICTED: &str = "closed: silent while others waited to log in";
     let handler = Connection::new(Arc::clone(&server), Arc::clone(&record), handshake);
-    let session =
-        match tokio::time::timeout(LOGIN_TIME, russh::server::run_stream(ssh, socket, handler))
-            .await
-        {
+    let handshake =
+        tokio::time::timeout(LOGIN_TIME, russh::server::run_stream(ssh, socket, handler));
+    let session = tokio::select! {
+        done = handshake => match done {
             Ok(Ok(session)) => session,
             Ok(Err(e)) => return record.log_with(&format!("handshake failed: {e}")),
             Err(_) => return record.log_with("handshake took too long"),
-        };
+        },
+        () = evicted.notified() => return record.log_with(EVICTED),
+    };
     let handle = session.handle();
     let login = Arc::clone(&record);
     let watchdog = tokio::spawn(async move {
@@ -255,8 +271,11 @@ async fn connection(server: Arc<Server>, ssh: Arc<SshConfig>, socket: TcpStream,
                 .await;
         }
     });
-    if let Err(e) = session.await {
-        record.end(&format!("error: {e}"));
+    tokio::select! {
+        ended = session => if let Err(e) = ended {
+            record.end(&format!("error: {e}"));
+        },
+        () = evicted.notified() => record.end(EVICTED),
     }
     watchdog.abort();
     record.log_with("client left");

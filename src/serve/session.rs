@@ -143,7 +143,12 @@ impl Connection {
         }
     }
 
+    /// The user a login request names; the connection is no longer silent, so a newcomer
+    /// will not take its place.
     fn user(&self, user: &str) {
+        if let Some(place) = &self.place {
+            place.spoke();
+        }
         // A user name is the client's to choose, and other clients see it (in a shared
         // run's status line): no control characters, and not too long.
         let user = user.chars().filter(|c| !c.is_control()).take(32).collect();
@@ -385,16 +390,24 @@ impl Handler for Connection {
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
         self.user(user);
-        if !self.server.policy.takes_passwords() {
+        if !self.server.policy.may_match(password) {
             return Ok(reject());
         }
-        // Hashes are slow on purpose: check off the runtime's threads.
+        // Only a few checks run at once (`Checks`); a guess from an address with too many
+        // in line is refused unchecked.
+        let Some(turn) = self.server.checks.turn(self.record.peer.ip()).await else {
+            return Ok(reject());
+        };
+        // Hashes are slow on purpose: check off the runtime's threads. The turn goes with
+        // the check, so a client that leaves mid-check frees no turn before it ends.
         let server = Arc::clone(&self.server);
         let password = password.to_string();
-        let matches =
-            tokio::task::spawn_blocking(move || server.policy.password_matches(&password))
-                .await
-                .unwrap_or(false);
+        let matches = tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            server.policy.password_matches(&password)
+        })
+        .await
+        .unwrap_or(false);
         Ok(accept_if(matches))
     }
 
@@ -454,7 +467,7 @@ impl Handler for Connection {
         value: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if allowed_env(name) && self.env.len() < MAX_ENV && value.len() <= 64 {
+        if allowed_env(name) && self.env.len() < MAX_ENV && name.len() <= 64 && value.len() <= 64 {
             self.env.push((name.to_string(), value.to_string()));
             session.channel_success(channel)
         } else {
@@ -544,15 +557,21 @@ impl Handler for Connection {
         data: &[u8],
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let keys = match &self.view {
-            Some((keys, _)) => keys
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .feed(data, Instant::now()),
+        let (keys, throttle) = match &self.view {
+            Some((keys, _)) => {
+                let mut keys = keys.lock().unwrap_or_else(|e| e.into_inner());
+                let now = Instant::now();
+                (keys.feed(data, now), keys.throttle(now))
+            }
             None => return Ok(()),
         };
         for key in keys {
             self.send(Event::Key(key));
+        }
+        // A client past its budget is not read for a moment, so its flood waits in its
+        // own buffers instead of costing this server work to drop.
+        if let Some(pause) = throttle {
+            tokio::time::sleep(pause).await;
         }
         Ok(())
     }

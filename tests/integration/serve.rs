@@ -271,10 +271,16 @@ fn commands_subsystems_and_forwarding_are_refused() {
 }
 
 fn keygen(dir: &Path, name: &str) -> PathBuf {
+    keygen_as(dir, name, &["-t", "ed25519"])
+}
+
+/// A key made by `ssh-keygen` with `kind` (`-t rsa -b 3072`, say).
+fn keygen_as(dir: &Path, name: &str, kind: &[&str]) -> PathBuf {
     let path = dir.join(name);
     let status = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .args(["-q", "-N", "", "-f"])
         .arg(&path)
+        .args(kind)
         .status()
         .unwrap();
     assert!(status.success());
@@ -313,6 +319,54 @@ fn authorized_keys_let_in_their_holders_only() {
         text(&admitted.stdout).contains("runs no commands"),
         "{admitted:?}"
     );
+}
+
+/// Issue 33: an RSA key was taken when offered, then its signature refused ("Permission
+/// denied"), as russh was built without RSA.
+#[test]
+fn rsa_keys_get_in_with_either_sha2_signature() {
+    let _cores = crate::common::busy();
+    let dir = scratch("rsa-keys");
+    let keys = dir.join("authorized_keys");
+    let mut listed = String::new();
+    let made: Vec<PathBuf> = [2048, 3072]
+        .into_iter()
+        .map(|bits| {
+            let key = keygen_as(
+                &dir,
+                &format!("rsa{bits}"),
+                &["-t", "rsa", "-b", &bits.to_string()],
+            );
+            listed += &std::fs::read_to_string(key.with_extension("pub")).unwrap();
+            key
+        })
+        .collect();
+    std::fs::write(&keys, listed).unwrap();
+    let server = Server::start(&dir, &["--authorized-keys", keys.to_str().unwrap()]);
+    for key in &made {
+        // OpenSSH signs with rsa-sha2-512 unless told otherwise.
+        for algorithms in ["rsa-sha2-512", "rsa-sha2-256"] {
+            let admitted = server.ssh(&[
+                "-i",
+                key.to_str().unwrap(),
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                &format!("PubkeyAcceptedAlgorithms={algorithms}"),
+                "127.0.0.1",
+                "true",
+            ]);
+            assert_eq!(
+                admitted.status.code(),
+                Some(1),
+                "{key:?} {algorithms}: {admitted:?}"
+            );
+            assert!(
+                text(&admitted.stdout).contains("runs no commands"),
+                "{key:?} {algorithms}: {admitted:?}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -519,19 +573,58 @@ fn sigterm_and_sighup_say_goodbye_to_every_client_and_exit_0() {
 #[test]
 fn bad_flags_and_files_are_one_line_and_exit_2() {
     let _cores = crate::common::busy();
-    let cases: [(&[&str], &str); 5] = [
-        (&["--listen", "foo"], "'foo' is not ADDR:PORT"),
-        (&["--presenter-key", "x.pub"], "add --shared"),
-        (&["--password-file", "Cargo.toml"], "no argon2"),
+    let dir = scratch("bad-serve-files");
+    // Hashes each guess would cost too much to check (issue 33): 2 GiB a check, 100
+    // passes of 64 MiB, and bcrypt's cost 31 (which hung the server at start).
+    let (salt, out) = ("c2FsdHNhbHRzYWx0c2FsdA", "A".repeat(43));
+    let costly = [
+        format!("$argon2id$v=19$m=2097152,t=1,p=4${salt}${out}"),
+        format!("$argon2id$v=19$m=65536,t=100,p=4${salt}${out}"),
+        format!("$2b$31${}", "a".repeat(53)),
+    ];
+    let costly: Vec<String> = costly
+        .iter()
+        .enumerate()
+        .map(|(n, hash)| {
+            let path = dir.join(format!("costly{n}.hash"));
+            std::fs::write(&path, hash).unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    let mut cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--listen", "foo"], "'foo' is not ADDR:PORT"),
+        (vec!["--presenter-key", "x.pub"], "add --shared"),
+        (vec!["--password-file", "Cargo.toml"], "no argon2"),
         (
-            &["--authorized-keys", "/nonexistent/keys"],
+            vec!["--authorized-keys", "/nonexistent/keys"],
             "/nonexistent/keys",
         ),
-        (&["--idle", "ten"], "not a time"),
+        (vec!["--idle", "ten"], "not a time"),
+        // Endless files are read no further than a key file could be (issue 33: they were
+        // read on, at 350 MB/s).
+        (vec!["--password-file", "/dev/zero"], "larger than 1 MiB"),
+        (vec!["--authorized-keys", "/dev/zero"], "larger than 1 MiB"),
+        (vec!["--host-key", "/dev/zero"], "larger than 1 MiB"),
+        (
+            vec!["--shared", "--presenter-key", "/dev/zero"],
+            "larger than 1 MiB",
+        ),
     ];
+    for hash in &costly {
+        cases.push((vec!["--password-file", hash], "kiln serve takes at most"));
+    }
+    let key = dir.join("host_key");
     for (args, says) in cases {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kiln"));
-        cmd.arg("serve").args(args).stdin(Stdio::null());
+        cmd.arg("serve");
+        // Should a bad file be taken, the server starts where it harms nobody.
+        if !args.contains(&"--listen") {
+            cmd.args(["--listen", "127.0.0.1:0"]);
+        }
+        if !args.contains(&"--host-key") {
+            cmd.arg("--host-key").arg(&key);
+        }
+        cmd.args(&args).stdin(Stdio::null());
         let output = output_within(cmd);
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");

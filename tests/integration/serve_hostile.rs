@@ -34,6 +34,9 @@ const WATCH: Duration = Duration::from_millis(1500);
 /// An attack that takes longer than this is a hang.
 const ATTACK_TIME: Duration = Duration::from_secs(20);
 
+/// The password of the servers that take one (`--password-file`).
+const PASSWORD: &str = "correct horse";
+
 /// The address of the normal clients: attackers come from other loopback addresses, so
 /// that the per-address limit (4) never turns the normal clients away.
 const HOME: [u8; 4] = [127, 0, 0, 1];
@@ -120,7 +123,12 @@ impl Login {
         let mut handle = client::connect_stream(Arc::new(config), stream, client)
             .await
             .map_err(said)?;
-        match handle.authenticate_none("hostile").await {
+        // With a password file (`--password-file`), "none" is refused: then the password.
+        let mut auth = handle.authenticate_none("hostile").await;
+        if matches!(&auth, Ok(a) if !a.success()) {
+            auth = handle.authenticate_password("hostile", PASSWORD).await;
+        }
+        match auth {
             Ok(auth) if auth.success() => Ok(Login { handle, farewell }),
             Ok(_) => Err("not let in".to_string()),
             Err(e) => {
@@ -128,6 +136,17 @@ impl Login {
                 Err(said(e))
             }
         }
+    }
+
+    /// A connection from `from` that offers `password` and nothing else; whether it got in.
+    async fn password(port: u16, from: [u8; 4], password: &str) -> Result<bool, russh::Error> {
+        let stream = dial(port, from).await?;
+        let config = Arc::new(client::Config::default());
+        let mut handle = client::connect_stream(config, stream, Client::default()).await?;
+        Ok(handle
+            .authenticate_password("guest", password)
+            .await?
+            .success())
     }
 
     /// What the server said when it sent this client away, once the connection has ended.
@@ -325,6 +344,8 @@ struct Outcome {
     /// The normal session's frames while the attack ran.
     watched: usize,
     attack: Duration,
+    /// The server's CPU time while the attack ran, in cores (1.0: one core all along).
+    cores: f64,
 }
 
 /// What an attack holds (its connections) until the case has measured the server.
@@ -342,6 +363,20 @@ async fn under_attack<F>(
 where
     F: Future<Output = Held> + Send + 'static,
 {
+    under_attack_within(case, args, full, PEAK_KIB, attack).await
+}
+
+/// As `under_attack`, with a bound of its own on the server's peak memory, in KiB.
+async fn under_attack_within<F>(
+    case: &'static str,
+    args: &[&str],
+    full: bool,
+    peak_bound: u64,
+    attack: impl FnOnce(u16) -> F,
+) -> Outcome
+where
+    F: Future<Output = Held> + Send + 'static,
+{
     let dir = scratch(case);
     let mut server = Server::start(&dir, args);
     let port = server.port;
@@ -354,6 +389,7 @@ where
         "{case}: the normal session got no frame before the attack"
     );
     let before_kib = server.peak_memory_kib().unwrap();
+    let cpu_before = server.cpu_seconds().unwrap();
     let started = Instant::now();
     let probe = async {
         if full {
@@ -364,6 +400,9 @@ where
     };
     let (held, during) = tokio::join!(timeout(ATTACK_TIME, tokio::spawn(attack(port))), probe);
     let attack_time = started.elapsed();
+    let cores = server
+        .cpu_seconds()
+        .map_or(0.0, |cpu| (cpu - cpu_before) / attack_time.as_secs_f64());
     let alive = |server: &mut Server, when: &str| {
         if let Some(status) = server.exited() {
             panic!(
@@ -415,12 +454,13 @@ where
         after,
         watched,
         attack: attack_time,
+        cores,
     };
     for time in outcome.during.iter().chain([&outcome.after]) {
         assert!(*time < FIRST_FRAME, "{case}: first frame after {time:?}");
     }
     assert!(
-        peak_kib < PEAK_KIB,
+        peak_kib < peak_bound,
         "{case}: the server's peak resident memory reached {peak_kib} KiB"
     );
     outcome
@@ -521,6 +561,9 @@ async fn oversized_requests(port: u16) -> Held {
     let huge = "N".repeat(100_000);
     channel.set_env(true, huge.as_str(), "1").await.unwrap();
     channel.set_env(true, "LANG", huge.as_str()).await.unwrap();
+    // A name on the list, but 100 KB long (issue 33: 16 of them a session were kept).
+    let long_name = format!("LC_{huge}");
+    channel.set_env(true, long_name, "C").await.unwrap();
     for i in 0..2000 {
         let name = format!("LC_{i}");
         channel.set_env(false, name, "C.UTF-8").await.unwrap();
@@ -535,8 +578,12 @@ async fn oversized_requests(port: u16) -> Held {
     channel.request_shell(true).await.unwrap();
     let reader = Reader::new(channel);
     still_drawing(&reader, None, "a huge pty request").await;
-    // A name not on the list and a value too long are refused; past 16 variables, all are.
-    assert_eq!(reader.got().replies, [false, false, false, true, true]);
+    // A name not on the list, a value or name too long are refused; past 16 variables,
+    // all are.
+    assert_eq!(
+        reader.got().replies,
+        [false, false, false, false, true, true]
+    );
     // 4 MB of keys, one letter over and over: past its queue of 256, the view drops them.
     for _ in 0..128 {
         reader
@@ -780,6 +827,103 @@ async fn garbage(port: u16) -> Held {
     Box::new((login, reader))
 }
 
+/// How long the guessers of case 9 and the floods of case 10 go on.
+const FLOOD: Duration = Duration::from_secs(3);
+/// The server's peak memory in case 9, in KiB: the checks running at once take at most
+/// 256 MiB together (one at a time on two cores), besides what serving takes. Before, every
+/// guess ran at once: 2 GB for 32 guessers, 4 GB for 64.
+const GUESSING_PEAK_KIB: u64 = PEAK_KIB + 256 * 1024;
+
+/// An argon2 hash of `PASSWORD` with m = 64 MiB, t = 3, p = 4 (argon2-cffi's default), in
+/// a file in `dir`.
+fn argon2_file(dir: &std::path::Path) -> std::path::PathBuf {
+    use argon2::PasswordHasher;
+    let params = argon2::Params::new(64 * 1024, 3, 4, None).unwrap();
+    let argon2 = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
+    let hash = argon2
+        .hash_password_with_salt(PASSWORD.as_bytes(), b"kiln-hostile-salt")
+        .unwrap();
+    let path = dir.join("argon2.hash");
+    std::fs::write(&path, format!("{hash}\n")).unwrap();
+    path
+}
+
+/// Case 9 (issue 33): 24 clients from 3 addresses guess wrong passwords as fast as the
+/// server answers, each guess a full argon2 check. The new client, with the right
+/// password, still gets in.
+async fn guessing(port: u16) -> Held {
+    let mut guessers = tokio::task::JoinSet::new();
+    for n in 0..24u8 {
+        guessers.spawn(async move {
+            let until = Instant::now() + FLOOD;
+            while Instant::now() < until {
+                // Refused, or a connection that ran out of tries: connect again.
+                let guessed = Login::password(port, attacker(n % 3), "wrong");
+                if let Ok(Ok(admitted)) = timeout(until - Instant::now(), guessed).await {
+                    assert!(!admitted, "a wrong password got in");
+                } else {
+                    sleep(Duration::from_millis(20)).await;
+                }
+            }
+        });
+    }
+    while let Some(guesser) = guessers.join_next().await {
+        guesser.unwrap();
+    }
+    Box::new(())
+}
+
+/// Case 10 (issue 33): four sessions stream ESC bytes as fast as they can. Before, each
+/// byte cost the server 100 times a plain key's work: 2 cores busy, a new client's first
+/// frame after 4-15 s.
+async fn esc_floods(port: u16) -> Held {
+    let mut floods = tokio::task::JoinSet::new();
+    for n in 0..4u8 {
+        floods.spawn(async move {
+            let login = Login::new(port, attacker(n)).await.unwrap();
+            let reader = Reader::new(login.view(80, 24).await.unwrap());
+            let until = Instant::now() + FLOOD;
+            while Instant::now() < until {
+                let packet = reader.write.data_bytes(vec![0x1b; 32 * 1024]);
+                if timeout(until - Instant::now(), packet).await.is_err() {
+                    break;
+                }
+            }
+            // The session lives through it.
+            let flooded = Instant::now();
+            reader.write.window_change(90, 30, 0, 0).await.unwrap();
+            still_drawing(&reader, Some(flooded), "after an ESC flood").await;
+            (login, reader)
+        });
+    }
+    let mut held = Vec::new();
+    while let Some(flood) = floods.join_next().await {
+        held.push(flood.unwrap());
+    }
+    Box::new(held)
+}
+
+/// Places to log in from, and how long a connection may say nothing before a newcomer
+/// may take its place (`serve::limits`).
+const LOGIN_PLACES: usize = 64;
+const SILENT_GRACE: Duration = Duration::from_secs(1);
+
+/// Case 11 (issue 33): every place to log in from taken (8 from each of 8 addresses) by
+/// connections that say nothing. Before, they kept everyone out for the login time
+/// (30 s, and again as often as they came back); now a newcomer takes one's place.
+async fn silent_flood(port: u16) -> Held {
+    let mut held = Vec::new();
+    for n in 0..LOGIN_PLACES {
+        held.push(dial(port, attacker((n / 8) as u8)).await.unwrap());
+    }
+    sleep(SILENT_GRACE + Duration::from_millis(300)).await;
+    let took = first_frame(port, HOME)
+        .await
+        .unwrap_or_else(|e| panic!("no frame with every place taken: {e}"));
+    assert!(took < Duration::from_secs(5), "first frame after {took:?}");
+    Box::new(held)
+}
+
 /// The attacks, each run against a server of its own.
 #[derive(Debug, Clone, Copy)]
 enum Case {
@@ -791,10 +935,13 @@ enum Case {
     PastMaxSessions,
     Garbage,
     Silent,
+    Guessing,
+    EscFloods,
+    SilentFlood,
 }
 
 impl Case {
-    const ALL: [Case; 8] = [
+    const ALL: [Case; 11] = [
         Case::PtySizes,
         Case::WindowChangeStorm,
         Case::OversizedRequests,
@@ -803,6 +950,9 @@ impl Case {
         Case::PastMaxSessions,
         Case::Garbage,
         Case::Silent,
+        Case::Guessing,
+        Case::EscFloods,
+        Case::SilentFlood,
     ];
 
     /// Runs the case on a runtime of its own.
@@ -839,6 +989,14 @@ impl Case {
                 let args = ["--max-sessions", max.as_str()];
                 under_attack("silent-connections", &args, false, silent).await
             }
+            Case::Guessing => {
+                let dir = scratch("guessing-hash");
+                let hash = argon2_file(&dir);
+                let args = ["--password-file", hash.to_str().unwrap()];
+                under_attack_within("guessing", &args, false, GUESSING_PEAK_KIB, guessing).await
+            }
+            Case::EscFloods => under_attack("esc-floods", &[], false, esc_floods).await,
+            Case::SilentFlood => under_attack("silent-flood", &[], true, silent_flood).await,
         }
     }
 }
@@ -891,6 +1049,48 @@ fn garbage_before_and_after_the_handshake_is_shrugged_off() {
     Case::Garbage.run();
 }
 
+#[test]
+fn password_guessing_runs_a_few_checks_at_once() {
+    let _cores = crate::common::busy();
+    Case::Guessing.run();
+}
+
+#[test]
+fn esc_floods_cost_the_server_no_more_than_a_persons_keys() {
+    let _cores = crate::common::busy();
+    let outcome = Case::EscFloods.run();
+    // Before: two cores (all there were) for as long as the floods went on.
+    assert!(
+        outcome.cores < 0.5,
+        "the server took {:.2} cores while four sessions flooded it",
+        outcome.cores
+    );
+}
+
+#[test]
+fn silent_connections_in_every_login_place_keep_nobody_out() {
+    let _cores = crate::common::busy();
+    Case::SilentFlood.run();
+}
+
+/// Issue 33: bcrypt reads a password's first 72 bytes; past them, a password is refused
+/// rather than let in by its start.
+#[test]
+fn bcrypt_refuses_passwords_past_72_bytes() {
+    let _cores = crate::common::busy();
+    let dir = scratch("bcrypt-72");
+    let long = "k".repeat(92);
+    let hash = dir.join("class.hash");
+    std::fs::write(&hash, bcrypt::hash(&long, 4).unwrap()).unwrap();
+    let server = Server::start(&dir, &["--password-file", hash.to_str().unwrap()]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let same_start = format!("{}{}", &long[..72], "x".repeat(20));
+    for (password, what) in [(&same_start, "its first 72 bytes"), (&long, "all of it")] {
+        let admitted = runtime.block_on(Login::password(server.port, attacker(0), password));
+        assert!(!admitted.unwrap(), "let in by {what}");
+    }
+}
+
 /// The numbers for a note: every case in turn, what the server's memory reached and how
 /// long a new client waited for its first frame. `cargo test --release --test integration
 /// serve_hostile::numbers -- --ignored --nocapture`
@@ -899,8 +1099,8 @@ fn garbage_before_and_after_the_handshake_is_shrugged_off() {
 fn numbers() {
     let _cores = crate::common::alone();
     println!(
-        "{:<20} {:>8} {:>10} {:>10} {:>12} {:>11} {:>8}",
-        "case", "attack", "idle KiB", "peak KiB", "first during", "first after", "frames"
+        "{:<20} {:>8} {:>10} {:>10} {:>12} {:>11} {:>8} {:>6}",
+        "case", "attack", "idle KiB", "peak KiB", "first during", "first after", "frames", "cores"
     );
     let mut failed = Vec::new();
     for case in Case::ALL {
@@ -914,14 +1114,15 @@ fn numbers() {
             .during
             .map_or("-".to_string(), |d| format!("{:.3} s", d.as_secs_f64()));
         println!(
-            "{:<20} {:>6.2} s {:>10} {:>10} {:>12} {:>9.3} s {:>8}",
+            "{:<20} {:>6.2} s {:>10} {:>10} {:>12} {:>9.3} s {:>8} {:>6.2}",
             o.case,
             o.attack.as_secs_f64(),
             o.before_kib,
             o.peak_kib,
             during,
             o.after.as_secs_f64(),
-            o.watched
+            o.watched,
+            o.cores
         );
     }
     assert!(failed.is_empty(), "failed: {failed:?}");

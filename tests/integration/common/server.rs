@@ -123,4 +123,14 @@ impl Server {
             .parse()
             .ok()
     }
+
+    /// The CPU time the server has used so far (user and system), in seconds; `None` once
+    /// it has gone.
+    pub(crate) fn cpu_seconds(&self) -> Option<f64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).ok()?;
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks = |at: usize| fields.get(at)?.parse::<u64>().ok();
+        // utime and stime, in the kernel's USER_HZ (100 a second on Linux).
+        Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
+    }
 }
