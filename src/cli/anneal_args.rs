@@ -90,6 +90,7 @@ impl AnnealArgs {
             limits: Limits {
                 time_limit: self.time_limit,
                 max_steps: self.max_steps,
+                clock: None,
             },
             trace: self.trace.clone(),
         }

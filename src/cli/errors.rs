@@ -3,6 +3,8 @@
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
+use crate::input::excerpt;
+
 /// The message (without `kiln: `) for a command-line error. Not for `--help` and
 /// `--version`, which print as clap prints them.
 pub fn one_line(error: &clap::Error) -> String {
@@ -14,8 +16,10 @@ pub fn one_line(error: &clap::Error) -> String {
 }
 
 fn described(error: &clap::Error) -> Option<String> {
-    let arg = || string(error, ContextKind::InvalidArg).map(|a| flag_name(&a));
-    let value = || string(error, ContextKind::InvalidValue);
+    // What the user typed is quoted short: a 100 KB value is not a 100 KB line.
+    let arg =
+        || string(error, ContextKind::InvalidArg).map(|a| excerpt(&flag_name(&a)).into_owned());
+    let value = || string(error, ContextKind::InvalidValue).map(|v| excerpt(&v).into_owned());
     Some(match error.kind() {
         ErrorKind::ValueValidation => {
             let why = std::error::Error::source(error)?;
@@ -31,7 +35,7 @@ fn described(error: &clap::Error) -> Option<String> {
         ErrorKind::UnknownArgument => format!("unexpected argument '{}'", arg()?),
         ErrorKind::InvalidSubcommand => format!(
             "unknown command '{}'",
-            string(error, ContextKind::InvalidSubcommand)?
+            excerpt(&string(error, ContextKind::InvalidSubcommand)?)
         ),
         ErrorKind::ArgumentConflict => {
             let prior = match error.get(ContextKind::PriorArg) {

@@ -9,6 +9,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::headless::batch::Shard;
+use crate::input::excerpt;
 use crate::messages::show_number;
 use crate::problems::image::bitmap::check_size;
 
@@ -64,11 +65,12 @@ impl Reals {
 
     /// Parses `text` and checks it is in range; the error says which range and why.
     pub fn parse(&self, text: &str) -> Result<f64, String> {
+        let shown = excerpt(text);
         match text.trim().parse::<f64>() {
             Ok(x) if self.contains(x) => Ok(x),
-            Ok(_) => Err(format!("{text} is not in {self} ({})", self.unit)),
+            Ok(_) => Err(format!("{shown} is not in {self} ({})", self.unit)),
             Err(_) => Err(format!(
-                "'{text}' is not a number ({} in {self})",
+                "'{shown}' is not a number ({} in {self})",
                 self.unit
             )),
         }
@@ -119,14 +121,15 @@ impl<T: TryFrom<u64>> Wholes<T> {
 
     pub fn parse(&self, text: &str) -> Result<T, String> {
         let range = format!("[{}, {}]", show_whole(self.low), show_whole(self.high));
+        let shown = excerpt(text);
         // u128 tells a number too large for u64 (out of range) from something else.
         match text.trim().parse::<u128>() {
             Ok(n) if (self.low as u128..=self.high as u128).contains(&n) => {
-                T::try_from(n as u64).map_err(|_| format!("{text} does not fit this machine"))
+                T::try_from(n as u64).map_err(|_| format!("{shown} does not fit this machine"))
             }
-            Ok(_) => Err(format!("{text} is not in {range} ({})", self.unit)),
+            Ok(_) => Err(format!("{shown} is not in {range} ({})", self.unit)),
             Err(_) => Err(format!(
-                "'{text}' is not a whole number ({} in {range})",
+                "'{shown}' is not a whole number ({} in {range})",
                 self.unit
             )),
         }
@@ -209,7 +212,12 @@ pub const SESSIONS: Wholes<usize> = Wholes::new(1, 1024, "sessions at once");
 
 /// `--shard K/N`, into the batch's [`Shard`].
 pub fn shard(text: &str) -> Result<Shard, String> {
-    let bad = || format!("'{text}' is not a shard like 2/8 (part K of N, 1 <= K <= N)");
+    let bad = || {
+        format!(
+            "'{}' is not a shard like 2/8 (part K of N, 1 <= K <= N)",
+            excerpt(text)
+        )
+    };
     let (part, count) = text.split_once('/').ok_or_else(bad)?;
     let part: usize = part.trim().parse().map_err(|_| bad())?;
     let count: usize = count.trim().parse().map_err(|_| bad())?;
@@ -228,17 +236,21 @@ pub fn seeds(text: &str) -> Result<Seeds, String> {
     let seed = |item: &str| match item.trim().parse::<u128>() {
         Ok(_) => SEED.parse(item),
         Err(_) => Err(format!(
-            "'{text}' is not a seed list; write a range as A..B (e.g. 1..20) or a list as 1,2,3"
+            "'{}' is not a seed list; write a range as A..B (e.g. 1..20) or a list as 1,2,3",
+            excerpt(text)
         )),
     };
     let seeds = match text.split_once("..") {
         Some((first, last)) => {
             let (first, last) = (seed(first)?, seed(last)?);
             if first > last {
-                return Err(format!("{text} is empty: the first seed is above the last"));
+                return Err(format!(
+                    "{} is empty: the first seed is above the last",
+                    excerpt(text)
+                ));
             }
             if last - first >= MAX_SEEDS {
-                return Err(format!("{text} is more than {MAX_SEEDS} seeds"));
+                return Err(format!("{} is more than {MAX_SEEDS} seeds", excerpt(text)));
             }
             (first..=last).collect()
         }
@@ -263,10 +275,10 @@ pub fn duration(text: &str) -> Result<f64, String> {
         .trim()
         .parse::<f64>()
         .map(|n| n * unit)
-        .map_err(|_| format!("'{text}' is not a time (e.g. 90, 90s, 10m, 2h)"))?;
+        .map_err(|_| format!("'{}' is not a time (e.g. 90, 90s, 10m, 2h)", excerpt(text)))?;
     SECONDS
         .parse(&seconds.to_string())
-        .map_err(|_| format!("{text} is not in {SECONDS} (a year at most)"))
+        .map_err(|_| format!("{} is not in {SECONDS} (a year at most)", excerpt(text)))
 }
 
 /// A clap value parser for `range`.
@@ -284,7 +296,7 @@ where
 
 /// `--size WxH`: a size `bitmap::check_size` accepts.
 pub fn image_size(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("'{text}' is not a size like 256x256");
+    let bad = || format!("'{}' is not a size like 256x256", excerpt(text));
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
     let w: usize = w.trim().parse().map_err(|_| bad())?;
     let h: usize = h.trim().parse().map_err(|_| bad())?;

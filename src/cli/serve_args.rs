@@ -13,9 +13,12 @@ use crate::ui::Options;
 
 /// `--listen ADDR:PORT`, as an IP address and a port.
 fn listen(text: &str) -> Result<SocketAddr, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not ADDR:PORT (e.g. 127.0.0.1:2222 or [::1]:2222)"))
+    text.trim().parse().map_err(|_| {
+        format!(
+            "'{}' is not ADDR:PORT (e.g. 127.0.0.1:2222 or [::1]:2222)",
+            crate::input::excerpt(text)
+        )
+    })
 }
 
 #[derive(Args, Debug)]

@@ -143,6 +143,7 @@ pub fn check_new_file(
         (Ok(_), Existing::Refuse(instead)) => return refuse(format!("{shown} exists; {instead}")),
         _ => {}
     }
+    remove_stale_temporaries(path);
     // Try the directory now rather than lose the result after a long run.
     let probe = temporary(path);
     match OpenOptions::new().write(true).create_new(true).open(&probe) {
@@ -169,6 +170,41 @@ pub fn create_streamed(path: &Path) -> io::Result<fs::File> {
 fn temporary(path: &Path) -> PathBuf {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     path.with_file_name(format!(".{name}.kiln-{}.tmp", std::process::id()))
+}
+
+/// Removes the temporaries of `path` that a kiln killed while writing it left behind (a
+/// SIGKILL gives no chance to clean up): `.NAME.kiln-PID.tmp` files of this user whose
+/// process is gone. Where processes cannot be looked up (no `/proc`), nothing is removed.
+fn remove_stale_temporaries(path: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(me) = fs::metadata("/proc/self") else {
+        return;
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let prefix = format!(".{name}.kiln-");
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let pid = (file.to_str())
+            .and_then(|f| f.strip_prefix(&prefix)?.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        let Some(pid) = pid else {
+            continue;
+        };
+        let ours = entry
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.uid() == me.uid());
+        let gone = !Path::new(&format!("/proc/{pid}")).exists();
+        if ours && gone {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The same file, by device and inode, whatever the path says.
@@ -247,6 +283,26 @@ fn write_all_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_killed_run_s_temporary_is_removed_by_the_next_and_a_live_one_s_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.pbm");
+        // No process has a PID this large (Linux's pid_max is at most 2^22).
+        let dead = dir.path().join(".out.pbm.kiln-4294967295.tmp");
+        let live = dir
+            .path()
+            .join(format!(".out.pbm.kiln-{}.tmp", std::process::id()));
+        let other = dir.path().join(".other.pbm.kiln-4294967295.tmp");
+        for file in [&dead, &live, &other] {
+            fs::write(file, b"partial").unwrap();
+        }
+        Target::new(&path, false).check(&[]).unwrap();
+        assert!(!dead.exists());
+        assert!(live.exists() && other.exists());
+        Target::new(&path, false).write(b"P1\n1 1\n0\n").unwrap();
+        assert!(path.exists());
+    }
 
     #[test]
     fn an_existing_file_is_kept_unless_forced() {

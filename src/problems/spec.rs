@@ -6,7 +6,7 @@
 //! default may depend on what is loaded (a tour's typical edge, a Sudoku's size).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::Named;
 use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction, Trace, nth_seed};
@@ -119,6 +119,10 @@ pub struct Cooling {
 pub struct Limits {
     pub time_limit: Option<f64>,
     pub max_steps: Option<u64>,
+    /// When a headless run began: its time limit (the user's or the problem's) is a
+    /// deadline on the wall clock from here, setup included. `None` in the live view,
+    /// whose runs pause and resume.
+    pub clock: Option<Instant>,
 }
 
 impl Limits {
@@ -190,6 +194,9 @@ impl Run {
             .time_limit
             .or(d.time_limit)
             .map(Duration::from_secs_f64);
+        config.budget.deadline = (self.limits.clock)
+            .zip(config.budget.time_limit)
+            .and_then(|(clock, limit)| clock.checked_add(limit));
         if schedule.needs_budget()
             && config.budget.max_steps.is_none()
             && config.budget.time_limit.is_none()
@@ -272,6 +279,13 @@ impl Run {
     /// The temperature the UI's reheat key raises T to.
     pub fn reheat_temperature(&self, config: &RunConfig) -> f64 {
         self.cooling.reheat_t.unwrap_or(config.t0)
+    }
+
+    /// This run with its clock started now (see `Limits::clock`).
+    pub fn clocked(&self) -> Run {
+        let mut run = self.clone();
+        run.limits.clock = Some(Instant::now());
+        run
     }
 
     /// The `--trace` file, or a trace that records nothing; `part` names one run of
@@ -386,6 +400,7 @@ mod tests {
             limits: Limits {
                 max_steps: Some(1001),
                 time_limit: Some(3.0),
+                clock: None,
             },
             ..Run::default()
         };
@@ -406,10 +421,12 @@ mod tests {
             Limits {
                 max_steps: Some(5),
                 time_limit: None,
+                clock: None,
             },
             Limits {
                 max_steps: None,
                 time_limit: Some(2.0),
+                clock: None,
             },
         ] {
             let run = run(Cooling::default(), given);

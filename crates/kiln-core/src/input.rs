@@ -51,7 +51,13 @@ impl InputError {
     /// Reads a whole text file (or stdin for `-`), turning an I/O failure or text that is
     /// not UTF-8 into an `InputError` about that file.
     pub fn read_to_string(path: &Path) -> Result<String, InputError> {
-        let bytes = read_bytes(path)?;
+        Self::read_to_string_within(path, MAX_INPUT_BYTES)
+    }
+
+    /// As `read_to_string`, for a kind of file that is never larger than `limit` bytes: a
+    /// larger one is refused before it is parsed.
+    pub fn read_to_string_within(path: &Path, limit: u64) -> Result<String, InputError> {
+        let bytes = read_bytes_within(path, limit)?;
         text_of(bytes, &source_name(path))
     }
 }
@@ -112,34 +118,48 @@ pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 /// The bytes of a file, or of stdin for `-`. Stdin is read once: the live view reads its
 /// puzzles more than once and must see the same ones.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
+    read_bytes_within(path, MAX_INPUT_BYTES)
+}
+
+/// As `read_bytes`, refusing more than `limit` bytes (at most `MAX_INPUT_BYTES`), with the
+/// limit in the message.
+pub fn read_bytes_within(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    let limit = limit.min(MAX_INPUT_BYTES);
     let source = source_name(path);
     let bytes = if path == Path::new(STDIN) {
         static STDIN_BYTES: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
         STDIN_BYTES
-            .get_or_init(|| read_at_most(std::io::stdin().lock()).map_err(|e| e.to_string()))
+            .get_or_init(|| {
+                read_at_most(std::io::stdin().lock(), MAX_INPUT_BYTES).map_err(|e| e.to_string())
+            })
             .clone()
     } else {
         std::fs::File::open(path)
-            .and_then(read_at_most)
+            .and_then(|file| read_at_most(file, limit))
             .map_err(|e| e.to_string())
     };
     let bytes = bytes.map_err(|e| InputError::new(&source, format!("cannot read: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(InputError::new(
-            source,
+    if bytes.len() as u64 > limit {
+        let message = if limit == MAX_INPUT_BYTES {
             format!(
                 "larger than {} MiB, kiln's limit for an input file",
                 MAX_INPUT_BYTES >> 20
-            ),
-        ));
+            )
+        } else {
+            format!(
+                "larger than {} KiB, the most such a file holds",
+                limit >> 10
+            )
+        };
+        return Err(InputError::new(source, message));
     }
     Ok(bytes)
 }
 
-/// Everything `reader` gives up to one byte past the limit (enough to tell it is over).
-fn read_at_most(reader: impl Read) -> std::io::Result<Vec<u8>> {
+/// Everything `reader` gives up to one byte past `limit` (enough to tell it is over).
+fn read_at_most(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    reader.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    reader.take(limit + 1).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

@@ -40,10 +40,24 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Writes one line to `log`, escaped, ignoring a failed write.
+/// The longest line `say` writes whole: a message that quotes something unbounded (a
+/// path, a flag value clap reports) keeps its start and end around `...`.
+const MAX_LINE_CHARS: usize = 1000;
+
+/// Writes one line to `log`, escaped and at most about `MAX_LINE_CHARS` long, ignoring a
+/// failed write.
 pub fn say(log: &mut dyn Write, args: fmt::Arguments) {
     let line = args.to_string();
-    let _ = writeln!(log, "{}", escape_controls(&line));
+    let line = escape_controls(&line);
+    let _ = match line.char_indices().nth(MAX_LINE_CHARS) {
+        None => writeln!(log, "{line}"),
+        Some(_) => {
+            let chars: Vec<char> = line.chars().collect();
+            let head: String = chars[..MAX_LINE_CHARS / 2].iter().collect();
+            let tail: String = chars[chars.len() - MAX_LINE_CHARS / 4..].iter().collect();
+            writeln!(log, "{head}...{tail}")
+        }
+    };
 }
 
 /// `kiln: MESSAGE` on stderr, escaped, ignoring a failed write.
@@ -64,6 +78,19 @@ pub fn show_number(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_keeps_its_start_and_end() {
+        let mut out = Vec::new();
+        say(&mut out, format_args!("bad: {} end", "9".repeat(100_000)));
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.len() < MAX_LINE_CHARS + 10, "{} bytes", text.len());
+        assert!(text.starts_with("bad: 999") && text.ends_with("999 end\n"));
+        assert!(text.contains("..."));
+        let mut out = Vec::new();
+        say(&mut out, format_args!("short"));
+        assert_eq!(out, b"short\n");
+    }
 
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {

@@ -36,7 +36,7 @@ pub struct ImageArgs {
     #[arg(long, value_name = "WxH", value_parser = ranges::image_size, conflicts_with = "file", help_heading = "Input")]
     pub size: Option<(usize, usize)>,
     /// Fraction of black pixels in the random start image [default: 0.3].
-    #[arg(long, value_name = "D", value_parser = real(ranges::DENSITY), conflicts_with = "file", help_heading = "Input")]
+    #[arg(long, value_name = "D", value_parser = real(ranges::DENSITY), conflicts_with_all = ["file", "denoise"], help_heading = "Input")]
     pub density: Option<f64>,
     /// Interaction kernel: n4, n8 (attracting), 8-16 (inner ring attracts, outer repels),
     /// maze, dots or stripes (for densities 0.5, 0.2 and 0.5), suffixed -attract or -repel

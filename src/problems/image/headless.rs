@@ -26,6 +26,11 @@ pub fn headless(
 
 fn run(spec: &ImageSpec) -> color_eyre::Result<Report> {
     let started = Instant::now();
+    // Every part of the run ends by the limit's deadline, setup and rounds included.
+    let spec = &ImageSpec {
+        run: spec.run.clocked(),
+        ..spec.clone()
+    };
     let setup = build(spec)?;
     let mut config = setup.run_config(&spec.run)?;
     // The time limit counts from the start of the run: reading and building are spent.

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Instant;
 
 use color_eyre::eyre::{WrapErr, bail};
 use serde::Serialize;
@@ -111,6 +112,13 @@ pub fn puzzle_trace(spec: &SudokuSpec, number: usize, count: usize) -> Result<Tr
 /// Solves one puzzle as `spec` asks (kiln's annealer or a preset) and checks the result
 /// against the rules.
 pub fn solve(puzzle: &Puzzle, spec: &SudokuSpec, trace: &mut Trace) -> color_eyre::Result<Report> {
+    // The time limit counts from here: propagation, the chains and their populations are
+    // made within it.
+    let spec = &SudokuSpec {
+        run: spec.run.clocked(),
+        ..spec.clone()
+    };
+    let started = spec.run.limits.clock.unwrap_or_else(Instant::now);
     let mut solver = solver(puzzle, spec)?;
     let mut report = Report::prepared(puzzle, &solver, spec.run.seed);
     if report.error.is_none() {
@@ -121,6 +129,9 @@ pub fn solve(puzzle: &Puzzle, spec: &SudokuSpec, trace: &mut Trace) -> color_eyr
         report.run(puzzle, &mut solver.search, trace, &mut progress)?;
         report.solved_by = report.solved.then(|| solver.solved_by());
     }
+    // On the wall clock: setup and chains waiting for a core count too.
+    let check = solver.prepared.check_time;
+    report.seconds = started.elapsed().saturating_sub(check).as_secs_f64();
     Ok(report)
 }
 
@@ -139,7 +150,8 @@ impl Report {
             iterations: 0,
             restarts: 0,
             reheats: 0,
-            seconds: prepared.propagate_time.as_secs_f64(),
+            // Set once the run has ended (`solve`).
+            seconds: 0.0,
             solution: line_of(&prepared.fixed),
             givens: puzzle.givens(),
             propagated: prepared.propagated,
@@ -176,7 +188,6 @@ impl Report {
         self.iterations = sample.iteration;
         self.restarts = sample.restarts;
         self.reheats = sample.reheats;
-        self.seconds += sample.elapsed.as_secs_f64();
         self.solution = line_of(&best.values);
         self.stop = search.stopped().map_or(Stop::Stopped, Stop::from);
         if self.stop == Stop::NoSolution {

@@ -103,8 +103,6 @@ pub struct Prepared {
     pub propagated: usize,
     /// What the exact search says (`None` also when propagation found a contradiction).
     pub solutions: Solutions,
-    /// Time spent propagating.
-    pub propagate_time: Duration,
     /// Time spent in the exact search.
     pub check_time: Duration,
 }
@@ -113,7 +111,6 @@ impl Prepared {
     /// Propagates (when `propagate_singles`) and counts solutions up to two.
     pub fn new(puzzle: &Puzzle, propagate_singles: bool) -> Self {
         let geometry = Arc::new(Geometry::new(puzzle.n));
-        let started = Instant::now();
         let forced = if propagate_singles {
             deduce(&geometry, &puzzle.cells).ok()
         } else {
@@ -124,7 +121,6 @@ impl Prepared {
                 marks: marks.collect(),
             })
         };
-        let propagate_time = started.elapsed();
         let started = Instant::now();
         let (fixed, marks, solutions) = match forced {
             Some(Deduced { cells, marks }) => {
@@ -145,7 +141,6 @@ impl Prepared {
             marks,
             propagated,
             solutions,
-            propagate_time,
             check_time: started.elapsed(),
         }
     }

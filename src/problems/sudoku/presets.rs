@@ -417,19 +417,29 @@ impl Solver {
 /// seed and their share of the steps (`Run::chain`); the plan is the first chain's.
 pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> {
     let preset = spec.model.preset();
+    check_populations(puzzle, spec)?;
     let prepared = Prepared::new(puzzle, preset.propagates() && !spec.model.no_propagate);
     let free_cells = prepared.fixed.iter().filter(|&&v| v == 0).count();
     let threads = threads(spec, puzzle.n);
-    let mut chains = (0..threads)
-        .map(|i| {
-            let chain = SudokuSpec {
-                run: spec.run.chain(i, threads),
-                ..spec.clone()
-            };
-            self::chain(&prepared, &chain, i, free_cells)
-        })
-        .collect::<Result<Vec<_>, InputError>>()?;
-    let plan = chains[0].0.clone();
+    let mut chains: Vec<(Plan, SudokuSearch)> = Vec::with_capacity(threads);
+    for i in 0..threads {
+        // Chains are made one after another (a conflict learner's clauses take a tenth of
+        // a second on a 25x25): those a headless run's deadline leaves no time to make
+        // would never take a step, and are not made.
+        if chains
+            .first()
+            .is_some_and(|(plan, _)| plan.config.budget.past_deadline())
+        {
+            break;
+        }
+        let chain = SudokuSpec {
+            run: spec.run.chain(i, threads),
+            ..spec.clone()
+        };
+        chains.push(self::chain(&prepared, &chain, i, free_cells)?);
+    }
+    let mut plan = chains[0].0.clone();
+    plan.threads = chains.len();
     let budget = Budget {
         max_steps: (chains.iter())
             .map(|(plan, _)| plan.config.budget.max_steps)
@@ -456,6 +466,40 @@ pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> 
         reheat_to,
         budget,
     })
+}
+
+/// The most memory the genetic algorithm's populations may take, over all chains: each
+/// chain holds two generations of candidates, a grid each.
+const MAX_POPULATIONS_BYTES: usize = 512 << 20;
+
+/// Refuses a genetic algorithm whose populations would not fit `MAX_POPULATIONS_BYTES`
+/// (`--population 20000 --threads 64` on a 25x25 would take 1.7 GB), before any is made.
+fn check_populations(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<(), InputError> {
+    let chains = threads(spec, puzzle.n);
+    let genetic = (0..chains).any(|i| spec.model.preset().model(puzzle.n, i) == Model::Genetic);
+    if !genetic {
+        return Ok(());
+    }
+    let population = spec
+        .model
+        .ga
+        .population
+        .map_or(GaConfig::default().population, |p| p as usize);
+    // A candidate: its grid, its cost and the vector that holds them.
+    let candidate = puzzle.cells.len() + 32;
+    let bytes = chains * 2 * population * candidate;
+    if bytes <= MAX_POPULATIONS_BYTES {
+        return Ok(());
+    }
+    let side = puzzle.side();
+    Err(InputError::flags(format!(
+        "--population {population} on {chains} threads holds {} candidate {side}x{side} \
+         grids ({} MB), over the {} MB kiln allows: give a smaller --population or fewer \
+         --threads",
+        chains * 2 * population,
+        bytes >> 20,
+        MAX_POPULATIONS_BYTES >> 20
+    )))
 }
 
 /// Plans a chain from its `--t0 auto` temperature for an acceptance rate.

@@ -40,9 +40,9 @@ pub struct TspArgs {
     #[arg(long, value_name = "N", conflicts_with = "file", value_parser = whole(ranges::CITIES), help_heading = "Input")]
     pub random: Option<usize>,
     /// How --random places its cities: uniform over a square, one Gaussian cloud, or
-    /// Gaussian islands.
-    #[arg(long, value_parser = named::<Layout>(), default_value_t = Layout::Uniform, requires = "random", help_heading = "Input")]
-    pub layout: Layout,
+    /// Gaussian islands [default: uniform].
+    #[arg(long, value_parser = named::<Layout>(), requires = "random", help_heading = "Input")]
+    pub layout: Option<Layout>,
     /// Moves: 2-opt reversals and Or-opt moves of 1-3 cities towards near neighbours, or
     /// the classroom solvers' swaps of two consecutive or two arbitrary cities.
     #[arg(long, value_parser = named::<MoveSet>(), default_value_t = MoveSet::TwoOpt, help_heading = "TSP model")]
@@ -106,6 +106,12 @@ impl TspArgs {
     pub fn check(&self) -> Result<(), InputError> {
         self.anneal.check()?;
         self.output.file(&FORMATS)?;
+        // clap's `requires` lets it pass beside a FILE, which conflicts with --random.
+        if self.layout.is_some() && self.file.is_some() {
+            return Err(InputError::flags(
+                "--layout applies only to --random, not to the cities of a file",
+            ));
+        }
         match crate::cli::first_given(&self.local_search_flags()) {
             Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
                 "{flag} applies only to --moves two-opt, the moves the local search makes"
@@ -120,7 +126,7 @@ impl TspArgs {
             model: TspModel {
                 file: self.file.clone(),
                 random: self.random,
-                layout: self.layout,
+                layout: self.layout.unwrap_or(Layout::Uniform),
                 moves: self.moves,
                 cost: self.cost,
                 neighbours: self.neighbours,

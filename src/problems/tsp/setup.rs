@@ -14,7 +14,7 @@ use super::spec::TspSpec;
 use super::{random, tour_file, tsplib};
 use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
 use crate::input::InputError;
-use crate::messages::{count, escape_controls};
+use crate::messages::{count, escape_controls, show_number};
 use crate::problems::spec::{Defaults, ScheduleKind, StartTemperature};
 
 /// The instance shown when no file and no `--random` is given.
@@ -36,6 +36,16 @@ const DEFAULT_SECONDS: f64 = 1.0;
 /// The share of the time limit the setup may take before it turns to the cheaper
 /// space-filling curve; the rest is the annealer's and the polish's.
 const SETUP_SHARE: f64 = 0.8;
+
+/// Candidate list entries (cities times --neighbours) kiln makes at most: 80 MB of lists,
+/// which the fallback along the curve fills within the setup's share of a 1 s limit
+/// (1,000,000 cities with 100 neighbours took 430 MB and over 2 s).
+const MAX_CANDIDATES: usize = 20_000_000;
+
+/// The least time a run takes per city, whatever its limit: the tour, the candidate lists
+/// along the curve and the passes over the tour (1,000,000 cities asked for 0.05 s ran for
+/// 0.38 s). A shorter --time-limit is refused.
+const SETUP_SECONDS_PER_CITY: f64 = 5e-7;
 
 /// An instance and what is known about it, before any annealing.
 #[derive(Debug, Clone)]
@@ -227,6 +237,29 @@ pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
         .and_then(|limit| Duration::try_from_secs_f64(limit * SETUP_SHARE).ok())
         .and_then(|share| started.checked_add(share));
     let loaded = load(spec)?;
+    let cities = loaded.instance.len();
+    let k = (args.neighbours as usize).min(cities - 1);
+    if cities * k > MAX_CANDIDATES {
+        return Err(InputError::flags(format!(
+            "--neighbours {k} for {cities} cities makes {} candidates, over the {} kiln \
+             makes: give at most --neighbours {}",
+            cities * k,
+            MAX_CANDIDATES,
+            MAX_CANDIDATES / cities
+        ))
+        .into());
+    }
+    if let Some(limit) = run.limits.time_limit
+        && limit < cities as f64 * SETUP_SECONDS_PER_CITY
+    {
+        return Err(InputError::flags(format!(
+            "--time-limit {} is too short for {cities} cities: setting them up takes about \
+             {:.2} s (give a longer limit, or --max-steps)",
+            show_number(limit),
+            cities as f64 * SETUP_SECONDS_PER_CITY
+        ))
+        .into());
+    }
     let seed = run.seed;
     let mut rng = Rng::seed_from_u64(seed);
     let problem = TspProblem::set_up_by(

@@ -551,6 +551,17 @@ impl<P: Problem> Runner<P> {
         self.reset_clock(self.config.t0);
     }
 
+    /// Drops the target, and a run that stopped at it goes on to its other budgets: for a
+    /// target the run went below, which was then no lower bound (a stated optimum longer
+    /// than a tour found).
+    pub fn forget_target(&mut self) {
+        self.target = f64::NEG_INFINITY;
+        self.config.budget.target = None;
+        if self.stopped == Some(StopReason::Target) {
+            self.stopped = None;
+        }
+    }
+
     /// Ends the run early (the UI's stop, or an observer's).
     pub fn stop(&mut self) {
         self.stopped.get_or_insert(StopReason::Stopped);
@@ -698,6 +709,22 @@ mod tests {
         let mut runner = Runner::new(Bits::ones(64), config, 3);
         assert_eq!(runner.run(|_| true), StopReason::MaxSteps);
         assert!(runner.iterations() >= 1000);
+    }
+
+    #[test]
+    fn a_forgotten_target_lets_the_run_go_on_to_its_budget() {
+        let mut config = RunConfig::new(Schedule::Constant, 0.5);
+        config.budget.target = Some(150.0);
+        config.budget.max_steps = Some(20_000);
+        let mut runner = Runner::new(Bits::ones(200), config, 3);
+        runner.run(|_| true);
+        assert_eq!(runner.stopped(), Some(StopReason::Target));
+        let at_target = runner.iterations();
+        runner.forget_target();
+        runner.run(|_| true);
+        assert_eq!(runner.stopped(), Some(StopReason::MaxSteps));
+        assert!(runner.iterations() > at_target);
+        assert!(runner.best().1 < 150.0);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::Observer;
 use super::budget::EPS;
 use super::{Sample, Search};
-use crate::input::InputError;
+use crate::input::{InputError, excerpt};
 
 /// The first line of every trace: its columns, one per field of a sample. A file read
 /// back must start with it.
@@ -341,15 +341,18 @@ fn parse_row(line: &str) -> Result<Sample, String> {
     else {
         return Err(format!("{} fields, a row has 8", fields.len()));
     };
-    let seconds: f64 = number(seconds, "seconds")?;
+    let elapsed: f64 = number(seconds, "seconds")?;
     let t = plotted(temperature, "temperature")?;
     if t < 0.0 {
-        return Err(format!("temperature: '{temperature}' is negative"));
+        return Err(format!(
+            "temperature: '{}' is negative",
+            excerpt(temperature)
+        ));
     }
     Ok(Sample {
         iteration: number(step, "step")?,
-        elapsed: Duration::try_from_secs_f64(seconds)
-            .map_err(|_| format!("'{seconds}' is not a time in seconds"))?,
+        elapsed: Duration::try_from_secs_f64(elapsed)
+            .map_err(|_| format!("seconds: '{}' is not a time in seconds", excerpt(seconds)))?,
         temperature: t,
         energy: plotted(energy, "energy")?,
         best_energy: plotted(best, "best_energy")?,
@@ -362,7 +365,7 @@ fn parse_row(line: &str) -> Result<Sample, String> {
 fn number<T: std::str::FromStr>(field: &str, name: &str) -> Result<T, String> {
     field
         .parse()
-        .map_err(|_| format!("{name}: '{field}' is not a number"))
+        .map_err(|_| format!("{name}: '{}' is not a number", excerpt(field)))
 }
 
 /// A value `kiln plot` draws: finite (Rust reads `inf` and `NaN` as numbers) and within
@@ -372,9 +375,13 @@ fn plotted(field: &str, name: &str) -> Result<f64, String> {
     match value.abs() <= MAX_VALUE {
         true => Ok(value),
         false if value.is_finite() => Err(format!(
-            "{name}: '{field}' is out of range (at most {MAX_VALUE:e} either side of 0)"
+            "{name}: '{}' is out of range (at most {MAX_VALUE:e} either side of 0)",
+            excerpt(field)
         )),
-        false => Err(format!("{name}: '{field}' is not a finite number")),
+        false => Err(format!(
+            "{name}: '{}' is not a finite number",
+            excerpt(field)
+        )),
     }
 }
 

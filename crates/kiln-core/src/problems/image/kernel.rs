@@ -14,6 +14,10 @@ pub const MAX_RADIUS: usize = 32;
 /// Largest |weight| of kernels, --lambda and --beta: with at most 16M pixels and 4224
 /// kernel offsets, energies stay below 2^53.
 pub const MAX_WEIGHT: f64 = 10_000.0;
+/// The most a kernel file holds: 4224 offsets at over 200 bytes each, or a 65x65 matrix
+/// of long decimals. A larger file is refused before it is parsed (parsed JSON takes about
+/// 20 times the file's size).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// One displacement with its weight. A kernel holds both d and -d.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,6 +49,10 @@ impl Kernel {
     /// Errors are plain messages; the caller says where they come from.
     pub fn new(name: &str, taps: &[Tap]) -> Result<Kernel, String> {
         let mut all: Vec<Tap> = Vec::with_capacity(2 * taps.len());
+        // Offsets seen so far, by place in the window: a repeat is found in one look, so a
+        // file listing one offset 100,000 times is refused at its second entry.
+        let window = 2 * MAX_RADIUS + 1;
+        let mut seen = vec![false; window * window];
         for t in taps {
             if !t.weight.is_finite() || t.weight.abs() > MAX_WEIGHT {
                 return Err(format!(
@@ -66,7 +74,9 @@ impl Kernel {
                     t.dy, t.dx
                 ));
             }
-            if all.iter().any(|a| (a.dy, a.dx) == (t.dy, t.dx)) {
+            let place =
+                (t.dy + MAX_RADIUS as i32) as usize * window + (t.dx + MAX_RADIUS as i32) as usize;
+            if std::mem::replace(&mut seen[place], true) {
                 return Err(format!("offset ({}, {}) is given twice", t.dy, t.dx));
             }
             all.push(*t);
@@ -229,7 +239,7 @@ fn builtin(spec: &str) -> Option<Kernel> {
 /// `{"matrix": [[...], ...]}`, an odd square with the string "x" at the centre.
 pub fn from_file(path: &Path) -> Result<Kernel, InputError> {
     let source = crate::input::source_name(path);
-    let text = InputError::read_to_string(path)?;
+    let text = InputError::read_to_string_within(path, MAX_FILE_BYTES)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -271,20 +281,23 @@ fn offsets(list: &[Value]) -> Result<Vec<Tap>, String> {
             let Value::Array(v) = entry else {
                 return Err(bad());
             };
-            match v.as_slice() {
-                [dy, dx, w] => {
-                    let coord = |c: &Value| {
-                        c.as_i64()
-                            .filter(|c| c.unsigned_abs() <= MAX_RADIUS as u64)
-                            .map(|c| c as i32)
-                    };
-                    match (coord(dy), coord(dx), w.as_f64()) {
-                        (Some(dy), Some(dx), Some(weight)) => Ok(Tap { dy, dx, weight }),
-                        _ => Err(bad()),
-                    }
-                }
-                _ => Err(bad()),
+            let [dy, dx, w] = v.as_slice() else {
+                return Err(bad());
+            };
+            let (Some(dy), Some(dx), Some(weight)) = (dy.as_i64(), dx.as_i64(), w.as_f64()) else {
+                return Err(bad());
+            };
+            let within = |c: i64| c.unsigned_abs() <= MAX_RADIUS as u64;
+            if !within(dy) || !within(dx) {
+                return Err(format!(
+                    "offsets[{i}]: offset ({dy}, {dx}) is too far (at most {MAX_RADIUS} in each direction)"
+                ));
             }
+            Ok(Tap {
+                dy: dy as i32,
+                dx: dx as i32,
+                weight,
+            })
         })
         .collect()
 }

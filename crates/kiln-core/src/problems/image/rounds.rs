@@ -112,7 +112,10 @@ impl Rounds {
         let polish_deadline = config
             .budget
             .time_limit
-            .and_then(|limit| Instant::now().checked_add(limit));
+            .and_then(|limit| Instant::now().checked_add(limit))
+            .into_iter()
+            .chain(config.budget.deadline)
+            .min();
         config.budget.time_limit = config
             .budget
             .time_limit
@@ -174,7 +177,10 @@ impl Rounds {
             }
         }
         let cut_short = matches!(reason, StopReason::Stopped | StopReason::Interrupted);
-        if self.share.round + 1 >= self.share.rounds || cut_short {
+        // Past the run's deadline a round would only copy and measure the image (64 rounds
+        // of 4096x4096 took 2 s more than a 1 s limit): the rounds end with this one.
+        let out_of_time = self.config.budget.past_deadline();
+        if self.share.round + 1 >= self.share.rounds || cut_short || out_of_time {
             // An interrupted run ends now, unpolished.
             if let Some(elite) = self.elite.as_mut().filter(|_| !cut_short) {
                 // On a large image or a busy machine the multi-scale start can take the

@@ -199,7 +199,8 @@ pub struct Budget {
     pub evaluations: u64,
     /// When to stop on the wall clock, if ever.
     pub deadline: Option<Instant>,
-    /// An energy known to be optimal: nothing is left to find once it is reached.
+    /// An energy known to be optimal: nothing is left to find once it is reached (a tour
+    /// shorter than it shows it was none, and the kicks go on).
     pub target: Option<f64>,
 }
 
@@ -275,7 +276,8 @@ pub fn iterate(
     let mut current_energy = energy;
     let threshold = THRESHOLD * problem.typical_edge_cost();
     while stats.evaluations < budget.evaluations
-        && budget.target.is_none_or(|t| energy > t)
+        // Below the target, it was no optimum: the kicks go on.
+        && budget.target.is_none_or(|t| energy != t)
         && budget.deadline.is_none_or(|d| Instant::now() < d)
         && interrupt::requested().is_none()
     {

@@ -26,6 +26,19 @@ pub fn parse(text: &str, source: &str, n: usize) -> Result<Vec<u32>, InputError>
                         format!("not a tour file ('{}')", excerpt(line)),
                     ));
                 }
+                // A tour of another instance, though its ids may all be in range.
+                "DIMENSION" => {
+                    let value = line.split_once(':').map_or("", |(_, v)| v.trim());
+                    if value.parse::<usize>().ok() != Some(n) {
+                        return Err(err(
+                            line_no,
+                            format!(
+                                "DIMENSION '{}' is not the instance's {n} cities",
+                                excerpt(value)
+                            ),
+                        ));
+                    }
+                }
                 _ => {}
             }
             continue;
@@ -103,6 +116,17 @@ mod tests {
     fn several_ids_per_line_and_no_terminator() {
         let text = "NAME: a\nTYPE: TOUR\nTOUR_SECTION\n 1 3\n2\n";
         assert_eq!(parse(text, "t", 3).unwrap(), vec![0, 2, 1]);
+    }
+
+    #[test]
+    fn a_tour_of_another_size_is_refused_by_its_dimension() {
+        for dimension in ["2", "4294967296", "x"] {
+            let text = format!("TYPE: TOUR\nDIMENSION: {dimension}\nTOUR_SECTION\n1 2 3\n");
+            assert_eq!(
+                parse(&text, "t.tour", 3).unwrap_err().to_string(),
+                format!("t.tour:2: DIMENSION '{dimension}' is not the instance's 3 cities")
+            );
+        }
     }
 
     #[test]
