@@ -10,7 +10,10 @@ use std::fmt;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
 
+use crate::anneal::interrupt;
 use crate::input::InputError;
 
 /// What a result file holds.
@@ -166,6 +169,31 @@ pub fn create_streamed(path: &Path) -> io::Result<fs::File> {
     options.open(path)
 }
 
+/// Opens a device or pipe to write. A FIFO's open waits for a reader, which may never
+/// come: it waits on a thread of its own, and a signal ends the wait (the thread is left
+/// blocked, and ends with the process).
+fn open_special(path: &Path) -> io::Result<fs::File> {
+    let (opened, open) = mpsc::channel();
+    let target = path.to_path_buf();
+    std::thread::Builder::new()
+        .name("kiln-output".to_string())
+        .spawn(move || {
+            let _ = opened.send(OpenOptions::new().write(true).open(target));
+        })?;
+    loop {
+        match open.recv_timeout(Duration::from_millis(50)) {
+            Ok(file) => return file,
+            Err(mpsc::RecvTimeoutError::Timeout) if interrupt::requested().is_none() => {}
+            Err(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::Interrupted,
+                    "interrupted while it waited for a reader",
+                ));
+            }
+        }
+    }
+}
+
 /// A name beside `path` for the bytes on their way.
 fn temporary(path: &Path) -> PathBuf {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -251,10 +279,7 @@ impl Target {
             error,
         };
         if is_special(&self.path) {
-            let mut device = OpenOptions::new()
-                .write(true)
-                .open(&self.path)
-                .map_err(failed)?;
+            let mut device = open_special(&self.path).map_err(failed)?;
             return device
                 .write_all(bytes)
                 .and_then(|()| device.flush())

@@ -56,3 +56,83 @@ fn runs_end_within_their_time_limit() {
         assert!(took < ALLOWED, "{args:?}: {took:?}");
     }
 }
+
+/// `args` headless under `limit` seconds: its wall time, and the `seconds` its line reports
+/// (with a Sudoku's exact check, which they leave out).
+fn timed(args: &[&str], limit: &str) -> (Duration, f64) {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .args(["--time-limit", limit, "--headless"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value =
+        serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    let check = line["check_seconds"].as_f64().unwrap_or(0.0);
+    (took, line["seconds"].as_f64().unwrap() + check)
+}
+
+/// Issue 33: setups that once ran past the limit, the clock not started: populations and
+/// chains made one after another, 64 rounds of a 4096x4096 image. Each ends within
+/// max(10 %, 0.2 s) of its limit (and 0.1 s to start the process), and the seconds it
+/// reports are the wall time.
+#[test]
+fn setup_chains_and_populations_are_within_the_limit() {
+    let _cores = crate::common::alone();
+    let dir = crate::common::scratch::scratch("budgets");
+    let empty = dir.join("empty25.txt");
+    std::fs::write(&empty, format!("{}\n", ".".repeat(625))).unwrap();
+    let empty = empty.to_str().unwrap();
+    let minimal = "puzzles/sudoku/minimal25.txt";
+    let runs: [(&[&str], &str, f64); 3] = [
+        // 8 populations of 20,000 25x25 grids: 3 s to make, one after another.
+        (
+            &[
+                "sudoku",
+                minimal,
+                "--index",
+                "1",
+                "--preset",
+                "ga",
+                "--threads",
+                "8",
+                "--population",
+                "20000",
+            ],
+            "0.5",
+            0.5,
+        ),
+        // 64 chains, half of them conflict learners whose clauses take a tenth of a
+        // second each.
+        (&["sudoku", empty, "--threads", "64"], "0.2", 0.2),
+        (
+            &[
+                "image",
+                "--denoise",
+                "--size",
+                "4096x4096",
+                "--rounds",
+                "64",
+            ],
+            "1",
+            1.0,
+        ),
+    ];
+    for (args, limit, seconds) in runs {
+        let (took, reported) = timed(args, limit);
+        let allowed = seconds + f64::max(0.1 * seconds, 0.2) + 0.1;
+        assert!(took.as_secs_f64() < allowed, "{args:?}: {took:?}");
+        assert!(
+            took.as_secs_f64() - reported < 0.2,
+            "{args:?}: {took:?} on the wall clock, {reported} s reported"
+        );
+    }
+}

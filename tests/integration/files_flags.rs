@@ -235,3 +235,150 @@ fn stdin_is_given_to_one_input_only() {
         "kiln: --clean -: standard input is already the image; give the clean image as a file",
     );
 }
+
+/// Exit code 2 and one line on stderr that starts with `start`.
+fn refused_starting(args: &[&str], start: &str) -> String {
+    let output = kiln(args);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
+    assert!(text.starts_with(start), "{args:?}: {text}");
+    assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+    text
+}
+
+#[test]
+fn flags_a_run_would_ignore_are_refused() {
+    let _cores = crate::common::busy();
+    let dir = scratch("ignored");
+    refused_with(
+        &["tsp", "puzzles/tsp/berlin52.tsp", "--layout", "clustered"],
+        "kiln: --layout applies only to --random, not to the cities of a file",
+    );
+    refused_with(
+        &["image", "--denoise", "--density", "0.4", "--headless"],
+        "kiln: --denoise cannot be used with --density",
+    );
+    // A tour of another instance, though every id in it is one of berlin52's.
+    for dimension in ["51", "4294967296"] {
+        let tour = dir.join(format!("d{dimension}.tour"));
+        let ids: Vec<String> = (1..=52).map(|i| i.to_string()).collect();
+        let text = format!(
+            "TYPE: TOUR\nDIMENSION: {dimension}\nTOUR_SECTION\n{}\n-1\n",
+            ids.join("\n")
+        );
+        std::fs::write(&tour, text).unwrap();
+        let tour = tour.to_str().unwrap();
+        refused_with(
+            &[
+                "tsp",
+                "puzzles/tsp/berlin52.tsp",
+                "--tour",
+                tour,
+                "--headless",
+            ],
+            &format!("kiln: {tour}:2: DIMENSION '{dimension}' is not the instance's 52 cities"),
+        );
+    }
+}
+
+#[test]
+fn runs_that_cannot_fit_their_memory_or_time_are_refused() {
+    let _cores = crate::common::busy();
+    refused_starting(
+        &[
+            "sudoku",
+            "puzzles/sudoku/minimal25.txt",
+            "--index",
+            "1",
+            "--preset",
+            "ga",
+            "--threads",
+            "64",
+            "--population",
+            "20000",
+            "--time-limit",
+            "2",
+            "--headless",
+        ],
+        "kiln: --population 20000 on 64 threads holds 2560000 candidate 25x25 grids",
+    );
+    refused_starting(
+        &[
+            "tsp",
+            "--random",
+            "1000000",
+            "--neighbours",
+            "100",
+            "--time-limit",
+            "1",
+            "--headless",
+        ],
+        "kiln: --neighbours 100 for 1000000 cities makes 100000000 candidates",
+    );
+    refused_starting(
+        &[
+            "tsp",
+            "--random",
+            "1000000",
+            "--time-limit",
+            "0.05",
+            "--headless",
+        ],
+        "kiln: --time-limit 0.05 is too short for 1000000 cities",
+    );
+}
+
+#[test]
+fn a_kernel_file_is_bounded_and_its_far_offset_named() {
+    let _cores = crate::common::busy();
+    let dir = scratch("kernels");
+    // One offset 200,000 times (2.2 MB): parsed whole, it took 22 times the file.
+    let repeated = dir.join("repeated.json");
+    let entries = vec!["[0, 1, 1]"; 200_000].join(",");
+    std::fs::write(&repeated, format!("{{\"offsets\": [{entries}]}}")).unwrap();
+    let repeated = repeated.to_str().unwrap();
+    refused_with(
+        &["image", "--kernel", repeated, "--headless"],
+        &format!("kiln: {repeated}: larger than 1024 KiB, the most such a file holds"),
+    );
+    let far = dir.join("far.json");
+    std::fs::write(&far, r#"{"offsets": [[0, 1, 1], [0, 33, 1]]}"#).unwrap();
+    let far = far.to_str().unwrap();
+    refused_with(
+        &["image", "--kernel", far, "--headless"],
+        &format!(
+            "kiln: {far}: offsets[1]: offset (0, 33) is too far (at most 32 in each direction)"
+        ),
+    );
+}
+
+#[test]
+fn error_lines_quote_values_in_part() {
+    let _cores = crate::common::busy();
+    let dir = scratch("quoted");
+    let digits = "9".repeat(100_000);
+    for args in [
+        &["tsp", "--random", &digits][..],
+        &["tsp", "--layout", &digits],
+        &["sudoku", "--seeds", &digits],
+        &["image", "--size", &digits],
+        &["sudoku", "--time-limit", &digits],
+    ] {
+        let text = refused_starting(args, "kiln: ");
+        assert!(text.len() < 200, "{args:?}: {} bytes", text.len());
+        assert!(text.contains(&format!("{}...", &digits[..40])), "{text}");
+    }
+    // A trace's time of 1e300 seconds, quoted as written rather than in 301 digits.
+    let trace = dir.join("t.csv");
+    std::fs::write(
+        &trace,
+        "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats\n0,1e300,1,1,1,0,0,0\n",
+    )
+    .unwrap();
+    let trace = trace.to_str().unwrap();
+    let png = dir.join("t.png");
+    refused_with(
+        &["plot", trace, "--output", png.to_str().unwrap()],
+        &format!("kiln: {trace}:2: seconds: '1e300' is not a time in seconds"),
+    );
+}

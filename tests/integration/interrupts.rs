@@ -105,3 +105,78 @@ fn sighup_keeps_the_best_image() {
     let line = interrupted(&args, "HUP", 129);
     assert_eq!(line["stop_reason"], "interrupted", "{line}");
 }
+
+/// `kiln ARGS` started, given SIGINT after `wait`: the time it took to end after the
+/// signal, and its exit code.
+fn interrupted_while(args: &[&str], wait: Duration) -> (Duration, Option<i32>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .args(args)
+        .arg("--headless")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(wait);
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "{args:?} ended by itself"
+    );
+    let sent = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(3) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running 3 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (sent.elapsed(), status.code())
+}
+
+fn fifo(dir: &std::path::Path, name: &str) -> String {
+    let path = dir.join(name);
+    let made = Command::new("mkfifo").arg(&path).status().unwrap();
+    assert!(made.success());
+    path.to_str().unwrap().to_string()
+}
+
+/// Issue 33: reading a FIFO no one writes, waiting for a reader of an --output FIFO, or
+/// setting up a million cities, the first SIGINT ends the run within a moment (a second,
+/// on a busy machine; before, the first two never ended and the third took 1.6-5.6 s).
+#[test]
+fn sigint_ends_a_run_that_waits_or_sets_up() {
+    let _cores = crate::common::alone();
+    let dir = scratch("fifos");
+    let input = fifo(&dir, "in.txt");
+    let output = fifo(&dir, "out.tour");
+    let runs: [&[&str]; 3] = [
+        &["sudoku", &input],
+        &[
+            "tsp",
+            "--random",
+            "200",
+            "--time-limit",
+            "0.1",
+            "--output",
+            &output,
+        ],
+        // Its exact candidate lists alone take over a second.
+        &["tsp", "--random", "1000000", "--time-limit", "60"],
+    ];
+    for args in runs {
+        let (took, code) = interrupted_while(args, Duration::from_millis(600));
+        assert_eq!(code, Some(130), "{args:?}");
+        assert!(took < Duration::from_secs(1), "{args:?}: {took:?}");
+    }
+}

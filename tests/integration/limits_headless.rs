@@ -570,3 +570,40 @@ fn flags_the_run_would_ignore_are_refused() {
         );
     }
 }
+
+/// Issue 33: a stated optimum longer than a tour kiln has seen is no target: the run goes
+/// on to its limit (and says the optimum is wrong) instead of stopping at "optimum".
+#[test]
+fn an_optimum_above_a_tour_seen_does_not_stop_the_run() {
+    let _cores = crate::common::busy();
+    for (file, optimum) in [("puzzles/tsp/pcb442.tsp", "53000"), (BERLIN, "10000")] {
+        let args = [
+            "tsp",
+            file,
+            "--optimum",
+            optimum,
+            "--time-limit",
+            "0.3",
+            "--headless",
+        ];
+        let output = kiln(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        let line = &lines(&output)[0];
+        assert_eq!(line["stop"], "time", "{args:?}: {line}");
+        assert!(line["iterations"].as_u64().unwrap() > 0, "{line}");
+        assert!(line["seconds"].as_f64().unwrap() >= 0.25, "{line}");
+        assert!(
+            stderr(&output).contains(&format!("shorter than the optimum {optimum}")),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // A right optimum still ends the run when it is reached.
+    let output = kiln(&["tsp", BERLIN, "--time-limit", "5", "--headless"]);
+    assert_eq!(lines(&output)[0]["stop"], "optimum");
+}

@@ -92,3 +92,31 @@ fn a_failed_write_still_prints_the_result_and_exits_3() {
     );
     assert!(stderr(&out).contains("not written"), "{}", stderr(&out));
 }
+
+/// Issue 33: a run killed (SIGKILL) while it wrote `--output` leaves its hidden temporary;
+/// the next run to write that file removes it, and keeps those of live processes.
+#[test]
+fn a_killed_run_s_temporary_is_removed_by_the_next() {
+    let _cores = crate::common::busy();
+    let dir = scratch("stale");
+    let output = dir.join("best.pbm");
+    // A process that has ended: its PID is no one's (until the system reuses it).
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let stale = dir.join(format!(".best.pbm.kiln-{}.tmp", gone.id()));
+    let live = dir.join(format!(".best.pbm.kiln-{}.tmp", std::process::id()));
+    for file in [&stale, &live] {
+        fs::write(file, "partial").unwrap();
+    }
+    let out = headless(&[
+        "image",
+        "--size",
+        "32x32",
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::read(&output).unwrap().starts_with(b"P4"));
+    assert!(!stale.exists(), "the dead run's temporary is left");
+    assert!(live.exists(), "a live run's temporary was removed");
+}

@@ -37,10 +37,11 @@ const DEFAULT_SECONDS: f64 = 1.0;
 /// space-filling curve; the rest is the annealer's and the polish's.
 const SETUP_SHARE: f64 = 0.8;
 
-/// Candidate list entries (cities times --neighbours) kiln makes at most: 80 MB of lists,
-/// which the fallback along the curve fills within the setup's share of a 1 s limit
-/// (1,000,000 cities with 100 neighbours took 430 MB and over 2 s).
-const MAX_CANDIDATES: usize = 20_000_000;
+/// Candidate list entries (cities times --neighbours) kiln makes at most: the default 5
+/// for a million cities. Lists are made exactly, or along the curve when time runs out,
+/// at a cost that grows with both (1,000,000 cities with 100 neighbours took 430 MB and
+/// over 2 s of a 1 s limit; 200,000 with 100 over 1 s of a 0.5 s limit).
+const MAX_CANDIDATES: usize = 5_000_000;
 
 /// The least time a run takes per city, whatever its limit: the tour, the candidate lists
 /// along the curve and the passes over the tour (1,000,000 cities asked for 0.05 s ran for

@@ -3,10 +3,24 @@
 //! printed as a normal result; a second one ends the process at once. The engine holds the
 //! request; whoever owns the process installs the handlers that make it.
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// The signal that asked for the stop, 0 for none.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// Whether a search has begun in this process.
+static SEARCHED: AtomicBool = AtomicBool::new(false);
+
+/// Notes that a search has begun: from now on a stop request keeps a best state.
+pub fn search_begun() {
+    SEARCHED.store(true, Ordering::Relaxed);
+}
+
+/// Whether a search has begun. Before one has, a run is reading its input or setting up,
+/// and a stop request has nothing to keep: the owner of the process ends it at once
+/// rather than wait for a read that may never end (a FIFO with no writer).
+pub fn has_searched() -> bool {
+    SEARCHED.load(Ordering::Relaxed)
+}
 
 /// The signal that interrupted the run, if one did.
 pub fn requested() -> Option<i32> {

@@ -192,6 +192,7 @@ pub fn run_traced<S: Search, W: Write>(
     trace: &mut Trace<W>,
     observer: &mut dyn Observer,
 ) {
+    super::interrupt::search_begun();
     let watched = trace.is_on() || observer.is_on();
     let mut steps = batch;
     if trace.is_on() {
