@@ -22,10 +22,11 @@ KILN = os.environ.get("KILN") or os.path.join(
 
 
 class Server:
-    def __init__(self, work):
+    def __init__(self, work, *args):
         self.log_path = os.path.join(work, f"server{time.monotonic_ns()}.log")
         self.proc = subprocess.Popen(
-            [KILN, "serve", "--listen", "127.0.0.1:0", "--host-key", os.path.join(work, "key")],
+            [KILN, "serve", "--listen", "127.0.0.1:0", "--host-key", os.path.join(work, "key"),
+             *args],
             stderr=open(self.log_path, "w"), stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
         for _ in range(200):
             m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log())

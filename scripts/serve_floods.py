@@ -11,8 +11,6 @@ argon2-cffi`) and the OpenSSH client; stops by itself in about two minutes.
     KILN=/path/to/old/kiln /tmp/v/bin/python scripts/serve_floods.py   # another build
 """
 import os
-import re
-import signal
 import socket
 import subprocess
 import sys
@@ -23,21 +21,12 @@ import time
 import argon2
 import paramiko
 
-KILN = os.environ.get("KILN") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "kiln")
+from serve_attack import KILN, Server
+from view_rate import status_kib
+
 FRAME = b"\x1b[?2026h"
 PASSWORD = "correct horse"
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def status_kib(pid, field):
-    try:
-        for line in open(f"/proc/{pid}/status"):
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def cpu_seconds(pid):
@@ -46,36 +35,6 @@ def cpu_seconds(pid):
         return (int(fields[11]) + int(fields[12])) / TICK
     except OSError:
         return 0.0
-
-
-class Server:
-    def __init__(self, work, *args):
-        self.log_path = os.path.join(work, f"server{time.monotonic_ns()}.log")
-        self.proc = subprocess.Popen(
-            [KILN, "serve", "--listen", "127.0.0.1:0", "--host-key", os.path.join(work, "key"),
-             *args],
-            stderr=open(self.log_path, "w"), stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        for _ in range(400):
-            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log())
-            if m:
-                self.port = int(m.group(1))
-                return
-            if self.proc.poll() is not None:
-                raise SystemExit(f"the server did not start: {self.log()}")
-            time.sleep(0.05)
-        raise SystemExit("the server did not start")
-
-    def log(self):
-        return open(self.log_path).read()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait()
 
 
 def dial(port, last):
@@ -272,19 +231,19 @@ def big_view(n):
     return run
 
 
-def timed(cmd):
-    """Exit code, wall time and peak RSS of `cmd` (stdin closed), killed after 20 s."""
+def timed(cmd, limit):
+    """Exit code, wall time and peak RSS of `cmd` (stdin closed), killed after `limit` s."""
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     peak = 0
-    while proc.poll() is None and time.monotonic() - start < 20:
+    while proc.poll() is None and time.monotonic() - start < limit:
         peak = max(peak, status_kib(proc.pid, "VmHWM"))
         time.sleep(0.01)
     if proc.poll() is None:
         proc.kill()
         proc.wait()
-        return "killed after 20 s", time.monotonic() - start, peak, ""
+        return f"none, killed after {limit} s", time.monotonic() - start, peak, ""
     err = proc.stderr.read().decode(errors="replace").strip().splitlines()
     return proc.returncode, time.monotonic() - start, peak, (err[-1] if err else "")
 
@@ -299,7 +258,8 @@ def endless_files(work):
         args = [KILN, "serve", "--listen", "127.0.0.1:0", *extra, flag, "/dev/zero"]
         if flag != "--host-key":
             args += ["--host-key", os.path.join(work, "key")]
-        code, wall, peak, line = timed(args)
+        # An endless read grows by hundreds of MB a second: 3 s tells.
+        code, wall, peak, line = timed(args, 3)
         print(f"| {flag} /dev/zero | exit {code} | {wall:.2f} s | {peak / 1024:,.0f} MB | "
               f"{line} |", flush=True)
 

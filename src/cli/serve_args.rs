@@ -37,7 +37,8 @@ pub struct ServeArgs {
     /// Let in only the holders of these keys (an authorized_keys file).
     #[arg(long, value_name = "FILE", conflicts_with = "password_file")]
     pub authorized_keys: Option<PathBuf>,
-    /// Let in whoever knows the password hashed in FILE (one argon2 or bcrypt hash).
+    /// Let in whoever knows the password hashed in FILE (one argon2 hash of at most
+    /// m=262144, or bcrypt of at most cost 14: each guess runs a check).
     #[arg(long, value_name = "FILE")]
     pub password_file: Option<PathBuf>,
     /// The server's ed25519 key, made there if missing [default: kiln/ssh_host_ed25519_key

@@ -4,8 +4,9 @@
 //! and past that it is told the server is full. So connections that never log in (silent
 //! ones, held open until the login time runs out) cannot keep anyone out of a session.
 //! Nor out of a handshake place: when all are taken, a newcomer takes the place of a
-//! connection that has said nothing (no login request) for `SILENT_GRACE`, from the
-//! address that holds the most places.
+//! connection that has said nothing (no login request) for `SILENT_GRACE`, or that has
+//! sent a password (waiting for its check, or refused), from the address that holds the
+//! most places.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -64,35 +65,60 @@ enum Full {
     Address,
 }
 
-/// A handshake place whose connection has not asked to log in yet.
-struct Silent {
+/// What a connection holding a handshake place has done so far, in the order it may
+/// happen (a connection that sent a password stays so when it asks again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Said {
+    /// Nothing: no login request yet.
+    Nothing,
+    /// It asked to log in (someone may be typing a password).
+    Asked,
+    /// It sent a password: its check waits or runs, or it was wrong (a guesser's state,
+    /// most of the time).
+    Password,
+}
+
+/// A handshake place.
+struct Pending {
     id: u64,
     address: IpAddr,
     since: Instant,
+    said: Said,
     evict: Arc<Notify>,
+}
+
+impl Pending {
+    /// Whether a newcomer may take its place at `now` when all are taken.
+    fn evictable(&self, now: Instant) -> bool {
+        match self.said {
+            Said::Nothing => now.saturating_duration_since(self.since) >= SILENT_GRACE,
+            Said::Asked => false,
+            Said::Password => true,
+        }
+    }
 }
 
 #[derive(Default)]
 struct Counts {
     sessions: Held,
     handshakes: Held,
-    silent: Vec<Silent>,
+    pending: Vec<Pending>,
     /// Handshake places given to newcomers: their old holders do not give them back.
     evicted: HashSet<u64>,
     next_id: u64,
 }
 
 impl Counts {
-    /// Frees the place of the silent connection older than `SILENT_GRACE` whose address
-    /// holds the most places (the oldest of those), and tells it to close; whether there
-    /// was one.
+    /// Frees the place of a connection that was silent for `SILENT_GRACE` or sent a
+    /// password, of those the one whose address holds the most places (the oldest of
+    /// those), and tells it to close; whether there was one.
     fn evict(&mut self, now: Instant) -> bool {
         let by_address = &self.handshakes.by_address;
         let victim = self
-            .silent
+            .pending
             .iter()
             .enumerate()
-            .filter(|(_, s)| now.saturating_duration_since(s.since) >= SILENT_GRACE)
+            .filter(|(_, p)| p.evictable(now))
             .max_by_key(|(_, s)| {
                 (
                     by_address.get(&s.address).copied(),
@@ -103,7 +129,7 @@ impl Counts {
         let Some(at) = victim else {
             return false;
         };
-        let victim = self.silent.swap_remove(at);
+        let victim = self.pending.swap_remove(at);
         self.handshakes.give_back(victim.address);
         self.evicted.insert(victim.id);
         victim.evict.notify_one();
@@ -158,7 +184,8 @@ impl Limits {
     }
 
     /// A place to log in from, or `None`: the connection is closed unanswered. When all
-    /// are taken, a silent connection's place is freed for it (`Counts::evict`).
+    /// are taken, a silent or guessing connection's place is freed for it
+    /// (`Counts::evict`).
     pub(super) fn handshake(&self, address: IpAddr) -> Option<Place> {
         self.handshake_at(address, Instant::now())
     }
@@ -175,10 +202,11 @@ impl Limits {
         }
         taken.ok()?;
         let place = self.place(&mut counts, Kind::Handshake, address);
-        counts.silent.push(Silent {
+        counts.pending.push(Pending {
             id: place.id,
             address,
             since: now,
+            said: Said::Nothing,
             evict: Arc::clone(&place.evict),
         });
         Some(place)
@@ -206,9 +234,23 @@ impl Limits {
 }
 
 impl Place {
-    /// The connection asked to log in: it is no longer silent, and keeps its place.
+    /// The connection asked to log in: it is no longer silent, and keeps its place
+    /// (unless it sent a password before).
     pub(super) fn spoke(&self) {
-        self.limits.counts().silent.retain(|s| s.id != self.id);
+        self.say(Said::Asked);
+    }
+
+    /// The connection sent a password: a newcomer may take its place, while its check
+    /// waits (it may be one of many guesses) and after (it was wrong).
+    pub(super) fn sent_password(&self) {
+        self.say(Said::Password);
+    }
+
+    fn say(&self, said: Said) {
+        let mut counts = self.limits.counts();
+        if let Some(pending) = counts.pending.iter_mut().find(|p| p.id == self.id) {
+            pending.said = pending.said.max(said);
+        }
     }
 
     /// Told when a newcomer took this place (the connection is then to close).
@@ -225,7 +267,7 @@ impl Drop for Place {
             // An evicted place was given back when it was taken from this one.
             Kind::Handshake if counts.evicted.remove(&self.id) => {}
             Kind::Handshake => {
-                counts.silent.retain(|s| s.id != self.id);
+                counts.pending.retain(|p| p.id != self.id);
                 counts.handshakes.give_back(self.address);
             }
         }
@@ -326,24 +368,25 @@ mod tests {
         // ...and its place is not given back twice when it goes.
         held.remove(evicted);
         assert_eq!(limits.counts().handshakes.all, HANDSHAKES);
-        // Those that spoke are never put out: with only them left, nobody comes in.
-        held.retain(|p| p.address == ip(17));
-        let mut more: Vec<Place> = (0..HANDSHAKES - 9)
-            .map(|n| {
-                let place = limits.handshake_at(ip(100 + (n / 8) as u8), later).unwrap();
-                place.spoke();
-                place
-            })
-            .collect();
+        // Those that asked to log in are never put out: then nobody comes in...
+        for place in &held {
+            place.spoke();
+        }
         newcomer.spoke();
         assert!(
             limits
                 .handshake_at(ip(3), later + SILENT_GRACE * 10)
                 .is_none()
         );
-        more.clear();
-        drop((held, talker, newcomer));
+        // ...unless one sent a password (asking again does not undo that).
+        held[0].sent_password();
+        held[0].spoke();
+        let replacement = limits.handshake_at(ip(3), later).unwrap();
+        let notified = held[0].eviction();
+        let told = tokio::time::timeout(Duration::ZERO, notified.notified()).await;
+        assert!(told.is_ok());
+        drop((held, talker, newcomer, replacement));
         assert_eq!(limits.counts().handshakes.all, 0);
-        assert!(limits.counts().silent.is_empty() && limits.counts().evicted.is_empty());
+        assert!(limits.counts().pending.is_empty() && limits.counts().evicted.is_empty());
     }
 }

@@ -266,6 +266,27 @@ impl Connection {
         self.view = Some((keys, keys_tx));
     }
 
+    /// Whether `password` is the one hashed. Only a few checks run at once (`Checks`); a
+    /// guess from an address with too many in line is refused unchecked.
+    async fn check_password(&self, password: &str) -> bool {
+        if !self.server.policy.may_match(password) {
+            return false;
+        }
+        let Some(turn) = self.server.checks.turn(self.record.peer.ip()).await else {
+            return false;
+        };
+        // Hashes are slow on purpose: check off the runtime's threads. The turn goes with
+        // the check, so a client that leaves mid-check frees no turn before it ends.
+        let server = Arc::clone(&self.server);
+        let password = password.to_string();
+        tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            server.policy.password_matches(&password)
+        })
+        .await
+        .unwrap_or(false)
+    }
+
     /// Hands an event to the view; dropped if the view is far behind (it takes keys
     /// every frame, so only a flood of them, or a view that is ending, finds it full).
     fn send(&self, event: Event) {
@@ -390,25 +411,12 @@ impl Handler for Connection {
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
         self.user(user);
-        if !self.server.policy.may_match(password) {
-            return Ok(reject());
+        if let Some(place) = &self.place {
+            // A guesser gives way to newcomers when every place to log in from is taken,
+            // even while its guess waits in line.
+            place.sent_password();
         }
-        // Only a few checks run at once (`Checks`); a guess from an address with too many
-        // in line is refused unchecked.
-        let Some(turn) = self.server.checks.turn(self.record.peer.ip()).await else {
-            return Ok(reject());
-        };
-        // Hashes are slow on purpose: check off the runtime's threads. The turn goes with
-        // the check, so a client that leaves mid-check frees no turn before it ends.
-        let server = Arc::clone(&self.server);
-        let password = password.to_string();
-        let matches = tokio::task::spawn_blocking(move || {
-            let _turn = turn;
-            server.policy.password_matches(&password)
-        })
-        .await
-        .unwrap_or(false);
-        Ok(accept_if(matches))
+        Ok(accept_if(self.check_password(password).await))
     }
 
     /// A session place is taken only now, so connections that never log in keep nobody out.

@@ -24,11 +24,18 @@ const FRAME: &[u8] = b"\x1b[?2026h";
 /// How long a new client may wait for its first frame, attack or not. Generous: on a
 /// loaded 2-core machine it took 0.05-0.11 s under every attack.
 const FIRST_FRAME: Duration = Duration::from_secs(10);
-/// The server's peak resident memory, in KiB, whatever the attack. Measured (`numbers`,
-/// 2-core machine under load): 10 MB idle, 13-19 MB for most cases, 43 MB for the window
-/// storm and 60 MB for the huge ptys (three views clamped to 500x200); over three times
-/// the highest, and far below the 1.8-2.4 GB that unclamped 10000x10000 resizes took.
+/// The server's peak resident memory, in KiB, in the cases with at most three views at
+/// the largest size (500x200). Measured (`numbers`, 2-core machine under load): 10 MB
+/// idle, 13-19 MB for most cases, 43 MB for the window storm and 60 MB for the huge ptys
+/// (three views clamped to 500x200); over three times the highest, and far below the
+/// 1.8-2.4 GB that unclamped 10000x10000 resizes took. More views at 500x200 take more:
+/// `VIEW_KIB` each (`large_views`).
 const PEAK_KIB: u64 = 200 * 1024;
+/// What a view at 500x200 may take, in KiB (docs/serve.md, "Memory": about 15 MB; 20
+/// clients at 500x200 took 307 MB in all).
+const VIEW_KIB: u64 = 16 * 1024;
+/// Views at 500x200 in case 12.
+const LARGE_VIEWS: usize = 8;
 /// The normal session is watched at least this long, so that it has frames to show.
 const WATCH: Duration = Duration::from_millis(1500);
 /// An attack that takes longer than this is a hang.
@@ -831,7 +838,7 @@ async fn garbage(port: u16) -> Held {
 const FLOOD: Duration = Duration::from_secs(3);
 /// The server's peak memory in case 9, in KiB: the checks running at once take at most
 /// 256 MiB together (one at a time on two cores), besides what serving takes. Before, every
-/// guess ran at once: 2 GB for 32 guessers, 4 GB for 64.
+/// guess ran at once: 2 GB for 32 guessers, 3.9-4.1 GB for 64.
 const GUESSING_PEAK_KIB: u64 = PEAK_KIB + 256 * 1024;
 
 /// An argon2 hash of `PASSWORD` with m = 64 MiB, t = 3, p = 4 (argon2-cffi's default), in
@@ -848,17 +855,17 @@ fn argon2_file(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
-/// Case 9 (issue 33): 24 clients from 3 addresses guess wrong passwords as fast as the
-/// server answers, each guess a full argon2 check. The new client, with the right
-/// password, still gets in.
+/// Case 9 (issue 33): 64 clients from 8 addresses (every place to log in from) guess
+/// wrong passwords as fast as the server answers, each guess a full argon2 check. The new
+/// client, with the right password, still gets in.
 async fn guessing(port: u16) -> Held {
     let mut guessers = tokio::task::JoinSet::new();
-    for n in 0..24u8 {
+    for n in 0..LOGIN_PLACES as u8 {
         guessers.spawn(async move {
             let until = Instant::now() + FLOOD;
             while Instant::now() < until {
                 // Refused, or a connection that ran out of tries: connect again.
-                let guessed = Login::password(port, attacker(n % 3), "wrong");
+                let guessed = Login::password(port, attacker(n % 8), "wrong");
                 if let Ok(Ok(admitted)) = timeout(until - Instant::now(), guessed).await {
                     assert!(!admitted, "a wrong password got in");
                 } else {
@@ -924,6 +931,20 @@ async fn silent_flood(port: u16) -> Held {
     Box::new(held)
 }
 
+/// Case 12 (issue 33): clients at the largest size, reading all they get. Each view's
+/// memory is bounded by the clamped size (`VIEW_KIB`); `--max-sessions` bounds their number.
+async fn large_views(port: u16) -> Held {
+    let mut held = Vec::new();
+    for n in 0..LARGE_VIEWS {
+        let viewer = Viewer::open(port, attacker((n / 4) as u8), 500, 200)
+            .await
+            .unwrap();
+        still_drawing(&viewer.reader, None, "a 500x200 view").await;
+        held.push(viewer);
+    }
+    Box::new(held)
+}
+
 /// The attacks, each run against a server of its own.
 #[derive(Debug, Clone, Copy)]
 enum Case {
@@ -938,10 +959,11 @@ enum Case {
     Guessing,
     EscFloods,
     SilentFlood,
+    LargeViews,
 }
 
 impl Case {
-    const ALL: [Case; 11] = [
+    const ALL: [Case; 12] = [
         Case::PtySizes,
         Case::WindowChangeStorm,
         Case::OversizedRequests,
@@ -953,6 +975,7 @@ impl Case {
         Case::Guessing,
         Case::EscFloods,
         Case::SilentFlood,
+        Case::LargeViews,
     ];
 
     /// Runs the case on a runtime of its own.
@@ -997,6 +1020,11 @@ impl Case {
             }
             Case::EscFloods => under_attack("esc-floods", &[], false, esc_floods).await,
             Case::SilentFlood => under_attack("silent-flood", &[], true, silent_flood).await,
+            Case::LargeViews => {
+                // The normal session and the new client are views of 80x24 besides.
+                let peak = PEAK_KIB + LARGE_VIEWS as u64 * VIEW_KIB;
+                under_attack_within("large-views", &[], false, peak, large_views).await
+            }
         }
     }
 }
@@ -1071,6 +1099,12 @@ fn esc_floods_cost_the_server_no_more_than_a_persons_keys() {
 fn silent_connections_in_every_login_place_keep_nobody_out() {
     let _cores = crate::common::busy();
     Case::SilentFlood.run();
+}
+
+#[test]
+fn large_views_take_a_bounded_memory_each() {
+    let _cores = crate::common::busy();
+    Case::LargeViews.run();
 }
 
 /// Issue 33: bcrypt reads a password's first 72 bytes; past them, a password is refused
