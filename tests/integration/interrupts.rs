@@ -8,16 +8,24 @@ use std::time::{Duration, Instant};
 
 use crate::common::scratch::scratch;
 
-fn interrupted(args: &[&str], signal: &str, code: i32) -> serde_json::Value {
+/// `kiln ARGS --headless` started with its stdout piped, sent SIG`signal` after `wait`
+/// (still running then): the child, and how long it took to end after the signal.
+fn signalled(
+    args: &[&str],
+    signal: &str,
+    wait: Duration,
+) -> (std::process::Child, std::process::ExitStatus, Duration) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
         .args(args)
         .arg("--headless")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(wait);
     assert!(
         child.try_wait().unwrap().is_none(),
         "{args:?} ended by itself"
@@ -32,13 +40,18 @@ fn interrupted(args: &[&str], signal: &str, code: i32) -> serde_json::Value {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        assert!(
-            sent.elapsed() < Duration::from_secs(5),
-            "{args:?} still running after SIG{signal}"
-        );
+        if sent.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running 5 s after SIG{signal}");
+        }
         std::thread::sleep(Duration::from_millis(10));
     };
-    let took = sent.elapsed();
+    (child, status, sent.elapsed())
+}
+
+fn interrupted(args: &[&str], signal: &str, code: i32) -> serde_json::Value {
+    let (mut child, status, took) = signalled(args, signal, Duration::from_millis(1500));
     assert!(
         took < Duration::from_millis(700),
         "{args:?}: {took:?} to stop"
@@ -106,44 +119,6 @@ fn sighup_keeps_the_best_image() {
     assert_eq!(line["stop_reason"], "interrupted", "{line}");
 }
 
-/// `kiln ARGS` started, given SIGINT after `wait`: the time it took to end after the
-/// signal, and its exit code.
-fn interrupted_while(args: &[&str], wait: Duration) -> (Duration, Option<i32>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .arg("--headless")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(wait);
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "{args:?} ended by itself"
-    );
-    let sent = Instant::now();
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if sent.elapsed() > Duration::from_secs(3) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{args:?} still running 3 s after SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    (sent.elapsed(), status.code())
-}
-
 fn fifo(dir: &std::path::Path, name: &str) -> String {
     let path = dir.join(name);
     let made = Command::new("mkfifo").arg(&path).status().unwrap();
@@ -175,8 +150,8 @@ fn sigint_ends_a_run_that_waits_or_sets_up() {
         &["tsp", "--random", "1000000", "--time-limit", "60"],
     ];
     for args in runs {
-        let (took, code) = interrupted_while(args, Duration::from_millis(600));
-        assert_eq!(code, Some(130), "{args:?}");
+        let (_, status, took) = signalled(args, "INT", Duration::from_millis(600));
+        assert_eq!(status.code(), Some(130), "{args:?}");
         assert!(took < Duration::from_secs(1), "{args:?}: {took:?}");
     }
 }
