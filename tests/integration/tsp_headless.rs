@@ -199,3 +199,19 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_when_kicking() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("1 is not in [0, 1)"), "{stderr}");
 }
+
+/// A generous time limit does not delay the answer: the anneal before the kicks ends at its
+/// cap of steps per city (on main it took a fifth of the limit), and the kicks reach ch150's
+/// optimum well within the limit.
+#[test]
+fn a_generous_time_limit_does_not_delay_the_optimum() {
+    let _cores = crate::common::busy();
+    let file = format!("{PUZZLES}/ch150.tsp");
+    let report = json(&headless(&[&file, "--time-limit", "600", "--seed", "1"]));
+    assert_eq!(report["stop"], "optimum", "{report}");
+    assert!(
+        report["iterations"].as_u64().unwrap() <= 20_000 * 150,
+        "{report}"
+    );
+    assert!(report["seconds"].as_f64().unwrap() < 60.0, "{report}");
+}

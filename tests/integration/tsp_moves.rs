@@ -128,6 +128,52 @@ fn proposals_of_every_move_set() {
     }
 }
 
+/// The tour's edges, each as (smaller city, larger city), sorted.
+fn edges(order: &[u32]) -> Vec<(u32, u32)> {
+    let mut edges: Vec<(u32, u32)> = (0..order.len())
+        .map(|i| {
+            let (a, b) = (order[i], order[(i + 1) % order.len()]);
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    edges.sort_unstable();
+    edges
+}
+
+/// Every proposal changes the tour's edges (a 3-city tour has no other tour), whatever the
+/// tour, the move set and the number of candidates, the few ones included where a city's
+/// candidates may all be its tour neighbours.
+#[test]
+fn no_proposal_is_a_no_op() {
+    for moves in [MoveSet::TwoOpt, MoveSet::SwapAdjacent, MoveSet::Swap] {
+        for (round, n) in [4usize, 5, 6, 9, 17, 60, 200].into_iter().enumerate() {
+            let layout = [Layout::Uniform, Layout::Clustered][round % 2];
+            let instance = Arc::new(random::instance(n, layout, n as u64));
+            for (k, init) in [
+                (1, Init::Nearest),
+                (2, Init::Nearest),
+                (5, Init::Nearest),
+                (5, Init::Random),
+                (12, Init::Random),
+            ] {
+                let mut rng = Rng::seed_from_u64(k as u64);
+                let mut p =
+                    TspProblem::new(instance.clone(), moves, Cost::Euclidean, k, init, &mut rng);
+                for _ in 0..3000 {
+                    let mv = p.propose(&mut rng);
+                    let before = edges(p.order());
+                    p.apply(&mv);
+                    assert_ne!(
+                        before,
+                        edges(p.order()),
+                        "{moves:?} {mv:?} on n = {n}, k = {k}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn duplicate_points_and_the_reported_length() {
     let text = "NODE_COORD_SECTION\n1 0 0\n2 0 0\n3 10 0\n4 10 0\n5 5 5\n6 0 0\n";

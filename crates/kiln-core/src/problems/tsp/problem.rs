@@ -291,7 +291,9 @@ impl TspProblem {
         let after = if c_first { pc } else { (pc + n - 1) % n };
         // Offsets from the run's start: `after` and `after + 1` must both lie outside it.
         let offset = (after + n - start) % n;
-        if offset < len || offset == n - 1 {
+        // With two cities outside the run, turning it round between them reverses the
+        // whole tour: the same cyclic tour.
+        if offset < len || offset == n - 1 || (len + 2 == n && backward == c_first) {
             return None;
         }
         Some(Move::OrOpt {
@@ -403,16 +405,37 @@ impl Problem for TspProblem {
         let first = (((r & 0xffff_ffff) * n as u64) >> 32) as u32;
         match self.moves {
             MoveSet::TwoOpt => {
-                let k = self.neighbours.k as u64;
-                let c = self.neighbours.of(first)[(((r >> 32 & 0xffff) * k) >> 16) as usize];
+                let list = self.neighbours.of(first);
+                let k = list.len();
+                let mut pick = (((r >> 32 & 0xffff) * k as u64) >> 16) as usize;
                 let side = r >> 48 & 1 == 1;
                 if r >> 58 < OR_OPT_IN_64 {
                     let len = (((r >> 50 & 0xff) * 3) >> 8) as u32 + 1;
-                    if let Some(mv) = self.or_opt(first, c, len, r >> 49 & 1 == 1, side) {
+                    if let Some(mv) = self.or_opt(first, list[pick], len, r >> 49 & 1 == 1, side) {
                         return mv;
                     }
                 }
-                self.two_opt(first, c, side)
+                // A 2-opt towards a tour neighbour reverses one city (or all but one): on
+                // either side it drops and adds the same two edges. The next candidate that
+                // is no tour neighbour takes its place; at most two of them are neighbours.
+                let pa = self.tour.pos(first);
+                let beside = |c: u32| {
+                    let pc = self.tour.pos(c);
+                    pc == if pa + 1 == n { 0 } else { pa + 1 }
+                        || pa == if pc + 1 == n { 0 } else { pc + 1 }
+                };
+                for _ in 0..k {
+                    let c = list[pick];
+                    if !beside(c) {
+                        return self.two_opt(first, c, side);
+                    }
+                    pick = if pick + 1 == k { 0 } else { pick + 1 };
+                }
+                // Every candidate is a tour neighbour (fewer than three of them): moving
+                // `first` past one of them is a real change from four cities on.
+                let c = list[pick];
+                self.or_opt(first, c, 1, false, self.tour.next(first) == c)
+                    .unwrap_or_else(|| self.two_opt(first, c, side))
             }
             MoveSet::SwapAdjacent => Move::Swap {
                 i: first,
@@ -422,6 +445,11 @@ impl Problem for TspProblem {
                 let mut j = (((r >> 32) * (n as u64 - 1)) >> 32) as u32;
                 if j >= first {
                     j += 1;
+                }
+                // Of four cities, two opposite ones have the same two neighbours: swapping
+                // them changes no edge, swapping one with its successor does.
+                if n == 4 && (first + 2) % 4 == j {
+                    j = (first + 1) % 4;
                 }
                 // Adjacent pairs are stored in tour order so `delta` can spot them.
                 if (first + 1) % n == j {
