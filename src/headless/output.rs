@@ -315,9 +315,9 @@ mod tests {
         let path = dir.path().join("out.pbm");
         // No process has a PID this large (Linux's pid_max is at most 2^22).
         let dead = dir.path().join(".out.pbm.kiln-4294967295.tmp");
-        let live = dir
-            .path()
-            .join(format!(".out.pbm.kiln-{}.tmp", std::process::id()));
+        // init's: alive as long as the system is (this process's own name is the one the
+        // check tries the directory with).
+        let live = dir.path().join(".out.pbm.kiln-1.tmp");
         let other = dir.path().join(".other.pbm.kiln-4294967295.tmp");
         for file in [&dead, &live, &other] {
             fs::write(file, b"partial").unwrap();
