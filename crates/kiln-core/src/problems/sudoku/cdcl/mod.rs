@@ -21,8 +21,7 @@ use crate::search::{Budget, Control, Phase, Rng, Sample, Search, StopReason};
 
 /// Solver work (watch visits and assignments) per 100 steps, so that a step takes about as
 /// long as a box swap on a 25x25 grid: chains side by side run equal steps per batch, and
-/// the faster one would wait. On this 2-core machine the solver does about 50M units a
-/// second and box swaps 39M steps (docs/benchmarks.md).
+/// the faster one would wait (the rates it was set from: docs/tuning.md).
 const WORK_PER_100_STEPS: u64 = 130;
 
 /// A Sudoku searched by conflict learning.
