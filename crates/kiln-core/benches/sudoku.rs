@@ -26,12 +26,7 @@ fn prepared(file: &str, propagate: bool) -> (Puzzle, Arc<Geometry>, Deduced) {
     let deduced = if propagate {
         deduce(&geometry, &puzzle.cells).unwrap()
     } else {
-        let all = (1u32 << geometry.side) - 1;
-        let marks = puzzle.cells.iter().map(|&v| if v == 0 { all } else { 0 });
-        Deduced {
-            cells: puzzle.cells.clone(),
-            marks: marks.collect(),
-        }
+        Deduced::as_given(&geometry, &puzzle.cells)
     };
     (puzzle, geometry, deduced)
 }

@@ -111,12 +111,7 @@ impl Prepared {
         let forced = if propagate_singles {
             deduce(&geometry, &puzzle.cells).ok()
         } else {
-            let all = (1u32 << geometry.side) - 1;
-            let marks = puzzle.cells.iter().map(|&v| if v == 0 { all } else { 0 });
-            Some(Deduced {
-                cells: puzzle.cells.clone(),
-                marks: marks.collect(),
-            })
+            Some(Deduced::as_given(&geometry, &puzzle.cells))
         };
         let propagate_time = started.elapsed();
         let started = Instant::now();

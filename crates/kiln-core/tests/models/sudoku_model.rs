@@ -52,12 +52,7 @@ fn box_swaps(p: &Puzzle, propagate: bool, seed: u64) -> (BoxSwaps, Deduced) {
     let deduced = if propagate {
         deduce(&geometry, &p.cells).unwrap()
     } else {
-        let all = (1u32 << geometry.side) - 1;
-        let marks = p.cells.iter().map(|&v| if v == 0 { all } else { 0 });
-        Deduced {
-            cells: p.cells.clone(),
-            marks: marks.collect(),
-        }
+        Deduced::as_given(&geometry, &p.cells)
     };
     let mut rng = Rng::seed_from_u64(seed);
     let (cells, marks) = (&deduced.cells, &deduced.marks);

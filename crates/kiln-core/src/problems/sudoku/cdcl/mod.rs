@@ -298,6 +298,19 @@ mod tests {
     }
 
     #[test]
+    fn it_claims_no_temperature_and_a_reheat_changes_nothing() {
+        let text = include_str!("../../../../../../puzzles/sudoku/minimal25.txt");
+        let (_, mut learner) = learner(text.lines().next().unwrap(), Budget::default());
+        learner.step_batch(1_000);
+        learner.reheat(5.0);
+        let sample = learner.sample();
+        assert_eq!(sample.phase, Phase::ConflictLearning);
+        assert_eq!(sample.control, Control::None);
+        assert_eq!(sample.control.temperature(), None);
+        assert_eq!(sample.reheats, 0, "a reheat of nothing is not counted");
+    }
+
+    #[test]
     fn its_grid_never_breaks_a_rule() {
         let text = include_str!("../../../../../../puzzles/sudoku/minimal25.txt");
         let (puzzle, mut learner) = learner(text.lines().next().unwrap(), Budget::default());
