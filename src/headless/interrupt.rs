@@ -1,11 +1,11 @@
 //! The signal handlers of a headless run (SIGINT, SIGTERM, SIGHUP), which ask the engine's
-//! searches to stop through `anneal::interrupt`. Before any search has begun (reading a
+//! searches to stop through `search::interrupt`. Before any search has begun (reading a
 //! large file or a FIFO, setting up a million cities) there is no result to keep, and the
 //! first signal ends the process at once.
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
-use crate::anneal::interrupt::{exit_code, has_searched, record};
+use crate::search::interrupt::{exit_code, has_searched, record};
 
 /// Catches the interrupts for the rest of the process (headless runs only: the live view
 /// has its own handling).

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::anneal::interrupt;
+use crate::search::interrupt;
 use crate::input::InputError;
 
 /// What a result file holds.

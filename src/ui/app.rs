@@ -20,9 +20,9 @@ use super::lesson;
 use super::session::{BoardArea, Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
-use crate::anneal::StopReason;
-use crate::anneal::worker::{Command, Speed};
 use crate::export::saved_message;
+use crate::search::StopReason;
+use crate::search::worker::{Command, Speed};
 
 /// How long a notice (files saved, a puzzle that would not start) stays in the title.
 const NOTICE_TIME: Duration = Duration::from_secs(4);
@@ -561,7 +561,11 @@ impl Widget for &App {
         Paragraph::new(lesson).render(lesson_area, buf);
         if self.explain {
             ExplainPanel {
-                temperature: self.session.history().latest().map(|s| s.temperature),
+                temperature: self
+                    .session
+                    .history()
+                    .latest()
+                    .and_then(|s| s.control.temperature()),
                 measured: self.session.measured(),
                 theme: &self.theme,
             }

@@ -11,7 +11,7 @@ use super::app::App;
 use super::keys::Action;
 use super::theme::Theme;
 use super::{Tui, demos, drawn};
-use crate::anneal::worker::Speed;
+use crate::search::worker::Speed;
 
 /// The decision line's numbers: dE, p, u (if drawn) and whether the move was taken.
 #[derive(Debug)]

@@ -40,8 +40,8 @@ pub use session::{Board, BoardArea, BoardKey, Demo, Live, RunState, Session, Tab
 pub use terminal::{MAX_SCREEN, Screen, Sink, screen_area};
 pub use theme::{Glyphs, Theme};
 
-use crate::anneal::interrupt;
-use crate::anneal::worker::Speed;
+use crate::search::interrupt;
+use crate::search::worker::Speed;
 
 /// How the UI was asked to look and behave.
 #[derive(Debug, Clone, Copy)]

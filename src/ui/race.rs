@@ -17,7 +17,7 @@ use super::session::{BoardArea, RunState, Session};
 use super::stats::sparkline;
 use super::theme::Theme;
 use super::{Flow, Tui};
-use crate::anneal::worker::{Command, Speed};
+use crate::search::worker::{Command, Speed};
 
 /// One contestant: a name ("kiln", "two-opt", ...) and its live run.
 pub struct Racer {
@@ -496,7 +496,7 @@ impl Tui for Race {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anneal::StopReason;
+    use crate::search::StopReason;
     use crate::ui::boards::sudoku::SudokuThumbnail;
     use crate::ui::drawn as screen;
     use crate::ui::testing::{frozen, frozen_solved};
@@ -913,7 +913,7 @@ mod screens {
         for pane in ["n8", "stripes"] {
             let path = dir.join(format!("t-{pane}.csv"));
             let text = std::fs::read_to_string(&path).unwrap();
-            let rows = crate::anneal::trace::parse(&text, "t.csv").unwrap();
+            let rows = crate::search::trace::parse(&text, "t.csv").unwrap();
             assert_eq!(rows[0].iteration, 0, "{text}");
             assert_eq!(rows.last().unwrap().iteration, 300_000, "{text}");
         }

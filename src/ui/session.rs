@@ -15,10 +15,11 @@ use ratatui::style::Style;
 
 use super::history::History;
 use super::theme::Theme;
-use crate::anneal::explain::Measured;
-use crate::anneal::worker::{Command, Report, Speed, Stamped, Worker};
-use crate::anneal::{Explained, Launch, Search, Sketch, StopReason};
+use crate::anneal::Launch;
 use crate::export::{Export, Output};
+use crate::search::explain::Measured;
+use crate::search::worker::{Command, Report, Speed, Stamped, Worker};
+use crate::search::{Explained, Search, Sketch, StopReason};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]

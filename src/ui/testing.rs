@@ -9,9 +9,9 @@ use ratatui::layout::Rect;
 use super::history::History;
 use super::session::{Board, BoardKey, RunState, Session};
 use super::theme::Theme;
-use crate::anneal::worker::Command;
-use crate::anneal::{Budget, Sample};
 use crate::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
+use crate::search::worker::Command;
+use crate::search::{Budget, Sample};
 
 /// A session frozen at one moment, so a whole screen can be compared as text.
 pub(super) struct Frozen<V> {
@@ -51,8 +51,9 @@ pub(super) fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) 
     let t = Instant::now();
     for (i, e) in [40.0, 20.0, 10.0, 4.0].into_iter().enumerate() {
         let sample = Sample {
+            phase: crate::search::Phase::Anneal,
             iteration: 1_000_000 * i as u64,
-            temperature: 0.3,
+            control: crate::search::Control::Temperature(0.3),
             energy: e,
             best_energy: e,
             acceptance: 0.25,
@@ -96,7 +97,7 @@ impl<V: Board<SudokuSnapshot>> Session for Frozen<V> {
         &self.state
     }
     fn solved(&self) -> bool {
-        self.state == RunState::Finished(crate::anneal::StopReason::Target)
+        self.state == RunState::Finished(crate::search::StopReason::Target)
             && self.view.at_target(&self.board)
     }
     fn elapsed(&self) -> Duration {

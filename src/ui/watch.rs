@@ -43,12 +43,10 @@ use ratatui::layout::Rect;
 use super::boards::TraceSlot;
 use super::session::{Board, BoardArea, Demo, Live, Session, Tab};
 use super::{App, Glyphs, Options, Theme, Tui};
-use crate::anneal::worker::Speed;
-use crate::anneal::{
-    BATCH, Launch, Outcome, Problem, RunConfig, Runner, Schedule, Trace, Unobserved,
-    auto_temperature, nth_seed, run_traced,
-};
+use crate::anneal::{BATCH, Launch, Problem, RunConfig, Runner, Schedule, auto_temperature};
 use crate::input::InputError;
+use crate::search::worker::Speed;
+use crate::search::{Outcome, Trace, Unobserved, nth_seed, run_traced};
 
 mod args;
 pub use args::{Args, ArgsError, main};
@@ -280,7 +278,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anneal::trace;
+    use crate::search::trace;
     use rand::RngExt;
 
     /// A row of bits to clear, one flip a move.

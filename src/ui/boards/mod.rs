@@ -6,9 +6,9 @@ pub mod tsp;
 
 use std::sync::Mutex;
 
-use crate::anneal::Trace;
 use crate::input::InputError;
 use crate::problems::spec::Run;
+use crate::search::Trace;
 
 /// The `--trace` file of a live view: created before the screen changes, so that an
 /// existing file is refused before anything runs, and written by the first run the view

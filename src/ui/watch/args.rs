@@ -13,7 +13,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{DEFAULT_SEED, Watch};
-use crate::anneal::{Outcome, Problem, StopReason};
+use crate::anneal::Problem;
+use crate::search::{Outcome, StopReason};
 use crate::ui::Board;
 
 /// The flags every [`main`] takes, named in every complaint about a word it does not know.

@@ -1,0 +1,361 @@
+//! Local search for the end of a run: a greedy 2-opt/Or-opt descent that only re-examines
+//! cities whose tour neighbours changed (don't-look bits), and an iterated local search that
+//! kicks the tour with a random segment swap, descends again and goes on from the result
+//! unless it is longer by more than a threshold that falls to 0 over each epoch (epochs
+//! double in length and restart from the best tour; the budget ends the last). Annealing
+//! finds the good region; the kicks repair the last defects, which at low temperature the
+//! annealer would need many more steps to find.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use rand::RngExt;
+
+use super::problem::{Move, TspProblem};
+use crate::anneal::Problem;
+use crate::search::{Rng, interrupt};
+
+/// What a descent did.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DescentStats {
+    /// Improving moves made.
+    pub moves: u64,
+    /// Moves whose delta was computed.
+    pub evaluations: u64,
+    /// The energy change (negative).
+    pub delta: f64,
+    /// Whether it ended with no city left to examine (a local optimum), not on the
+    /// deadline or an interrupt.
+    pub local_optimum: bool,
+}
+
+/// How many candidates a chain tries at each depth (its length is this list's): wide at
+/// the first levels, then greedy: it costs more per descent than a narrower, shorter chain
+/// and finds more per kick (docs/tuning.md).
+const CHAIN_BREADTH: [usize; 6] = [5, 5, 3, 2, 1, 1];
+
+/// A greedy descent over a queue of cities to (re-)examine.
+#[derive(Debug, Clone)]
+pub struct Descent {
+    queue: VecDeque<u32>,
+    queued: Vec<bool>,
+    /// The 2-opt moves of the chain being tried, with the cities each touches.
+    chain: Vec<(Move, [u32; 6])>,
+}
+
+/// The descent a finished run ends with lives here, beside the descent it runs.
+impl TspProblem {
+    /// Greedy descent with the 2-opt-set moves until none improves (T = 0) or `deadline`
+    /// passes, re-examining only cities whose surroundings changed. Used to polish the
+    /// final tour.
+    pub fn polish(&mut self, deadline: Option<Instant>) -> DescentStats {
+        let mut descent = Descent::new(self.order().len());
+        descent.queue_all();
+        descent.run(self, deadline)
+    }
+}
+
+impl Descent {
+    /// A descent over a tour of `n` cities, with nothing queued yet.
+    pub fn new(n: usize) -> Self {
+        Descent {
+            queue: VecDeque::with_capacity(n),
+            queued: vec![false; n],
+            chain: Vec::with_capacity(CHAIN_BREADTH.len()),
+        }
+    }
+
+    /// Asks for `city` to be examined; a city already waiting is not queued twice.
+    pub fn queue(&mut self, city: u32) {
+        if !std::mem::replace(&mut self.queued[city as usize], true) {
+            self.queue.push_back(city);
+        }
+    }
+
+    /// Queues every city, for a first descent over the whole tour.
+    pub fn queue_all(&mut self) {
+        for city in 0..self.queued.len() as u32 {
+            self.queue(city);
+        }
+    }
+
+    /// Makes the best improving move of each queued city until the queue is empty (or
+    /// `deadline` passes, or an interrupt comes: a first descent of 100,000 cities takes
+    /// seconds); the cities a move touches are queued again.
+    pub fn run(&mut self, problem: &mut TspProblem, deadline: Option<Instant>) -> DescentStats {
+        // Often enough for the deadline to hold at a million cities, where one move can
+        // reverse half a million and take milliseconds (every 256 overran 30 s by 3 s).
+        const CHECK_EVERY: u64 = 16;
+        let mut stats = DescentStats::default();
+        let mut popped = 0u64;
+        while let Some(a) = self.queue.pop_front() {
+            popped += 1;
+            if popped.is_multiple_of(CHECK_EVERY)
+                && (deadline.is_some_and(|d| Instant::now() >= d)
+                    || interrupt::requested().is_some())
+            {
+                self.queue.push_front(a);
+                break;
+            }
+            self.queued[a as usize] = false;
+            let (best, evaluated) = problem.best_move_from(a);
+            stats.evaluations += evaluated;
+            if let Some((delta, mv)) = best
+                && delta < 0.0
+            {
+                for city in problem.touched(&mv) {
+                    self.queue(city);
+                }
+                problem.apply(&mv);
+                stats.moves += 1;
+                stats.delta += delta;
+            } else {
+                self.chain_from(problem, a, &mut stats);
+            }
+        }
+        stats.local_optimum = self.queue.is_empty();
+        stats
+    }
+
+    /// Lin-Kernighan-style search from `t1`: a chain of 2-opt moves, each breaking the edge
+    /// the previous one closed with, kept as soon as the tour is shorter. Finds the
+    /// sequential 3-opt and deeper moves that single 2-opt/Or-opt moves miss.
+    fn chain_from(&mut self, problem: &mut TspProblem, t1: u32, stats: &mut DescentStats) {
+        for t2 in [problem.next(t1), problem.prev(t1)] {
+            self.chain.clear();
+            let open_gain = problem.cost(t1, t2);
+            if let Some(delta) = self.extend(problem, t1, t2, open_gain, 0, stats) {
+                for (_, touched) in std::mem::take(&mut self.chain) {
+                    for city in touched {
+                        self.queue(city);
+                    }
+                }
+                stats.moves += 1;
+                stats.delta += delta as f64;
+                return;
+            }
+        }
+    }
+
+    /// Tries to break the tour edge (t1, t2), `open_gain` being the cost removed minus the
+    /// cost added so far by the chain (not counting that edge). Returns the chain's total
+    /// change in cost when it found an improvement (and leaves it applied); otherwise
+    /// undoes what it applied.
+    fn extend(
+        &mut self,
+        problem: &mut TspProblem,
+        t1: u32,
+        t2: u32,
+        open_gain: i64,
+        depth: usize,
+        stats: &mut DescentStats,
+    ) -> Option<i64> {
+        let after = problem.next(t2) == t1;
+        let mut tried = 0;
+        for k in 0..problem.candidates(t2).len() {
+            let t3 = problem.candidates(t2)[k];
+            stats.evaluations += 1;
+            // Candidates come nearest first: once the gain is gone it stays gone.
+            let gain = open_gain - problem.cost(t2, t3);
+            if gain <= 0 {
+                break;
+            }
+            let t4 = if after {
+                problem.next(t3)
+            } else {
+                problem.prev(t3)
+            };
+            if t3 == t1 || t4 == t2 {
+                continue;
+            }
+            let mv = problem.two_opt(t2, t3, after);
+            self.chain.push((mv, problem.touched(&mv)));
+            problem.apply(&mv);
+            let open_gain = gain + problem.cost(t3, t4);
+            let closed = open_gain - problem.cost(t4, t1);
+            if closed > 0 {
+                return Some(-closed);
+            }
+            if depth + 1 < CHAIN_BREADTH.len()
+                && let Some(delta) = self.extend(problem, t1, t4, open_gain, depth + 1, stats)
+            {
+                return Some(delta);
+            }
+            // The same reversal again restores the tour.
+            problem.apply(&mv);
+            self.chain.pop();
+            tried += 1;
+            if tried == CHAIN_BREADTH[depth] {
+                break;
+            }
+        }
+        None
+    }
+}
+
+/// When the kicks stop: whichever comes first.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Moves whose delta may be computed, the first descent's included.
+    pub evaluations: u64,
+    /// When to stop on the wall clock, if ever.
+    pub deadline: Option<Instant>,
+    /// An energy known to be optimal: nothing is left to find once it is reached (a tour
+    /// shorter than it shows it was none, and the kicks go on).
+    pub target: Option<f64>,
+}
+
+/// What the iterated local search did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KickStats {
+    /// Kicks made, each followed by a descent.
+    pub kicks: u64,
+    /// Kicks whose descent ended strictly shorter than the best before.
+    pub improvements: u64,
+    /// Moves whose delta was computed, the first descent's and the kicks' included.
+    pub evaluations: u64,
+}
+
+/// A kick: the double bridge of iterated Lin-Kernighan, i.e. swap two adjacent segments
+/// of 1..=n/3 random cities each: tour-wide, because short segments leave the search stuck
+/// more often (docs/tuning.md).
+fn kick(problem: &TspProblem, rng: &mut Rng) -> Move {
+    let n = problem.order().len() as u32;
+    let longest = (n / 3).max(1);
+    let first = rng.random_range(1..=longest);
+    let second = rng.random_range(1..=longest);
+    let start = rng.random_range(0..n);
+    Move::OrOpt {
+        start,
+        len: first,
+        after: (start + first + second - 1) % n,
+        reversed: false,
+    }
+}
+
+/// How much longer than the tour it came from a kicked and re-descended tour may be and
+/// still be kept (the search goes on from it; the best tour is kept aside) when the kicks
+/// start, in units of the mean nearest-neighbour edge. The threshold falls with the square
+/// of the budget left, to 0 at its end: threshold accepting (Dueck & Scheuer 1990), the
+/// kicks annealed. A fixed threshold left runs stuck in one tour far from the optimum, which
+/// no kick undoes while only near-equal tours are taken (docs/tuning.md).
+const THRESHOLD: f64 = 2.0;
+
+/// Move evaluations per city of the kicks' first epoch: the threshold falls from its start
+/// to 0 within an epoch, then the next epoch, twice as long, starts again from the best
+/// tour. Epochs do not stretch with the budget, so a generous limit does not delay what a
+/// short one finds (on the 225- and 442-city instances the optimum came within the first).
+const EPOCH_EVALUATIONS_PER_CITY: u64 = 20_000;
+
+/// The share of the budget left, by time or by evaluations, whichever is less.
+fn left(budget: &Budget, started: Instant, evaluations: u64) -> f64 {
+    let by_time = budget.deadline.map_or(1.0, |d| {
+        let whole = d.saturating_duration_since(started).as_secs_f64();
+        1.0 - started.elapsed().as_secs_f64() / whole.max(1e-9)
+    });
+    let by_evaluations = 1.0 - evaluations as f64 / budget.evaluations as f64;
+    by_time.min(by_evaluations).clamp(0.0, 1.0)
+}
+
+/// Starting from the problem's tour (a local optimum or not), kicks and descends until the
+/// budget is spent, showing `observe` the stats and the best energy after every kick;
+/// leaves the best tour found in `problem`.
+pub fn iterate(
+    problem: &mut TspProblem,
+    rng: &mut Rng,
+    budget: Budget,
+    mut observe: impl FnMut(&KickStats, f64),
+) -> KickStats {
+    let started = Instant::now();
+    let mut descent = Descent::new(problem.order().len());
+    descent.queue_all();
+    let mut stats = KickStats {
+        evaluations: descent.run(problem, budget.deadline).evaluations,
+        ..KickStats::default()
+    };
+    let n = problem.order().len() as u64;
+    if n < 8 {
+        return stats;
+    }
+    let mut energy = problem.energy();
+    let mut best = problem.order().to_vec();
+    let mut current = best.clone();
+    let mut current_energy = energy;
+    let threshold = THRESHOLD * problem.typical_edge_cost();
+    let (mut epoch_start, mut epoch) = (stats.evaluations, EPOCH_EVALUATIONS_PER_CITY * n);
+    while stats.evaluations < budget.evaluations
+        // Below the target, it was no optimum: the kicks go on.
+        && budget.target.is_none_or(|t| energy != t)
+        && budget.deadline.is_none_or(|d| Instant::now() < d)
+        && interrupt::requested().is_none()
+    {
+        let mv = kick(problem, rng);
+        let delta = problem.delta(&mv);
+        for city in problem.touched(&mv) {
+            descent.queue(city);
+        }
+        problem.apply(&mv);
+        let descended = descent.run(problem, budget.deadline);
+        stats.kicks += 1;
+        stats.evaluations += descended.evaluations + 1;
+        let now = current_energy + delta + descended.delta;
+        // Equal tours are taken too: they let the search drift along plateaus.
+        if now <= energy {
+            if now < energy {
+                stats.improvements += 1;
+            }
+            energy = now;
+            best.copy_from_slice(problem.order());
+        }
+        let in_epoch = 1.0 - (stats.evaluations - epoch_start) as f64 / epoch as f64;
+        let cooling = left(&budget, started, stats.evaluations).min(in_epoch.max(0.0));
+        if now <= current_energy + threshold * cooling.powi(2) {
+            current_energy = now;
+            current.copy_from_slice(problem.order());
+        } else {
+            problem.set_order(&current);
+        }
+        if in_epoch <= 0.0 {
+            problem.set_order(&best);
+            current.copy_from_slice(&best);
+            current_energy = energy;
+            (epoch_start, epoch) = (stats.evaluations, epoch * 2);
+        }
+        observe(&stats, energy);
+    }
+    problem.set_order(&best);
+    stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_threshold_falls_with_whichever_budget_is_spent_first() {
+        let started = Instant::now();
+        let steps = Budget {
+            evaluations: 1000,
+            deadline: None,
+            target: None,
+        };
+        assert_eq!(left(&steps, started, 0), 1.0);
+        assert_eq!(left(&steps, started, 250), 0.75);
+        assert_eq!(left(&steps, started, 5000), 0.0);
+        let unlimited = Budget {
+            evaluations: u64::MAX,
+            ..steps
+        };
+        assert!(left(&unlimited, started, 1_000_000) > 0.999);
+        let passed = Budget {
+            deadline: Some(started),
+            ..unlimited
+        };
+        assert_eq!(left(&passed, started, 0), 0.0);
+        let far = Budget {
+            deadline: Some(started + std::time::Duration::from_secs(3600)),
+            ..steps
+        };
+        assert_eq!(left(&far, started, 500), 0.5);
+    }
+}

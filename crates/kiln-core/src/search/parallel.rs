@@ -1,0 +1,257 @@
+//! Independent chains on several threads: each batch runs every chain for its share of the
+//! steps at once, and the run ends when one reaches the target (or all have spent their
+//! budgets). For puzzles solved by restarts, k chains find a solution about k times sooner
+//! on k cores.
+//!
+//! Deterministic for a given set of chains: every chain runs exactly its share of each
+//! batch, and when several reach the target in the same batch the first one counts. A time
+//! limit is kept on the wall clock for all chains together: more chains than cores share
+//! the time, they do not each get it.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::{Control, Explained, Sample, Search, StopReason};
+
+/// Several chains of one search run as one, on a thread each.
+pub struct Parallel<S: Search> {
+    chains: Vec<S>,
+    /// The chain that reached the target first.
+    winner: Option<usize>,
+    /// Each chain's best energy at the last sample.
+    best: Vec<f64>,
+    time_limit: Option<Duration>,
+    /// When the first batch began.
+    started: Option<Instant>,
+}
+
+impl<S: Search> Parallel<S> {
+    /// Runs `chains` (at least one) side by side, together for at most `time_limit` on
+    /// the wall clock.
+    pub fn new(chains: Vec<S>, time_limit: Option<Duration>) -> Self {
+        assert!(!chains.is_empty(), "a parallel search needs a chain");
+        Parallel {
+            best: vec![f64::INFINITY; chains.len()],
+            chains,
+            winner: None,
+            time_limit,
+            started: None,
+        }
+    }
+
+    fn wall(&self) -> Duration {
+        self.started.map(|t| t.elapsed()).unwrap_or_default()
+    }
+
+    fn find_winner(&mut self) {
+        self.winner = self
+            .chains
+            .iter()
+            .position(|c| c.stopped() == Some(StopReason::Target));
+    }
+
+    /// The chain whose state stands for the run: the winner, else the lowest best energy
+    /// at the last sample.
+    fn leader(&self) -> usize {
+        self.winner.unwrap_or_else(|| {
+            (0..self.best.len())
+                .min_by(|&a, &b| self.best[a].total_cmp(&self.best[b]))
+                .unwrap_or(0)
+        })
+    }
+}
+
+impl<S: Search> Search for Parallel<S> {
+    type Snapshot = S::Snapshot;
+
+    fn step_batch(&mut self, n: u64) -> u64 {
+        if self.stopped().is_some() {
+            return 0;
+        }
+        self.started.get_or_insert_with(Instant::now);
+        let share = n.div_ceil(self.chains.len() as u64);
+        let (first, rest) = self.chains.split_first_mut().expect("at least one chain");
+        let done = thread::scope(|scope| {
+            let others: Vec<_> = rest
+                .iter_mut()
+                .map(|chain| scope.spawn(move || chain.step_batch(share)))
+                .collect();
+            let mut done = first.step_batch(share);
+            for other in others {
+                done += other.join().expect("a chain panicked");
+            }
+            done
+        });
+        self.find_winner();
+        done
+    }
+
+    /// Every chain takes one step; the explanation is the leading chain's.
+    fn step_explained(&mut self) -> Option<Explained> {
+        if self.stopped().is_some() {
+            return None;
+        }
+        self.started.get_or_insert_with(Instant::now);
+        let leader = self.leader();
+        let told: Vec<_> = self.chains.iter_mut().map(S::step_explained).collect();
+        self.find_winner();
+        told.into_iter().nth(leader).flatten()
+    }
+
+    /// Steps, restarts and reheats summed over the chains; energies, phase and control
+    /// of the leading chain, best energy over all; time on the wall clock.
+    fn sample(&mut self) -> Sample {
+        let samples: Vec<Sample> = self.chains.iter_mut().map(|c| c.sample()).collect();
+        for (best, sample) in self.best.iter_mut().zip(&samples) {
+            *best = sample.best_energy;
+        }
+        let mut sample = samples[self.leader()];
+        sample.iteration = samples.iter().map(|s| s.iteration).sum();
+        sample.restarts = samples.iter().map(|s| s.restarts).sum();
+        sample.reheats = samples.iter().map(|s| s.reheats).sum();
+        sample.elapsed = self.wall();
+        sample.best_energy = samples
+            .iter()
+            .map(|s| s.best_energy)
+            .fold(f64::INFINITY, f64::min);
+        // A chain with no control (conflict learning) accepts nothing: it has no moves to
+        // accept, and counting it would halve the annealers' rate.
+        let (sum, annealing) = (samples.iter())
+            .filter(|s| s.control != Control::None)
+            .fold((0.0, 0), |(sum, n), s| (sum + s.acceptance, n + 1));
+        if annealing > 0 {
+            sample.acceptance = sum / f64::from(annealing);
+        }
+        sample
+    }
+
+    fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+
+    /// Stopped when one chain reached the target, or when every chain has stopped.
+    fn stopped(&self) -> Option<StopReason> {
+        if self.winner.is_some() {
+            return Some(StopReason::Target);
+        }
+        // A proof holds for every chain: none can reach the target.
+        if self
+            .chains
+            .iter()
+            .any(|c| c.stopped() == Some(StopReason::Refuted))
+        {
+            return Some(StopReason::Refuted);
+        }
+        if self.time_limit.is_some_and(|limit| self.wall() >= limit) {
+            return Some(StopReason::TimeLimit);
+        }
+        let reasons: Option<Vec<StopReason>> = self.chains.iter().map(|c| c.stopped()).collect();
+        reasons.map(|r| r[0])
+    }
+
+    fn snapshot(&self) -> S::Snapshot {
+        self.chains[self.leader()].snapshot()
+    }
+
+    fn best_snapshot(&mut self) -> S::Snapshot {
+        let leader = self.leader();
+        self.chains[leader].best_snapshot()
+    }
+
+    fn reheat(&mut self, temperature: f64) {
+        for chain in &mut self.chains {
+            chain.reheat(temperature);
+        }
+    }
+
+    fn restart(&mut self) {
+        self.winner = None;
+        for chain in &mut self.chains {
+            chain.restart();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anneal::toy::Bits;
+    use crate::anneal::{RunConfig, Runner, Schedule};
+
+    /// Chains on 200 bits at a temperature where reaching zero ones takes thousands of
+    /// steps and depends on the seed (at equilibrium about one bit is set).
+    fn chains(seeds: &[u64], max_steps: Option<u64>) -> Parallel<Runner<Bits>> {
+        let mut config = RunConfig::new(Schedule::Constant, 0.2);
+        config.budget.target = Some(0.0);
+        config.budget.max_steps = max_steps;
+        Parallel::new(
+            seeds
+                .iter()
+                .map(|&s| Runner::new(Bits::ones(200), config.clone(), s))
+                .collect(),
+            None,
+        )
+    }
+
+    #[test]
+    fn many_chains_share_one_time_limit_on_the_wall_clock() {
+        // Far more chains than cores, none able to finish: the limit holds for all.
+        let config = RunConfig::new(Schedule::Constant, 5.0);
+        let limit = Duration::from_millis(200);
+        let mut p = Parallel::new(
+            (0..32)
+                .map(|s| Runner::new(Bits::ones(200), config.clone(), s))
+                .collect(),
+            Some(limit),
+        );
+        let started = Instant::now();
+        while p.stopped().is_none() {
+            p.step_batch(1 << 16);
+        }
+        assert_eq!(p.stopped(), Some(StopReason::TimeLimit));
+        let took = started.elapsed();
+        assert!(took < limit + Duration::from_millis(150), "{took:?}");
+        assert!(p.sample().elapsed >= limit);
+    }
+
+    fn run(p: &mut Parallel<Runner<Bits>>) -> Sample {
+        while p.stopped().is_none() {
+            p.step_batch(1000);
+        }
+        p.sample()
+    }
+
+    #[test]
+    fn the_first_chain_to_the_target_ends_the_run_and_counts_for_it() {
+        let mut p = chains(&[1, 2, 3], Some(10_000_000));
+        let sample = run(&mut p);
+        assert_eq!(p.stopped(), Some(StopReason::Target));
+        let winner = p.winner.expect("a winner");
+        assert_eq!(p.chains[winner].stopped(), Some(StopReason::Target));
+        // No chain that got there earlier is passed over.
+        assert!(p.chains[..winner].iter().all(|c| c.stopped().is_none()));
+        assert_eq!(sample.best_energy, 0.0);
+        assert!(p.best_snapshot().iter().all(|&b| !b));
+        assert!(p.snapshot().iter().all(|&b| !b));
+        // Every chain ran the same batches: steps add up across them.
+        let steps: u64 = p.chains.iter().map(|c| c.iterations()).sum();
+        assert_eq!(sample.iteration, steps);
+    }
+
+    #[test]
+    fn the_same_chains_give_the_same_run() {
+        let a = run(&mut chains(&[4, 5], Some(10_000_000)));
+        let b = run(&mut chains(&[4, 5], Some(10_000_000)));
+        assert_eq!((a.iteration, a.restarts), (b.iteration, b.restarts));
+    }
+
+    #[test]
+    fn without_a_winner_the_run_ends_when_every_budget_is_spent() {
+        let mut p = chains(&[6, 7], Some(500));
+        let sample = run(&mut p);
+        assert_eq!(p.stopped(), Some(StopReason::MaxSteps));
+        assert_eq!(sample.iteration, 1000);
+        assert!(sample.best_energy > 0.0);
+        assert_eq!(p.step_batch(1000), 0);
+    }
+}

@@ -1,0 +1,290 @@
+//! Every move's local delta equals the change of the fully recomputed energy, for both
+//! costs, over many random instances and tours; applying a move keeps a permutation.
+
+use std::sync::Arc;
+
+use kiln_core::anneal::{Problem, Rng};
+use kiln_core::problems::tsp::ils::{self, Budget, Descent};
+use kiln_core::problems::tsp::{Cost, Init, Instance, Layout, Move, MoveSet, TspProblem, random};
+use rand::{RngExt, SeedableRng};
+
+/// Applies `mv` and checks the delta and the tour; returns whether it changed anything.
+fn check(p: &mut TspProblem, mv: Move) {
+    let before = p.energy();
+    let delta = p.delta(&mv);
+    p.apply(&mv);
+    let after = p.energy();
+    assert_eq!(delta, after - before, "{mv:?} on n = {}", p.order().len());
+    let mut seen = p.order().to_vec();
+    seen.sort_unstable();
+    assert!(
+        seen.iter().enumerate().all(|(i, &c)| c == i as u32),
+        "{mv:?}"
+    );
+}
+
+/// A 2-opt problem on `instance` from a random tour (Euclidean cost, `k` candidates).
+fn random_tour(instance: Instance, k: usize, rng: &mut Rng) -> TspProblem {
+    TspProblem::new(
+        Arc::new(instance),
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        k,
+        Init::Random,
+        rng,
+    )
+}
+
+fn problems(seed: u64) -> impl Iterator<Item = (TspProblem, Rng)> {
+    let mut rng = Rng::seed_from_u64(seed);
+    (0..60).flat_map(move |round| {
+        let n = 3 + round % 40;
+        let layout = [Layout::Uniform, Layout::Normal, Layout::Clustered][round % 3];
+        let instance = Arc::new(random::instance(n, layout, rng.random()));
+        [Cost::Euclidean, Cost::Squared].map(|cost| {
+            let mut r = Rng::seed_from_u64(rng.random());
+            let k = 1 + round % 12;
+            let p = TspProblem::new(
+                instance.clone(),
+                MoveSet::TwoOpt,
+                cost,
+                k,
+                Init::Random,
+                &mut r,
+            );
+            (p, r)
+        })
+    })
+}
+
+#[test]
+fn two_opt_on_both_sides() {
+    for (mut p, mut rng) in problems(1) {
+        let n = p.order().len() as u32;
+        for _ in 0..200 {
+            let a = rng.random_range(0..n);
+            let c = (a + rng.random_range(1..n)) % n;
+            let mv = p.two_opt(a, c, rng.random());
+            check(&mut p, mv);
+            // `a` and `c` are now neighbours.
+            let pa = p.order().iter().position(|&x| x == a).unwrap();
+            let around = [
+                p.order()[(pa + 1) % n as usize],
+                p.order()[(pa + n as usize - 1) % n as usize],
+            ];
+            assert!(around.contains(&c));
+        }
+    }
+}
+
+#[test]
+fn or_opt_runs_of_1_to_3_both_directions_both_sides() {
+    let mut made = [0usize; 3];
+    for (mut p, mut rng) in problems(2) {
+        let n = p.order().len() as u32;
+        for _ in 0..300 {
+            let a = rng.random_range(0..n);
+            let c = (a + rng.random_range(1..n)) % n;
+            let len = rng.random_range(1..=3);
+            if let Some(mv) = p.or_opt(a, c, len, rng.random(), rng.random()) {
+                check(&mut p, mv);
+                made[len as usize - 1] += 1;
+            }
+        }
+    }
+    assert!(made.iter().all(|&m| m > 1000), "{made:?}");
+}
+
+#[test]
+fn swaps_adjacent_and_arbitrary() {
+    for (mut p, mut rng) in problems(3) {
+        let n = p.order().len() as u32;
+        for _ in 0..200 {
+            let i = rng.random_range(0..n);
+            check(&mut p, Move::Swap { i, j: (i + 1) % n });
+            let j = (i + rng.random_range(2..n.max(3))) % n;
+            if j != i && (j + 1) % n != i {
+                check(&mut p, Move::Swap { i, j });
+            }
+        }
+    }
+}
+
+#[test]
+fn proposals_of_every_move_set() {
+    for moves in [MoveSet::TwoOpt, MoveSet::SwapAdjacent, MoveSet::Swap] {
+        for n in [3usize, 4, 5, 17, 60] {
+            let instance = Arc::new(random::instance(n, Layout::Clustered, n as u64));
+            for cost in [Cost::Euclidean, Cost::Squared] {
+                let mut rng = Rng::seed_from_u64(7);
+                let mut p =
+                    TspProblem::new(instance.clone(), moves, cost, 10, Init::Nearest, &mut rng);
+                for _ in 0..2000 {
+                    let mv = p.propose(&mut rng);
+                    check(&mut p, mv);
+                }
+            }
+        }
+    }
+}
+
+/// The tour's edges, each as (smaller city, larger city), sorted.
+fn edges(order: &[u32]) -> Vec<(u32, u32)> {
+    let mut edges: Vec<(u32, u32)> = (0..order.len())
+        .map(|i| {
+            let (a, b) = (order[i], order[(i + 1) % order.len()]);
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    edges.sort_unstable();
+    edges
+}
+
+/// Every proposal changes the tour's edges (a 3-city tour has no other tour), whatever the
+/// tour, the move set and the number of candidates, the few ones included where a city's
+/// candidates may all be its tour neighbours.
+#[test]
+fn no_proposal_is_a_no_op() {
+    for moves in [MoveSet::TwoOpt, MoveSet::SwapAdjacent, MoveSet::Swap] {
+        for (round, n) in [4usize, 5, 6, 9, 17, 60, 200].into_iter().enumerate() {
+            let layout = [Layout::Uniform, Layout::Clustered][round % 2];
+            let instance = Arc::new(random::instance(n, layout, n as u64));
+            for (k, init) in [
+                (1, Init::Nearest),
+                (2, Init::Nearest),
+                (5, Init::Nearest),
+                (5, Init::Random),
+                (12, Init::Random),
+            ] {
+                let mut rng = Rng::seed_from_u64(k as u64);
+                let mut p =
+                    TspProblem::new(instance.clone(), moves, Cost::Euclidean, k, init, &mut rng);
+                for _ in 0..3000 {
+                    let mv = p.propose(&mut rng);
+                    let before = edges(p.order());
+                    p.apply(&mv);
+                    assert_ne!(
+                        before,
+                        edges(p.order()),
+                        "{moves:?} {mv:?} on n = {n}, k = {k}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn duplicate_points_and_the_reported_length() {
+    let text = "NODE_COORD_SECTION\n1 0 0\n2 0 0\n3 10 0\n4 10 0\n5 5 5\n6 0 0\n";
+    let instance = Arc::new(kiln_core::problems::tsp::tsplib::parse(text, "d").unwrap());
+    let mut rng = Rng::seed_from_u64(1);
+    let mut p = TspProblem::new(
+        instance,
+        MoveSet::TwoOpt,
+        Cost::Squared,
+        3,
+        Init::Random,
+        &mut rng,
+    );
+    for _ in 0..500 {
+        let mv = p.propose(&mut rng);
+        check(&mut p, mv);
+    }
+    // Squared cost is minimised but the length is still the TSPLIB sum.
+    let order = p.order().to_vec();
+    assert_eq!(p.length(), p.instance().tour_length(&order));
+}
+
+#[test]
+fn polish_reaches_a_local_optimum_and_never_lengthens() {
+    let mut rng = Rng::seed_from_u64(5);
+    let mut p = random_tour(random::instance(200, Layout::Uniform, 5), 8, &mut rng);
+    let before = p.energy();
+    let first = p.polish(None);
+    assert!(first.moves > 0 && first.local_optimum);
+    assert!(p.energy() < before);
+    assert_eq!(p.energy(), before + first.delta);
+    assert_eq!(p.polish(None).moves, 0);
+}
+
+#[test]
+fn polish_stops_at_its_deadline_short_of_a_local_optimum() {
+    let mut rng = Rng::seed_from_u64(7);
+    let mut p = random_tour(random::instance(5_000, Layout::Uniform, 7), 5, &mut rng);
+    let before = p.energy();
+    // A deadline already passed: a random tour of 5,000 cities is far from a local optimum.
+    let cut = p.polish(Some(std::time::Instant::now()));
+    assert!(!cut.local_optimum, "{cut:?}");
+    assert_eq!(p.energy(), before + cut.delta);
+    let full = p.polish(None);
+    assert!(full.local_optimum && full.moves > 0, "{full:?}");
+}
+
+#[test]
+fn or_opt_of_any_segment_to_any_place() {
+    // The kicks move long segments: every length, every insertion point, both ways.
+    for (mut p, mut rng) in problems(4).take(40) {
+        let n = p.order().len() as u32;
+        for start in 0..n {
+            let len = rng.random_range(1..n - 1);
+            let after = (start + len + rng.random_range(0..n - len - 1)) % n;
+            let reversed = rng.random();
+            check(
+                &mut p,
+                Move::OrOpt {
+                    start,
+                    len,
+                    after,
+                    reversed,
+                },
+            );
+        }
+    }
+}
+
+#[test]
+fn descent_reports_its_delta_and_kicks_never_lengthen() {
+    for (mut p, mut rng) in problems(5).step_by(7) {
+        let n = p.order().len();
+        let before = p.energy();
+        let mut descent = Descent::new(n);
+        descent.queue_all();
+        let stats = descent.run(&mut p, None);
+        assert_eq!(before + stats.delta, p.energy());
+        assert!(stats.delta <= 0.0);
+        // A local optimum: nothing left to do.
+        descent.queue_all();
+        assert_eq!(descent.run(&mut p, None).moves, 0);
+
+        let descended = p.energy();
+        let budget = Budget {
+            evaluations: 20_000,
+            deadline: None,
+            target: None,
+        };
+        let kicks = ils::iterate(&mut p, &mut rng, budget, |_, _| {});
+        assert!(p.energy() <= descended);
+        assert!(kicks.evaluations >= 20_000 || n < 8);
+        let mut seen = p.order().to_vec();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn kicks_find_the_optimum_of_berlin52() {
+    let text = include_str!("../../../../puzzles/tsp/berlin52.tsp");
+    let instance = kiln_core::problems::tsp::tsplib::parse(text, "b").unwrap();
+    let mut rng = Rng::seed_from_u64(1);
+    let mut p = random_tour(instance, 6, &mut rng);
+    let budget = Budget {
+        evaluations: 2_000_000,
+        deadline: None,
+        target: Some(7542.0),
+    };
+    let kicks = ils::iterate(&mut p, &mut rng, budget, |_, _| {});
+    assert_eq!(p.length(), 7542);
+    // Stopped there, long before the budget.
+    assert!(kicks.evaluations < 1_000_000, "{kicks:?}");
+}
