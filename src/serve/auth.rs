@@ -30,10 +30,11 @@ enum Hash {
 }
 
 /// The most memory one argon2 check may take. Every wrong guess costs a full check, before
-/// anyone has logged in: the server runs only as many at once as fit in `CHECKS_MEMORY`, and
-/// a hash that alone does not fit is refused when the server starts. RFC 9106's second
+/// anyone has logged in: the server runs only as many at once as fit in 256 MiB
+/// (`checks::CHECKS_MEMORY_KIB`), and a hash that alone does not fit is refused when the
+/// server starts. RFC 9106's second
 /// recommendation (m = 64 MiB, t = 3, p = 4; argon2-cffi's default) fits four times.
-pub(super) const MAX_ARGON2_KIB: u32 = 256 * 1024;
+const MAX_ARGON2_KIB: u32 = 256 * 1024;
 /// The most work one argon2 check may take: memory times passes, in KiB. 1 GiB of passes is
 /// about a second of one core (m = 64 MiB, t = 3 is 192 MiB).
 const MAX_ARGON2_WORK: u64 = 1 << 20;
@@ -42,7 +43,7 @@ const MAX_ARGON2_WORK: u64 = 1 << 20;
 const MAX_BCRYPT_COST: u32 = 14;
 /// bcrypt reads a password's first 72 bytes, counting the NUL after it: a longer password
 /// matched on its start would let in whoever knows only that, so it is refused.
-pub(super) const MAX_BCRYPT_PASSWORD: usize = 71;
+const MAX_BCRYPT_PASSWORD: usize = 71;
 /// What a bcrypt check takes besides its input (its state is 4 KiB).
 const BCRYPT_KIB: u32 = 4;
 

@@ -2,9 +2,9 @@
 //! m = 64 MiB takes 64 MiB and a fraction of a second of one core), before anyone has
 //! logged in; so only a few run at once, server-wide, however many clients guess:
 //!
-//! - `Checks::new` takes as many turns at once as half the cores and the memory the
-//!   server sets aside for checks (`CHECKS_MEMORY`) allow, at least one: a check's memory
-//!   is counted before it runs.
+//! - `turns`: as many checks at once as half the cores and the memory the server sets
+//!   aside for them (`CHECKS_MEMORY_KIB`) allow, at least one: a check's memory is
+//!   counted before it runs.
 //! - An address has at most `PER_ADDRESS` guesses waiting or running; past that, a guess
 //!   is refused at once, unchecked.
 //! - A turn that comes free goes to the waiting guess whose address was served least
@@ -18,9 +18,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::oneshot;
 
 /// Memory the checks running at once may take together, in KiB.
-pub(super) const CHECKS_MEMORY_KIB: u64 = 256 * 1024;
+const CHECKS_MEMORY_KIB: u64 = 256 * 1024;
 /// Guesses one address may have waiting or running (as many as its sessions).
-pub(super) const PER_ADDRESS: usize = super::limits::PER_ADDRESS;
+const PER_ADDRESS: usize = super::limits::PER_ADDRESS;
 /// Addresses remembered for fairness; past that the memory starts afresh.
 const REMEMBERED: usize = 4096;
 

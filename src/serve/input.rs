@@ -19,8 +19,8 @@ const ESC: u8 = 0x1b;
 /// `BYTES` a second (with as many at once), of which at most `KEYS` a second become keys.
 /// Held-down keys repeat 25-30 times a second, each a few bytes, so a person never
 /// reaches either; a flood costs the server no more than these, whatever it sends.
-pub(super) const BYTES: f64 = 1024.0;
-pub(super) const KEYS: f64 = 40.0;
+const BYTES: f64 = 1024.0;
+const KEYS: f64 = 40.0;
 
 /// How long a lone ESC, or the start of a sequence, waits for the rest before it is read
 /// as it stands. A terminal sends a key's sequence in one write, but a slow link may cut

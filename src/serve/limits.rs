@@ -24,7 +24,7 @@ pub(super) const HANDSHAKES: usize = 64;
 pub(super) const HANDSHAKES_PER_ADDRESS: usize = 8;
 /// How long a connection may stay silent (no login request yet: a client sends one a few
 /// round trips after it connects) before a newcomer may take its place when all are taken.
-pub(super) const SILENT_GRACE: Duration = Duration::from_secs(1);
+const SILENT_GRACE: Duration = Duration::from_secs(1);
 
 /// How many places of one kind are held, in all and per address.
 #[derive(Default)]
