@@ -1,7 +1,6 @@
 //! `kiln tsp ... --headless`: anneal for part of the budget (at most a fixed number of steps
-//! per city before the kicks), then kick and re-descend from
-//! the best tour for the rest (or, with `--kick-share 0`, descend greedily once), print one
-//! JSON line (and a tour file).
+//! per city before the kicks), then kick and re-descend from the best tour for the rest (or,
+//! with `--kick-share 0`, descend greedily once), print one JSON line (and a tour file).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -100,7 +99,7 @@ const DESCENT_SHARE: f64 = 0.01;
 /// The most steps the anneal takes before the kicks, per city, however long the time limit:
 /// annealing finds the region in a few thousand steps per city and the kicks find the best
 /// tour in it, so an anneal that spanned a share of a generous limit only delayed the answer
-/// (ch130 at `--time-limit 30` reached its optimum after 6 s, at `--time-limit 0.06` at once).
+/// (docs/benchmarks.md, "Anytime").
 const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
 
 /// Mixed into the seed for the kicks' own generator.

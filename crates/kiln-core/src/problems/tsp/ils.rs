@@ -244,7 +244,7 @@ const THRESHOLD: f64 = 2.0;
 /// Move evaluations per city of the kicks' first epoch: the threshold falls from its start
 /// to 0 within an epoch, then the next epoch, twice as long, starts again from the best
 /// tour. Epochs do not stretch with the budget, so a generous limit does not delay what a
-/// short one finds (on the 225- and 442-city instances the optimum came within the first).
+/// short one finds (docs/benchmarks.md, "Anytime").
 const EPOCH_EVALUATIONS_PER_CITY: u64 = 20_000;
 
 /// The share of the budget left, by time or by evaluations, whichever is less.
