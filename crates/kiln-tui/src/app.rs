@@ -42,6 +42,8 @@ impl Notice {
     }
 }
 
+/// The single-board live view: a tab per demo, the board of the run shown, its stats or
+/// explain panel, the lesson line at slow speeds, the title and the footer's keys.
 pub struct App {
     demos: Vec<Box<dyn Demo>>,
     tab: usize,
@@ -678,14 +680,6 @@ mod tests {
         .unwrap()
     }
 
-    /// The lines of the screen but the wall-clock one, which moves with the test machine.
-    fn steady(lines: Vec<String>) -> Vec<String> {
-        lines
-            .into_iter()
-            .filter(|l| !l.contains("elapsed"))
-            .collect()
-    }
-
     #[test]
     fn help_lists_every_key_of_the_view_and_closes_without_quitting() {
         let mut app = app(RunState::Running);
@@ -778,15 +772,6 @@ mod tests {
         let help = screen(&app, 80, 24).join("\n");
         assert!(help.contains("pause"), "{help}");
         assert!(!help.contains("save board"), "{help}");
-    }
-
-    /// Whether `text` stands whole on a row of `rows`, inside a popup's border: a border
-    /// before it, then nothing but spaces up to the border after it.
-    fn boxed(rows: &[String], text: &str) -> bool {
-        rows.iter().any(|row| {
-            row.split_once(&format!("│{text}"))
-                .is_some_and(|(_, rest)| rest.trim_start_matches(' ').starts_with('│'))
-        })
     }
 
     /// The item and board of every run a demo started.

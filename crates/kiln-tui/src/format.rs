@@ -118,6 +118,7 @@ pub fn energy(e: f64) -> String {
     }
 }
 
+/// A temperature as the panels show it: four decimals, or an exponent when very large or small.
 pub fn temperature(t: f64) -> String {
     if t == 0.0 {
         "0".to_string()
@@ -128,6 +129,7 @@ pub fn temperature(t: f64) -> String {
     }
 }
 
+/// A run's time as the panels show it.
 pub fn elapsed(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s < 60.0 {

@@ -13,8 +13,11 @@ use super::theme::Theme;
 
 /// The keys of `view` and the board's own.
 pub struct Help<'a> {
+    /// The view whose keys are listed.
     pub view: View,
+    /// The board's own keys.
     pub board_keys: &'a [BoardKey],
+    /// The colours and glyphs drawn with.
     pub theme: &'a Theme,
 }
 
@@ -73,6 +76,7 @@ impl Widget for Help<'_> {
 /// The single-board view's help: the keys, then the stats panel, on one page where they
 /// fit `area` and on two where they do not.
 pub struct WithPanel<'a> {
+    /// The keys' page.
     pub help: Help<'a>,
     /// What the energy counts on the board shown (`Board::energy_means`).
     pub energy: &'a str,

@@ -20,6 +20,8 @@ pub struct Scale {
     pub log: bool,
 }
 
+/// What a run reported so far: its samples (thinned as they grow), for the plots and the
+/// stats panel, and the budget they are measured against.
 #[derive(Debug, Clone)]
 pub struct History {
     recent: VecDeque<Sample>,
@@ -77,6 +79,7 @@ impl History {
         }
     }
 
+    /// Adds a sample taken now.
     #[cfg(test)]
     pub fn push(&mut self, sample: Sample) {
         self.push_at(sample, Instant::now());
@@ -100,6 +103,7 @@ impl History {
         self.recent.push_back(sample);
     }
 
+    /// The newest sample, if any came yet.
     pub fn latest(&self) -> Option<&Sample> {
         self.recent.back()
     }

@@ -6,17 +6,28 @@ use ratatui::text::Span;
 use super::theme::Theme;
 use kiln_core::anneal::worker::Command;
 
+/// What a key asks of the view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// Pause the run, or resume it.
     TogglePause,
+    /// Take one step and explain it (paused).
     Step,
+    /// Raise the temperature again.
     Reheat,
+    /// Run faster.
     Faster,
+    /// Run slower.
     Slower,
+    /// Start the next puzzle of the tab.
     NextPuzzle,
+    /// Start the previous puzzle of the tab.
     PreviousPuzzle,
+    /// Start the puzzle again.
     Restart,
+    /// Go to the next tab.
     NextDemo,
+    /// Go to the previous tab.
     PreviousDemo,
     /// Turn the attract loop (moving on by itself after a run ends) on or off.
     Attract,
@@ -24,6 +35,7 @@ pub enum Action {
     Explain,
     /// Save the board as a picture and the best state as the headless run writes it.
     Save,
+    /// Open the help, or turn its page, or close it.
     Help,
     /// `q` or Esc: quit, or close the help when it is open.
     Quit,
@@ -38,7 +50,9 @@ pub enum Action {
 /// What the event loop does after a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
+    /// Keep going.
     Continue,
+    /// End the event loop.
     Quit,
 }
 
@@ -93,9 +107,12 @@ pub enum View {
     /// The single-board view: `tabs` when it has more than one demo, `saves` when the save
     /// key writes files (not for the clients of `kiln serve`).
     Single {
+        /// Whether there are tabs to switch between.
         tabs: bool,
+        /// Whether `e` saves files.
         saves: bool,
     },
+    /// The race's screen of panes side by side.
     Race,
 }
 

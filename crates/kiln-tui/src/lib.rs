@@ -54,7 +54,9 @@ use kiln_core::anneal::worker::Speed;
 /// How the UI was asked to look and behave.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
+    /// Frames a second at most.
     pub fps: u32,
+    /// Which glyphs to draw with.
     pub glyphs: Glyphs,
     /// Whether a finished run makes way for the next by itself.
     pub attract: bool,
@@ -92,9 +94,11 @@ pub trait Tui {
     fn keyed_elsewhere(&mut self) -> bool {
         false
     }
+    /// Does what a key asks; `Flow::Quit` ends the loop.
     fn on_action(&mut self, action: keys::Action) -> Flow;
     /// The panic message of an annealing thread that died, if one did.
     fn crashed(&self) -> Option<String>;
+    /// Draws the whole screen into `buf`.
     fn render(&self, area: ratatui::layout::Rect, buf: &mut ratatui::buffer::Buffer);
     /// The terminal now has this size.
     fn resize(&mut self, _screen: ratatui::layout::Rect) {}
@@ -141,6 +145,7 @@ pub fn run(
 
 /// What the event loop was given while it waited.
 pub enum Input {
+    /// A key or a resize.
     Event(Event),
     /// Nothing came in time.
     Nothing,

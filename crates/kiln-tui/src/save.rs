@@ -102,7 +102,9 @@ pub type Encode<S> = Box<dyn Fn(&S) -> color_eyre::Result<Vec<u8>> + Send + Sync
 
 /// Where a live run writes its best state when it ends (`--output FILE`), and how.
 pub struct Output<S> {
+    /// The file written.
     pub target: Target,
+    /// How the best state becomes the file's bytes.
     pub encode: Encode<S>,
 }
 

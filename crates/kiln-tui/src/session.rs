@@ -23,16 +23,22 @@ use kiln_core::anneal::{Explained, Launch, Search, Sketch, StopReason};
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunState {
+    /// Annealing.
     Running,
+    /// Paused by the viewer.
     Paused,
+    /// Ended, for this reason.
     Finished(StopReason),
+    /// The annealing thread panicked with this message.
     Crashed(String),
 }
 
 /// A key a board handles itself (e.g. `b` for the best tour), for the hints and help.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardKey {
+    /// The key.
     pub key: char,
+    /// What it does, for the help.
     pub what: &'static str,
 }
 
@@ -40,6 +46,7 @@ pub struct BoardKey {
 pub trait Board<S>: Send {
     /// Smallest (width, height) the board can be drawn in.
     fn min_size(&self, snapshot: Option<&S>) -> (u16, u16);
+    /// Draws `snapshot` into `area`.
     fn render(&self, snapshot: &S, area: Rect, buf: &mut Buffer, theme: &Theme);
     /// Marks the move just explained on the board `render` drew in `area` (the cells
     /// swapped, the edges dropped and added); `accepted` says whether it was carried out,
@@ -63,6 +70,7 @@ pub trait Board<S>: Send {
     fn energy_means(&self) -> &'static str {
         "what the annealer lowers"
     }
+    /// The keys the board handles itself.
     fn keys(&self) -> &'static [BoardKey] {
         &[]
     }
@@ -114,16 +122,21 @@ pub trait Session: Send {
     fn title(&self) -> &str;
     /// Takes what the worker reported; `true` if anything changed.
     fn poll(&mut self) -> bool;
+    /// What the run reported so far.
     fn history(&self) -> &History;
+    /// Where the run stands.
     fn state(&self) -> &RunState;
     /// Whether the run reached its target and the board drawn confirms it.
     fn solved(&self) -> bool;
     /// Running time as the viewer saw it: pauses and the time since the end excluded.
     fn elapsed(&self) -> Duration;
+    /// Sends a command to the annealing thread.
     fn send(&mut self, command: Command);
+    /// Smallest (width, height) the board can be drawn in.
     fn min_board_size(&self) -> (u16, u16);
     /// Draws the board, with the move just explained marked on it.
     fn render_board(&self, area: Rect, buf: &mut Buffer, theme: &Theme);
+    /// Extra words for the title bar (see `Board::headline`).
     fn headline(&self) -> Option<String>;
     /// The step just taken, explained, while steps are followed one by one.
     fn moved(&self) -> Option<&Explained> {
@@ -139,8 +152,11 @@ pub trait Session: Send {
     fn energy_means(&self) -> &'static str {
         "what the annealer lowers"
     }
+    /// The board's own keys (see `Board::keys`).
     fn board_keys(&self) -> &'static [BoardKey];
+    /// Handles a board key; `true` if it changed what is shown.
     fn board_key(&mut self, key: char) -> bool;
+    /// What "finished at the target" means here (see `Board::target_word`).
     fn target_word(&self) -> &'static str;
     /// Saves the board as shown and the best state found as new files in `dir`.
     fn save(&self, _dir: &Path) -> Result<Vec<PathBuf>> {
@@ -156,7 +172,9 @@ pub trait Session: Send {
 /// the screen (an image demo with one pixel per braille dot, say).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardArea {
+    /// Columns.
     pub width: u16,
+    /// Rows.
     pub height: u16,
 }
 
@@ -184,6 +202,7 @@ impl Tab {
 
 /// A problem in the UI: its puzzles and how to start one.
 pub trait Demo: Send {
+    /// What its tab shows, and the pace its runs start at.
     fn tab(&self) -> Tab;
     /// Starts annealing puzzle `index` (0-based) at `speed`, for a board drawn in `area`.
     fn start(&self, index: usize, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>>;

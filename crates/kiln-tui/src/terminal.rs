@@ -120,6 +120,7 @@ impl<W: Write> Write for Counted<W> {
 /// [`screen_area`], never queried by ratatui behind it (which would take a terminal's
 /// claimed size unclamped).
 pub struct Screen<W: Sink> {
+    /// The ratatui terminal that draws into the sink.
     pub terminal: Terminal<Compact<CrosstermBackend<Counted<W>>>>,
     written: Arc<AtomicU64>,
 }

@@ -4,24 +4,40 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::{bar, border};
 
+/// The colours and glyphs everything is drawn with.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Theme {
+    /// Only ASCII glyphs (a terminal that cannot show others, or `--ascii`).
     pub ascii: bool,
+    /// No colours (`NO_COLOR`, a dumb terminal).
     pub monochrome: bool,
+    /// The title bar.
     pub title: Style,
+    /// What matters less (labels, hints).
     pub dim: Style,
+    /// A key in the footer and the help.
     pub key: Style,
+    /// Borders and grid lines.
     pub border: Style,
+    /// A cell the puzzle gave.
     pub given: Style,
+    /// A cell filled by propagation before the run.
     pub propagated: Style,
+    /// A cell the annealer fills.
     pub annealed: Style,
     /// A cell in a row or column that is missing digits.
     pub conflict: Style,
+    /// The energy plot.
     pub energy: Style,
+    /// The temperature plot.
     pub temperature: Style,
+    /// The gauges' bars.
     pub gauge: Style,
+    /// Good news (SOLVED, a gap closing).
     pub good: Style,
+    /// Bad news (a crash, a refusal).
     pub warn: Style,
+    /// A reference to compare with (a known optimum).
     pub reference: Style,
     /// A state that must not be missed (PAUSED).
     pub badge: Style,
@@ -34,9 +50,12 @@ pub struct Theme {
 /// Which glyphs to draw with: as the terminal allows, or as asked (`--ascii`, `--unicode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Glyphs {
+    /// As the terminal allows.
     #[default]
     Detect,
+    /// ASCII only.
     Ascii,
+    /// Unicode box drawing and braille.
     Unicode,
 }
 
@@ -94,6 +113,7 @@ const ASCII_BARS: bar::Set<'static> = bar::Set {
 };
 
 impl Theme {
+    /// The colour theme, with ASCII glyphs if `ascii`.
     pub fn colour(ascii: bool) -> Self {
         Theme {
             ascii,
@@ -124,6 +144,7 @@ impl Theme {
         }
     }
 
+    /// No colours, with ASCII glyphs if `ascii`.
     pub fn monochrome(ascii: bool) -> Self {
         let plain = Style::new();
         let bold = Style::new().add_modifier(Modifier::BOLD);
@@ -201,6 +222,7 @@ impl Theme {
         }
     }
 
+    /// The bars the plots are drawn with.
     pub fn bars(&self) -> bar::Set<'static> {
         if self.ascii {
             ASCII_BARS
