@@ -9,7 +9,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 
 use kiln::anneal::{Rng, RunConfig, Runner, Schedule};
-use kiln::problems::tsp::local_search::{self, Budget};
+use kiln::problems::tsp::ils::{self, Budget};
 use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, tsplib};
 
 const STEPS: u64 = 1 << 20;
@@ -67,7 +67,7 @@ fn kick_evaluations(c: &mut Criterion) {
     group.bench_function("kicks_pcb442", |b| {
         b.iter(|| {
             let mut kicked = problem.clone();
-            local_search::iterate(&mut kicked, &mut rng, budget, |_, _| {})
+            ils::iterate(&mut kicked, &mut rng, budget, |_, _| {})
         })
     });
     group.finish();

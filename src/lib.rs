@@ -1,5 +1,5 @@
 //! kiln: simulated annealing, live in your terminal. The engine and the problems' models
-//! are the `kiln-core` crate (re-exported here as `anneal`, `input`, `messages` and the
+//! are the `kiln-core` crate (re-exported here as `anneal`, `search`, `input`, `messages` and the
 //! models under `problems`); this crate adds the command line, headless runs, the live
 //! view, races, pictures and the SSH server.
 
@@ -11,4 +11,4 @@ pub mod race;
 pub mod serve;
 pub mod ui;
 
-pub use kiln_core::{Named, anneal, input, messages};
+pub use kiln_core::{Named, anneal, input, messages, search};

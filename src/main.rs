@@ -43,8 +43,8 @@ fn main() -> ExitCode {
     }
     let result = run(cli, race);
     // A run cut short by a signal has printed what it had; the exit code says why it ended.
-    if let Some(signal) = kiln::anneal::interrupt::requested() {
-        return ExitCode::from(kiln::anneal::interrupt::exit_code(signal));
+    if let Some(signal) = kiln::search::interrupt::requested() {
+        return ExitCode::from(kiln::search::interrupt::exit_code(signal));
     }
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,13 +15,13 @@ use std::path::PathBuf;
 
 use clap::{Arg, Args, Parser, Subcommand};
 
-use crate::anneal::worker::Speed;
 use crate::cli::plot_args::PlotArgs;
 use crate::cli::race_args::RaceArgs;
 use crate::cli::serve_args::ServeArgs;
 use crate::input::InputError;
 use crate::problems::sudoku::SudokuArgs;
 use crate::problems::{BuiltIn, ProblemCommand};
+use crate::search::worker::Speed;
 use crate::ui::Glyphs;
 
 fn parse_speed(s: &str) -> Result<Speed, String> {

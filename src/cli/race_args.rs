@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::anneal::Trace;
 use crate::cli::anneal_args::AnnealArgs;
 use crate::cli::ranges::{self, whole};
 use crate::input::InputError;
@@ -14,6 +13,7 @@ use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzl
 use crate::problems::{BuiltIn, RaceProblem};
 use crate::race::lineup::Entrant;
 use crate::race::{MAX_RACERS, PresetRace};
+use crate::search::Trace;
 use crate::ui::demos::file_name;
 
 #[derive(Args, Debug, Clone)]

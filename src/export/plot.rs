@@ -26,9 +26,9 @@ use super::figure::{Drawn, FAMILY, register_font};
 use super::image_figure::{self, Picture};
 use super::{legend, overlap};
 use crate::Named;
-use crate::anneal::{Sample, trace};
 use crate::input::InputError;
 use crate::problems::image::file;
+use crate::search::{Sample, trace};
 
 const SIZE: (u32, u32) = (1000, 800);
 /// Data lines are one pixel wide: plotters' bitmap back-end joins wider lines with
@@ -279,7 +279,7 @@ fn draw<DB: DrawingBackend>(
     let cooled = series
         .iter()
         .flat_map(|s| &s.samples)
-        .any(|p| p.temperature > 0.0);
+        .any(|p| p.control.level() > 0.0);
     if !cooled {
         return energy_panel(root, series, &layout);
     }
@@ -425,10 +425,10 @@ fn temperature_panel<DB: DrawingBackend>(
     series: &[Series],
     layout: &Layout,
 ) -> Drawn<DB> {
-    let positive = |s: &&Sample| s.temperature > 0.0;
+    let positive = |s: &&Sample| s.control.level() > 0.0;
     let temperatures = series.iter().flat_map(|s| &s.samples).filter(positive);
     let (lo, hi) = temperatures.fold((f64::INFINITY, 0.0f64), |(lo, hi), s| {
-        (lo.min(s.temperature), hi.max(s.temperature))
+        (lo.min(s.control.level()), hi.max(s.control.level()))
     });
     let lo = lo.max(hi * 10f64.powi(-MAX_DECADES));
     // A tenth of a decade keeps the lines off the frame, and the axis reaches out to the
@@ -470,7 +470,7 @@ fn temperature_panel<DB: DrawingBackend>(
         .map(|s| {
             let positives = s.samples.iter().filter(positive);
             positives
-                .map(|p| (x.of(p), p.temperature.max(lo)))
+                .map(|p| (x.of(p), p.control.level().max(lo)))
                 .collect()
         })
         .collect();
@@ -668,7 +668,7 @@ mod tests {
             Sample {
                 iteration: step,
                 elapsed: std::time::Duration::from_secs(i),
-                temperature: 0.003 * (-rate * step as f64).exp(),
+                control: crate::search::Control::Temperature(0.003 * (-rate * step as f64).exp()),
                 energy,
                 best_energy: energy,
                 ..Sample::default()
@@ -745,7 +745,7 @@ mod tests {
         let cold = |name| {
             let mut series = run(name, 100, 1, 1e-3);
             for sample in &mut series.samples {
-                sample.temperature = 0.0;
+                sample.control = crate::search::Control::Temperature(0.0);
             }
             series
         };

@@ -6,10 +6,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
-use crate::anneal::interrupt;
 use crate::headless::progress::BatchProgress;
 use crate::input::InputError;
 use crate::messages::count;
+use crate::search::interrupt;
 
 /// The runs share nothing, but were written for the main thread's 8 MiB stack.
 const STACK_SIZE: usize = 8 << 20;

@@ -3,7 +3,7 @@
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
-use crate::anneal::interrupt::{exit_code, record};
+use crate::search::interrupt::{exit_code, record};
 
 /// Catches the interrupts for the rest of the process (headless runs only: the live view
 /// has its own handling).

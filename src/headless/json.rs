@@ -5,7 +5,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::anneal::StopReason;
+use crate::search::StopReason;
 
 /// Why a run ended, as every problem's `stop` field says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

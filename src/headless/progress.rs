@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::anneal::{Observer, Sample};
+use crate::search::{Observer, Sample};
 
 /// How often the line is redrawn: often enough to look alive, rarely enough to cost nothing
 /// (indicatif holds its terminal to the same rate).

@@ -13,9 +13,9 @@ use color_eyre::Result;
 use super::image::ImageArgs;
 use super::sudoku::SudokuArgs;
 use super::tsp::TspArgs;
-use crate::anneal::worker::Speed;
 use crate::input::InputError;
 use crate::race::lineup::PaneMaker;
+use crate::search::worker::Speed;
 use crate::ui::demos::Startup;
 use crate::ui::{BoardArea, Demo, Session};
 

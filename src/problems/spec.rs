@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::Named;
-use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction, Trace, nth_seed};
+use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction};
 use crate::headless::batch::Batch;
 use crate::headless::output::OutputFile;
 use crate::input::InputError;
+use crate::search::{Trace, nth_seed};
 
 /// A cooling schedule, named as `--schedule` takes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

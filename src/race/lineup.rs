@@ -6,7 +6,7 @@ use std::io::Write;
 
 use color_eyre::Result;
 
-use crate::anneal::worker::Speed;
+use crate::search::worker::Speed;
 use crate::ui::race::Standings;
 use crate::ui::{BoardArea, Session};
 

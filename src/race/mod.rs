@@ -21,13 +21,13 @@ use std::time::Duration;
 use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
-use crate::anneal::{Trace, interrupt};
 use crate::headless::json::{self, Seconds, Stop};
 use crate::headless::progress::BatchProgress;
 use crate::input::InputError;
 use crate::messages::say;
 use crate::problems::spec::Run;
 use crate::problems::sudoku::{Preset, Puzzle, Report, SudokuSpec, solve, unsolved_is_failure};
+use crate::search::{Trace, interrupt};
 
 /// `kiln race FILE --presets a,b,..` as the command line asked for it.
 pub struct PresetRace {

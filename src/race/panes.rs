@@ -8,11 +8,11 @@ use clap::{CommandFactory, Parser};
 
 use super::MAX_RACERS;
 use super::lineup::{Entrant, Lineup};
-use crate::anneal::Trace;
 use crate::cli::{Cli, Command, check_live};
 use crate::input::InputError;
 use crate::problems::ProblemCommand;
 use crate::problems::spec::with_part;
+use crate::search::Trace;
 
 /// One pane of a race as its command line reads: its name, the values it races and the
 /// command it runs, until [`Plan::resolve`] makes it an [`Entrant`].

@@ -21,8 +21,8 @@ use color_eyre::eyre::WrapErr;
 use russh::server::Config as SshConfig;
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::anneal::worker::{self, Speed};
 use crate::messages::warn;
+use crate::search::worker::{self, Speed};
 use crate::ui::{App, Glyphs, Theme};
 use auth::Policy;
 use limits::Limits;

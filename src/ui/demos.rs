@@ -209,9 +209,9 @@ mod tests {
     use ratatui::layout::Rect;
 
     use super::*;
-    use crate::anneal::worker::Speed;
     use crate::problems::sudoku::{self, SudokuSpec};
     use crate::problems::tsp::TspSpec;
+    use crate::search::worker::Speed;
     use crate::ui::boards::sudoku::SudokuDemo;
 
     const BUDGET: u64 = 1_000_000;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 
 use super::demos;
-use crate::anneal::worker::Speed;
+use crate::search::worker::Speed;
 use kiln_tui::keys::Action;
 use kiln_tui::{App, Theme, Tui, drawn};
 

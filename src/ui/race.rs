@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::{Flow, Tui};
-use crate::anneal::worker::{Command, Speed};
+use crate::search::worker::{Command, Speed};
 use kiln_tui::format::{self, Si};
 use kiln_tui::help::Help;
 use kiln_tui::keys::{Action, View, close_help, footer, hint_spans};
@@ -494,7 +494,7 @@ impl Tui for Race {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anneal::StopReason;
+    use crate::search::StopReason;
     use crate::ui::boards::sudoku::SudokuThumbnail;
     use crate::ui::drawn as screen;
     use kiln_tui::testing::{frozen, frozen_solved};
@@ -911,7 +911,7 @@ mod screens {
         for pane in ["n8", "stripes"] {
             let path = dir.join(format!("t-{pane}.csv"));
             let text = std::fs::read_to_string(&path).unwrap();
-            let rows = crate::anneal::trace::parse(&text, "t.csv").unwrap();
+            let rows = crate::search::trace::parse(&text, "t.csv").unwrap();
             assert_eq!(rows[0].iteration, 0, "{text}");
             assert_eq!(rows.last().unwrap().iteration, 300_000, "{text}");
         }

@@ -5,11 +5,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use kiln::anneal::explain::{Acceptance, Measured};
-use kiln::anneal::{Explained, Problem, Rng, RunConfig, Runner, Schedule, auto_temperature};
+use kiln::anneal::{Problem, Rng, RunConfig, Runner, Schedule, auto_temperature};
 use kiln::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern};
-use kiln::problems::sudoku::{CellLinear, Geometry, PartialFill, SudokuAnneal, deduce};
+use kiln::problems::sudoku::{BoxSwaps, CellValues, Geometry, PartialFill, deduce};
 use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, TspSnapshot, random};
+use kiln::search::Explained;
+use kiln::search::explain::{Acceptance, Measured};
 use rand::SeedableRng;
 
 use crate::sudoku_model::full_grid;
@@ -117,7 +118,7 @@ fn sudoku_swaps_and_pairs_are_explained_as_taken() {
     let mut rng = Rng::seed_from_u64(1);
     let givens = every_kth_given(3);
     let geometry = Arc::new(Geometry::new(3));
-    let mut swaps = SudokuAnneal::new(geometry.clone(), &givens, &givens, &mut rng);
+    let mut swaps = BoxSwaps::new(geometry.clone(), &givens, &givens, &mut rng);
     swaps.set_pairs(0.5);
     let told = explained_run(swaps, "swaps", |b, a, e| {
         changed_places(&b.values, &a.values, e, "swaps")
@@ -131,7 +132,7 @@ fn sudoku_swaps_and_pairs_are_explained_as_taken() {
         words.iter().any(|w| w.contains(", then r")),
         "a pair is named"
     );
-    let linear = CellLinear::new(geometry, &givens, &givens, &mut rng);
+    let linear = CellValues::new(geometry, &givens, &givens, &mut rng);
     explained_run(linear, "cell-linear", |b, a, e| {
         changed_places(&b.values, &a.values, e, "cell-linear")
     });
@@ -263,7 +264,7 @@ fn agrees(what: &str, t: f64, m: &Measured) {
 fn the_measured_acceptance_follows_the_rule_on_every_problem_at_two_temperatures() {
     let mut rng = Rng::seed_from_u64(4);
     let givens = every_kth_given(4);
-    let sudoku = SudokuAnneal::new(Arc::new(Geometry::new(3)), &givens, &givens, &mut rng);
+    let sudoku = BoxSwaps::new(Arc::new(Geometry::new(3)), &givens, &givens, &mut rng);
     let instance = Arc::new(random::instance(200, random::Layout::Uniform, 9));
     let tsp = TspProblem::new(
         instance,

@@ -10,12 +10,12 @@ use std::time::Duration;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
-use kiln::anneal::trace;
 use kiln::export::plot::{self, Series, XAxis};
 use kiln::input::InputError;
 use kiln::problems::image::{file, kernel};
 use kiln::problems::sudoku;
 use kiln::problems::tsp::{tour_file, tsplib};
+use kiln::search::trace;
 
 const SOURCE: &str = "fuzzed.in";
 const CASES: u32 = 1500;

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use ratatui::layout::Rect;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use kiln::anneal::worker::Speed;
+use kiln::search::worker::Speed;
 use kiln::ui::{App, Flow, Theme, Tui, keys};
 
 use kiln::ui::drawn;

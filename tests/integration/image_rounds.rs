@@ -3,9 +3,10 @@
 
 use std::collections::VecDeque;
 
-use kiln::anneal::{BATCH, Problem, Rng, RunConfig, Schedule, Search, Trace, run_traced};
+use kiln::anneal::{BATCH, Problem, Rng, RunConfig, Schedule};
 use kiln::headless::progress::Progress;
 use kiln::problems::image::{Bitmap, Denoise, Neighbourhood, Plan, Rounds};
+use kiln::search::{Search, Trace, run_traced};
 use rand::{RngExt, SeedableRng};
 
 fn random_problem(seed: u64) -> (Denoise, Bitmap, Neighbourhood, Rng) {

@@ -7,8 +7,8 @@
 
 use std::time::{Duration, Instant};
 
-use kiln::anneal::StopReason;
-use kiln::anneal::worker::Speed;
+use kiln::search::StopReason;
+use kiln::search::worker::Speed;
 use kiln::ui::{BoardArea, RunState, Session};
 
 /// The board area of an 80x24 screen.
@@ -23,8 +23,8 @@ fn run_to_the_end(session: &mut Box<dyn Session>, what: &str) -> (u64, f64, f64)
     loop {
         session.poll();
         if let Some(s) = session.history().latest() {
-            t_high = t_high.max(s.temperature);
-            t_low = t_low.min(s.temperature);
+            t_high = t_high.max(s.control.level());
+            t_low = t_low.min(s.control.level());
         }
         match session.state() {
             RunState::Finished(reason) => {

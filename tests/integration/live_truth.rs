@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
-use kiln::anneal::worker::Speed;
 use kiln::cli::{self, Command};
 use kiln::problems::sudoku::{self, Puzzle};
+use kiln::search::worker::Speed;
 use kiln::ui::boards::sudoku::SudokuDemo;
 use kiln::ui::{App, Glyphs, Options, Theme, Tui};
 

@@ -12,6 +12,7 @@ use kiln::problems::ProblemCommand;
 use kiln::problems::sudoku::{
     DEFAULT_TIME_LIMIT, Model, PRESETS, Plan, Preset, SudokuSpec, plan, read_puzzles, solver,
 };
+use kiln::search::Control;
 
 /// `kiln sudoku --preset NAME EXTRA...` as read from the command line.
 fn args(preset: &str, extra: &[&str]) -> SudokuSpec {
@@ -251,22 +252,25 @@ fn the_solver_runs_with_the_planned_parameters() {
     s.search.step_batch(6_990);
     let sample = s.search.sample();
     if s.search.stopped().is_none() {
-        assert!((sample.temperature - 0.04 * 0.99f64.powi(349)).abs() < 1e-12);
+        assert!((sample.control.level() - 0.04 * 0.99f64.powi(349)).abs() < 1e-12);
         s.search.step_batch(10);
         let sample = s.search.sample();
-        assert_eq!((sample.restarts, sample.temperature), (1, 0.04));
+        assert_eq!(
+            (sample.restarts, sample.control),
+            (1, Control::Temperature(0.04))
+        );
     }
     // Geometric-restart: T = 0.5 / 1.00002^i (refreshed as a batch starts).
     let a = args("geometric-restart", &["--seed", "3"]);
     let mut s = solver(&puzzle, &a).unwrap();
     s.search.step_batch(1024);
     s.search.step_batch(1);
-    let t = s.search.sample().temperature;
+    let t = s.search.sample().control.level();
     assert!((t - 0.5 / 1.00002f64.powi(1024)).abs() < 1e-12, "{t}");
-    // The GA reports its mutation rate as the temperature and counts generations.
+    // The GA reports its mutation rate (no temperature) and counts generations.
     let a = args("ga", &["--population", "50", "--mutation", "0.3"]);
     let mut s = solver(&puzzle, &a).unwrap();
-    assert_eq!(s.search.sample().temperature, 0.3);
+    assert_eq!(s.search.sample().control, Control::MutationRate(0.3));
     // One generation: 50 children minus round(5% of 50) = 3 elites.
     assert_eq!(s.search.step_batch(1), 50 - 3);
     assert_eq!(s.search.generations(), Some(1));
@@ -296,7 +300,7 @@ fn displays_know_each_solvers_temperature_span() {
 
 #[test]
 fn every_solver_runs_in_the_tui_worker() {
-    use kiln::anneal::worker::{Command, Report, Speed, Worker};
+    use kiln::search::worker::{Command, Report, Speed, Worker};
     let puzzle = read_puzzles("puzzles/sudoku/small4.txt".as_ref())
         .unwrap()
         .swap_remove(0);

@@ -6,11 +6,12 @@ use rand::SeedableRng;
 
 use crate::common::delta;
 
-use kiln::anneal::{Budget, Problem, Rng, RunConfig, Runner, Schedule, Search, StopReason};
+use kiln::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
 use kiln::problems::sudoku::{
-    CellKind, CellLinear, GaConfig, Genetic, Geometry, PartialFill, Puzzle, deduce, first_clash,
+    CellKind, CellValues, GaConfig, Genetic, Geometry, PartialFill, Puzzle, deduce, first_clash,
     is_valid_solution, line_cost, read_puzzles,
 };
+use kiln::search::{Budget, Control, Search, StopReason};
 
 fn puzzle(file: &str, index: usize) -> Puzzle {
     read_puzzles(file.as_ref()).unwrap().swap_remove(index)
@@ -27,7 +28,7 @@ fn cell_linear_delta_equals_the_full_recomputation() {
         let geometry = Arc::new(Geometry::new(p.n));
         for seed in 0..5 {
             let mut rng = Rng::seed_from_u64(seed);
-            let mut state = CellLinear::new(geometry.clone(), &p.cells, &p.cells, &mut rng);
+            let mut state = CellValues::new(geometry.clone(), &p.cells, &p.cells, &mut rng);
             delta::walk(
                 &mut state,
                 &mut rng,
@@ -104,7 +105,7 @@ fn cell_linear_energy_counts_duplicates_in_rows_columns_and_boxes() {
     fixed[0] = 0;
     let geometry = Arc::new(Geometry::new(2));
     let mut rng = Rng::seed_from_u64(3);
-    let state = CellLinear::new(geometry, &fixed, &fixed, &mut rng);
+    let state = CellValues::new(geometry, &fixed, &fixed, &mut rng);
     let v = state.values()[0];
     let expected = if v == 1 { 0.0 } else { 3.0 };
     assert_eq!(state.energy(), expected, "value {v}");
@@ -159,7 +160,7 @@ fn ga_operators_keep_boxes_permutations_and_givens_fixed() {
         "stall of 7 generations never restarted"
     );
     assert!(sample.best_energy <= sample.energy);
-    assert_eq!(sample.temperature, ga.rate());
+    assert_eq!(sample.control, Control::MutationRate(ga.rate()));
 }
 
 #[test]
@@ -177,7 +178,7 @@ fn the_mutation_rate_follows_the_one_fifth_rule() {
     ga.step_batch(200 * 100);
     assert!(ga.rate() < 0.5, "rate {}", ga.rate());
     ga.reheat(0.8);
-    assert_eq!(ga.sample().temperature, 0.8);
+    assert_eq!(ga.sample().control, Control::MutationRate(0.8));
 }
 
 #[test]

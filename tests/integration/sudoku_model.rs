@@ -57,7 +57,7 @@ fn every_delta_equals_the_recomputed_energy_change() {
                 .map(|v| if rng.random::<f64>() < keep { v } else { 0 })
                 .collect();
             let mut state =
-                kiln::problems::sudoku::SudokuAnneal::new(geometry, &fixed, &fixed, &mut rng);
+                kiln::problems::sudoku::BoxSwaps::new(geometry, &fixed, &fixed, &mut rng);
             if round % 2 == 1 {
                 state.randomize(&mut rng);
             }
@@ -81,11 +81,10 @@ fn a_solved_state_has_energy_zero_and_boxes_are_permutations() {
     let mut rng = Rng::seed_from_u64(1);
     let grid = full_grid(3);
     let geometry = Arc::new(Geometry::new(3));
-    let state = kiln::problems::sudoku::SudokuAnneal::new(geometry.clone(), &grid, &grid, &mut rng);
+    let state = kiln::problems::sudoku::BoxSwaps::new(geometry.clone(), &grid, &grid, &mut rng);
     assert_eq!(state.energy(), 0.0);
     let empty = vec![0; 81];
-    let state =
-        kiln::problems::sudoku::SudokuAnneal::new(geometry.clone(), &empty, &empty, &mut rng);
+    let state = kiln::problems::sudoku::BoxSwaps::new(geometry.clone(), &empty, &empty, &mut rng);
     let values = state.values();
     for b in 0..9 {
         let mut v: Vec<u8> = geometry.box_cells(b).iter().map(|&c| values[c]).collect();

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::scratch::scratch;
 use crate::common::{kiln, lines};
-use kiln::anneal::trace;
+use kiln::search::trace;
 
 fn arg(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -22,7 +22,7 @@ fn run_ok(args: &[&str]) -> std::process::Output {
     out
 }
 
-fn read(path: &Path) -> Vec<kiln::anneal::Sample> {
+fn read(path: &Path) -> Vec<kiln::search::Sample> {
     let text = std::fs::read_to_string(path).unwrap();
     trace::parse(&text, arg(path)).unwrap()
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use kiln::anneal::{Problem, Rng};
-use kiln::problems::tsp::local_search::{self, Budget, Descent};
+use kiln::problems::tsp::ils::{self, Budget, Descent};
 use kiln::problems::tsp::{Cost, Init, Instance, Layout, Move, MoveSet, TspProblem, random};
 use rand::{RngExt, SeedableRng};
 
@@ -217,7 +217,7 @@ fn descent_reports_its_delta_and_kicks_never_lengthen() {
             deadline: None,
             target: None,
         };
-        let kicks = local_search::iterate(&mut p, &mut rng, budget, |_, _| {});
+        let kicks = ils::iterate(&mut p, &mut rng, budget, |_, _| {});
         assert!(p.energy() <= descended);
         assert!(kicks.evaluations >= 20_000 || n < 8);
         let mut seen = p.order().to_vec();
@@ -237,7 +237,7 @@ fn kicks_find_the_optimum_of_berlin52() {
         deadline: None,
         target: Some(7542.0),
     };
-    let kicks = local_search::iterate(&mut p, &mut rng, budget, |_, _| {});
+    let kicks = ils::iterate(&mut p, &mut rng, budget, |_, _| {});
     assert_eq!(p.length(), 7542);
     // Stopped there, long before the budget.
     assert!(kicks.evaluations < 1_000_000, "{kicks:?}");

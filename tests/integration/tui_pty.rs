@@ -245,8 +245,8 @@ fn a_live_run_with_trace_writes_its_history_from_the_first_sample_to_the_last() 
     assert_eq!(tui.wait_exit(), 0);
     tui.assert_restored();
     let text = fs::read_to_string(dir.join("live.csv")).unwrap();
-    let rows = kiln::anneal::trace::parse(&text, "live.csv").unwrap();
-    assert!(text.starts_with(kiln::anneal::trace::HEADER), "{text}");
+    let rows = kiln::search::trace::parse(&text, "live.csv").unwrap();
+    assert!(text.starts_with(kiln::search::trace::HEADER), "{text}");
     assert_eq!(rows[0].iteration, 0, "{text}");
     let last = rows.last().unwrap();
     // About 100k steps a second for 1.5 s and more: the last row is the run at `q`.

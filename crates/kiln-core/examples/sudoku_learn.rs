@@ -8,8 +8,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use kiln_core::anneal::{Budget, Search, StopReason};
-use kiln_core::problems::sudoku::{Geometry, Learner, deduce, is_valid_solution, read_puzzles};
+use kiln_core::problems::sudoku::{
+    ConflictLearning, Geometry, deduce, is_valid_solution, read_puzzles,
+};
+use kiln_core::search::{Budget, Search, StopReason};
 
 /// Per puzzle, as kiln's own default time limit for one.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -45,7 +47,8 @@ fn main() -> ExitCode {
             ..Budget::default()
         };
         let (fixed, marks) = (&deduced.cells, &deduced.marks);
-        let mut learner = Learner::new(geometry, &puzzle.cells, fixed, marks, budget, seed);
+        let mut learner =
+            ConflictLearning::new(geometry, &puzzle.cells, fixed, marks, budget, seed);
         while learner.stopped().is_none() {
             learner.step_batch(1 << 20);
         }

@@ -10,7 +10,8 @@
 //! and a move flips one bit, so the run ends when every bit is clear.
 //!
 //! ```
-//! use kiln_core::anneal::{Problem, Rng, RunConfig, Runner, Schedule, StopReason};
+//! use kiln_core::anneal::{Problem, RunConfig, Runner, Schedule};
+//! use kiln_core::search::{Rng, StopReason};
 //! use rand::RngExt;
 //!
 //! struct Bits(Vec<bool>);
@@ -57,5 +58,6 @@ pub mod input;
 pub mod messages;
 pub mod named;
 pub mod problems;
+pub mod search;
 
 pub use named::Named;

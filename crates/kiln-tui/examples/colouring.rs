@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn headless_it_colours_a_twenty_by_twenty_map() {
         let outcome = watch(20, 1).solve().unwrap();
-        assert_eq!(outcome.reason, kiln_core::anneal::StopReason::Target);
+        assert_eq!(outcome.reason, kiln_core::search::StopReason::Target);
         assert_eq!(outcome.energy, 0.0);
         assert_eq!(Graph::new(20, 1).clashes(&outcome.best), 0);
     }

@@ -21,8 +21,8 @@ use super::session::{BoardArea, Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
 use crate::save::saved_message;
-use kiln_core::anneal::StopReason;
-use kiln_core::anneal::worker::{Command, Speed};
+use kiln_core::search::StopReason;
+use kiln_core::search::worker::{Command, Speed};
 
 /// How long a notice (files saved, a puzzle that would not start) stays in the title.
 const NOTICE_TIME: Duration = Duration::from_secs(4);
@@ -573,7 +573,11 @@ impl Widget for &App {
         Paragraph::new(lesson).render(lesson_area, buf);
         if self.explain {
             ExplainPanel {
-                temperature: self.session.history().latest().map(|s| s.temperature),
+                temperature: self
+                    .session
+                    .history()
+                    .latest()
+                    .and_then(|s| s.control.temperature()),
                 measured: self.session.measured(),
                 theme: &self.theme,
             }

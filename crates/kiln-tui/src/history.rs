@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use kiln_core::anneal::{Budget, Sample};
+use kiln_core::search::{Budget, Sample};
 
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;
@@ -91,8 +91,8 @@ impl History {
         while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
             self.arrivals.pop_front();
         }
-        self.t_low = self.t_low.min(sample.temperature);
-        self.t_high = self.t_high.max(sample.temperature);
+        self.t_low = self.t_low.min(sample.control.level());
+        self.t_high = self.t_high.max(sample.control.level());
         if sample.energy.is_finite() {
             self.e_low = self.e_low.min(sample.energy);
             self.e_high = self.e_high.max(sample.energy);
@@ -177,7 +177,7 @@ impl History {
         let (low, high, t) = (
             self.t_low.max(1e-12),
             self.t_high.max(1e-12),
-            now.temperature.max(1e-12),
+            now.control.level().max(1e-12),
         );
         if high / low <= 1.000_001 {
             return 1.0;
@@ -195,7 +195,7 @@ mod tests {
         Sample {
             iteration,
             energy,
-            temperature,
+            control: kiln_core::search::Control::Temperature(temperature),
             elapsed: Duration::from_millis(ms),
             ..Sample::default()
         }

@@ -4,7 +4,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::Span;
 
 use super::theme::Theme;
-use kiln_core::anneal::worker::Command;
+use kiln_core::search::worker::Command;
 
 /// What a key asks of the view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -48,8 +48,8 @@ pub use theme::{Glyphs, Theme};
 pub use trace_slot::TraceSlot;
 pub use watch::Watch;
 
-use kiln_core::anneal::interrupt;
-use kiln_core::anneal::worker::Speed;
+use kiln_core::search::interrupt;
+use kiln_core::search::worker::Speed;
 
 /// How the UI was asked to look and behave.
 #[derive(Debug, Clone, Copy)]

@@ -16,9 +16,10 @@ use ratatui::style::Style;
 use super::history::History;
 use super::theme::Theme;
 use crate::save::{Export, Output};
-use kiln_core::anneal::explain::Measured;
-use kiln_core::anneal::worker::{Command, Report, Speed, Stamped, Worker};
-use kiln_core::anneal::{Explained, Launch, Search, Sketch, StopReason};
+use kiln_core::anneal::Launch;
+use kiln_core::search::explain::Measured;
+use kiln_core::search::worker::{Command, Report, Speed, Stamped, Worker};
+use kiln_core::search::{Explained, Search, Sketch, StopReason};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]

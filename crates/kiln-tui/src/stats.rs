@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
 use super::format::{self, Si};
 use super::history::{History, Scale};
 use super::theme::Theme;
-use kiln_core::anneal::worker::Speed;
+use kiln_core::search::worker::Speed;
 
 pub(super) struct StatsPanel<'a> {
     pub history: &'a History,
@@ -158,11 +158,11 @@ impl Widget for StatsPanel<'_> {
             buf,
         );
 
-        let temperatures = self.history.tail(width, |s| s.temperature);
+        let temperatures = self.history.tail(width, |s| s.control.level());
         let reheated = reheat_columns(self.history, width);
         let mut label = vec![
             Span::styled("Temperature ", theme.temperature),
-            Span::raw(format::temperature(now.temperature)),
+            Span::raw(format::temperature(now.control.level())),
         ];
         if !reheated.is_empty() {
             label.push(Span::styled(
@@ -244,10 +244,10 @@ mod tests {
         }
     }
 
-    fn sample(iteration: u64, reheats: u64) -> kiln_core::anneal::Sample {
-        kiln_core::anneal::Sample {
+    fn sample(iteration: u64, reheats: u64) -> kiln_core::search::Sample {
+        kiln_core::search::Sample {
             iteration,
-            temperature: 1.0 / (1 + iteration % 5) as f64,
+            control: kiln_core::search::Control::Temperature(1.0 / (1 + iteration % 5) as f64),
             energy: 10.0,
             best_energy: 10.0,
             reheats,

@@ -11,9 +11,9 @@ use ratatui::layout::Rect;
 use crate::history::History;
 use crate::session::{Board, BoardKey, RunState, Session, put};
 use crate::theme::Theme;
-use kiln_core::anneal::worker::Command;
-use kiln_core::anneal::{Budget, Sample};
 use kiln_core::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
+use kiln_core::search::worker::Command;
+use kiln_core::search::{Budget, Sample};
 
 /// A session frozen at one moment, so a whole screen can be compared as text.
 pub struct Frozen<V> {
@@ -53,8 +53,9 @@ pub fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Froz
     let t = Instant::now();
     for (i, e) in [40.0, 20.0, 10.0, 4.0].into_iter().enumerate() {
         let sample = Sample {
+            phase: kiln_core::search::Phase::Anneal,
             iteration: 1_000_000 * i as u64,
-            temperature: 0.3,
+            control: kiln_core::search::Control::Temperature(0.3),
             energy: e,
             best_energy: e,
             acceptance: 0.25,
@@ -98,7 +99,7 @@ impl<V: Board<SudokuSnapshot>> Session for Frozen<V> {
         &self.state
     }
     fn solved(&self) -> bool {
-        self.state == RunState::Finished(kiln_core::anneal::StopReason::Target)
+        self.state == RunState::Finished(kiln_core::search::StopReason::Target)
             && self.view.at_target(&self.board)
     }
     fn elapsed(&self) -> Duration {

@@ -2,7 +2,7 @@
 
 use std::sync::Mutex;
 
-use kiln_core::anneal::Trace;
+use kiln_core::search::Trace;
 
 /// The `--trace` file of a live view: created before the screen changes, so that an
 /// existing file is refused before anything runs, and written by the first run the view

@@ -43,12 +43,10 @@ use ratatui::layout::Rect;
 use super::session::{Board, BoardArea, Demo, Live, Session, Tab};
 use super::{App, Glyphs, Options, Theme, Tui};
 use crate::TraceSlot;
-use kiln_core::anneal::worker::Speed;
-use kiln_core::anneal::{
-    BATCH, Launch, Outcome, Problem, RunConfig, Runner, Schedule, Trace, Unobserved,
-    auto_temperature, nth_seed, run_traced,
-};
+use kiln_core::anneal::{BATCH, Launch, Problem, RunConfig, Runner, Schedule, auto_temperature};
 use kiln_core::input::InputError;
+use kiln_core::search::worker::Speed;
+use kiln_core::search::{Outcome, Trace, Unobserved, nth_seed, run_traced};
 
 mod args;
 pub use args::{Args, ArgsError, main};
@@ -280,7 +278,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln_core::anneal::trace;
+    use kiln_core::search::trace;
     use rand::RngExt;
 
     /// A row of bits to clear, one flip a move.

@@ -10,9 +10,10 @@ use super::report::{ModeReport, Ran, Report};
 use super::rounds::Rounds;
 use super::setup::{Mode, build};
 use super::spec::ImageSpec;
-use crate::anneal::{BATCH, Outcome, Problem, RunConfig, Runner, Trace, run_traced};
+use crate::anneal::{BATCH, Problem, RunConfig, Runner};
 use crate::headless::progress::Progress;
 use crate::headless::report;
+use crate::search::{Outcome, Trace, run_traced};
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(

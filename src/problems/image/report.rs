@@ -13,12 +13,12 @@ use std::io::Write;
 use super::Bitmap;
 use super::setup;
 use super::spec::ImageSpec;
-use crate::anneal::{Outcome, StopReason};
 use crate::export;
 use crate::headless::json::{self, Seconds, Stop};
 use crate::headless::output::Format;
 use crate::headless::report::{self, Counts};
 use crate::messages::{count, say};
+use crate::search::{Outcome, StopReason};
 
 #[derive(Debug, Serialize)]
 pub(super) struct Report {

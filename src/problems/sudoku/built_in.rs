@@ -5,10 +5,10 @@ use std::io::Write;
 use color_eyre::Result;
 
 use super::{Puzzle, SudokuArgs, SudokuSpec, output_file, selected_puzzles, solver};
-use crate::anneal::worker::Speed;
 use crate::input::InputError;
 use crate::problems::registry::{BuiltIn, shared_flags};
 use crate::race::lineup::PaneMaker;
+use crate::search::worker::Speed;
 use crate::ui::boards::TraceSlot;
 use crate::ui::boards::sudoku::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, paced};
 use crate::ui::demos::{Startup, file_name};

@@ -12,7 +12,6 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
 use super::spec::SudokuSpec;
-use crate::anneal::{Search, Trace, run_traced};
 use crate::export;
 use crate::headless::json::{self, Stop};
 use crate::headless::output::{Format, OutputFile};
@@ -20,6 +19,7 @@ use crate::headless::progress::Progress;
 use crate::headless::report::{self, Counts};
 use crate::input::{InputError, source_name};
 use crate::messages::count;
+use crate::search::{Search, Trace, run_traced};
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.

@@ -5,13 +5,13 @@
 pub enum Model {
     /// Annealing box permutations with in-box swaps (every preset but cell-linear and ga).
     BoxSwap,
-    /// Annealing single cells with any value (`CellLinear`).
+    /// Annealing single cells with any value (`CellValues`).
     CellValues,
     /// Annealing a fill that never breaks a rule and leaves cells empty (`PartialFill`).
     PartialFill,
     /// The genetic algorithm over box permutations.
     Genetic,
-    /// Conflict-driven clause learning on the grid as clauses (`Learner`): no annealing.
+    /// Conflict-driven clause learning on the grid as clauses (`ConflictLearning`): no annealing.
     ConflictLearning,
 }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use super::anneal::SudokuAnneal;
+use super::box_swaps::BoxSwaps;
 use super::deduce::{Deduced, deduce};
 use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
@@ -155,9 +155,9 @@ impl Prepared {
     }
 
     /// The annealing state, filled at random from `seed`, with this size's focus and pairs.
-    pub fn problem(&self, seed: u64) -> SudokuAnneal {
+    pub fn problem(&self, seed: u64) -> BoxSwaps {
         let mut rng = Rng::seed_from_u64(seed ^ FILL_SALT);
-        let mut problem = SudokuAnneal::with_marks(
+        let mut problem = BoxSwaps::with_marks(
             Arc::clone(&self.geometry),
             &self.puzzle.cells,
             &self.fixed,

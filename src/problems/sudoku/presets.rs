@@ -9,24 +9,24 @@ use std::str::FromStr;
 
 use rand::SeedableRng;
 
-use super::anneal::SudokuSnapshot;
-use super::cell_linear::CellLinear;
+use super::cdcl::ConflictLearning;
+use super::cell_values::CellValues;
 use super::ga::{GaConfig, Genetic, MAX_RATE, MIN_RATE};
 use super::grid::Puzzle;
-use super::learn::Learner;
 use super::model::Model;
-use super::partial::PartialFill;
+use super::partial_fill::PartialFill;
 use super::prepare::{
     DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, FILL_SALT, Prepared, default_focus, default_threads,
     defaults,
 };
+use super::snapshot::SudokuSnapshot;
 use super::spec::SudokuSpec;
 use crate::anneal::{
-    Budget, Checkpoint, Launch, Parallel, Problem, Rng, RunConfig, Runner, Schedule, Search,
-    StallAction, auto_temperature,
+    Checkpoint, Launch, Problem, Rng, RunConfig, Runner, Schedule, StallAction, auto_temperature,
 };
 use crate::input::InputError;
 use crate::problems::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
+use crate::search::{Budget, Parallel, Search};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {
@@ -34,7 +34,7 @@ pub enum Preset {
     Yarpiz,
     Reheat,
     Lundy,
-    CellLinear,
+    CellValues,
     Kiln,
     Ga,
 }
@@ -45,7 +45,7 @@ pub const PRESETS: [Preset; 7] = [
     Preset::Yarpiz,
     Preset::Reheat,
     Preset::Lundy,
-    Preset::CellLinear,
+    Preset::CellValues,
     Preset::Kiln,
     Preset::Ga,
 ];
@@ -85,7 +85,7 @@ impl Preset {
             Preset::Yarpiz => "yarpiz",
             Preset::Reheat => "reheat",
             Preset::Lundy => "lundy",
-            Preset::CellLinear => "cell-linear",
+            Preset::CellValues => "cell-linear",
             Preset::Kiln => "kiln",
             Preset::Ga => "ga",
         }
@@ -110,7 +110,7 @@ impl Preset {
                 "box swaps, no propagation; T = T0/(1 + k*i), T0 = 100, k = 0.09999 (Tmin = \
                  0.01 at step 100,000); restart every 100,000 steps"
             }
-            Preset::CellLinear => {
+            Preset::CellValues => {
                 "one cell gets a random value, energy = duplicates in rows, columns and boxes, \
                  no propagation; T from 0.5 down to 0.05 in 300 equal steps of 200 sweeps (a \
                  sweep = one move per empty cell); then restart"
@@ -136,7 +136,7 @@ impl Preset {
     /// What chain `chain` of the preset searches with on a grid of box side `n`.
     pub fn model(self, n: usize, chain: usize) -> Model {
         match self {
-            Preset::CellLinear => Model::CellValues,
+            Preset::CellValues => Model::CellValues,
             Preset::Ga => Model::Genetic,
             Preset::Kiln if n >= LEARNING_FROM => {
                 [Model::BoxSwap, Model::ConflictLearning][chain % 2]
@@ -201,7 +201,7 @@ impl Preset {
                 t_min: LUNDY_T_MIN,
                 ..base
             },
-            Preset::CellLinear => Defaults {
+            Preset::CellValues => Defaults {
                 schedule: ScheduleKind::Linear,
                 t0: StartTemperature::Fixed(CELL_LINEAR_T0),
                 t_min: CELL_LINEAR_T_MIN,
@@ -302,7 +302,7 @@ pub fn plan(
             Some(unconditional(YARPIZ_INNER * YARPIZ_OUTER)),
         ),
         Preset::Lundy => (None, Some(unconditional(LUNDY_STEPS))),
-        Preset::CellLinear => {
+        Preset::CellValues => {
             let every = CELL_LINEAR_SWEEPS * sweep;
             (
                 Some(Schedule::Levels {
@@ -496,7 +496,7 @@ fn chain(
             p.set_pairs(plan.pairs);
         })?,
         Model::CellValues => {
-            let problem = CellLinear::new(geometry.clone(), givens, fixed, &mut fill);
+            let problem = CellValues::new(geometry.clone(), givens, fixed, &mut fill);
             annealed(problem, &plan_with, seed, |_, _| {})?
         }
         Model::PartialFill => {
@@ -508,7 +508,8 @@ fn chain(
             let plan = plan_with(&|_| 1.0)?;
             let budget = plan.config.budget;
             let marks = &prepared.marks;
-            let learner = Learner::new(geometry.clone(), givens, fixed, marks, budget, seed);
+            let learner =
+                ConflictLearning::new(geometry.clone(), givens, fixed, marks, budget, seed);
             (plan, Box::new(learner))
         }
         Model::Genetic => {

@@ -11,17 +11,18 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use super::TspSnapshot;
-use super::local_search::{self, Budget, KickStats};
+use super::ils::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
 use super::setup::build;
 use super::spec::{Search, TspModel, TspSpec};
-use crate::anneal::{BATCH, Problem, Rng, RunConfig, StopReason, interrupt, run_traced};
+use crate::anneal::{BATCH, Problem, Rng, RunConfig};
 use crate::export;
 use crate::headless::json::{self, Stop};
 use crate::headless::output::Format;
 use crate::headless::progress::Progress;
 use crate::headless::report::{self, Counts};
 use crate::messages::say;
+use crate::search::{StopReason, interrupt, run_traced};
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
@@ -196,7 +197,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         Search::AnnealIls => {
             let mut rng = Rng::seed_from_u64(seed ^ KICK_SEED);
             let annealed = outcome.iterations;
-            local_search::iterate(&mut polished, &mut rng, local_budget, |kicks, best| {
+            ils::iterate(&mut polished, &mut rng, local_budget, |kicks, best| {
                 progress.show_at(started.elapsed(), best, annealed + kicks.evaluations);
             })
         }

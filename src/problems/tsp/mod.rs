@@ -1,7 +1,7 @@
 //! The travelling salesman: TSPLIB or random instances, annealed with 2-opt + Or-opt moves
 //! from nearest-neighbour candidates (or the seed's swap moves, for comparison). Headless
 //! runs finish with a greedy descent from the best annealed tour, or with `--ils` spend
-//! most of the budget on an iterated local search (`local_search`).
+//! most of the budget on an iterated local search (`ils`).
 
 mod args;
 mod built_in;

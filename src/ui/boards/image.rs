@@ -7,13 +7,14 @@ use color_eyre::Result;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::anneal::Sketch;
-use crate::anneal::worker::Speed;
-use crate::anneal::{Launch, RunConfig, Runner, Search};
+use crate::anneal::{Launch, RunConfig, Runner};
 use crate::export;
 use crate::headless::output::OutputFile;
 use crate::problems::image::{Bitmap, ImageSpec, Mode, Rounds, Setup, build};
 use crate::problems::spec::Limits;
+use crate::search::Search;
+use crate::search::Sketch;
+use crate::search::worker::Speed;
 use crate::ui::boards::TraceSlot;
 use kiln_tui::Theme;
 use kiln_tui::save::{Export, Output};

@@ -6,9 +6,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use crate::anneal::Sketch;
-use crate::anneal::worker::Speed;
 use crate::export;
+use crate::search::Sketch;
+use crate::search::worker::Speed;
 use color_eyre::Result;
 use color_eyre::eyre::{bail, eyre};
 use kiln_tui::save::{Export, Output};

@@ -13,10 +13,10 @@ use ratatui::text::{Line as TextLine, Span};
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 
-use crate::anneal::Sketch;
-use crate::anneal::worker::Speed;
 use crate::export;
 use crate::problems::tsp::{Cost, Loaded, Point, TspSnapshot, TspSpec, build};
+use crate::search::Sketch;
+use crate::search::worker::Speed;
 use crate::ui::boards::TraceSlot;
 use kiln_tui::Theme;
 use kiln_tui::save::{Export, Output};

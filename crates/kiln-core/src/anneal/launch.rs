@@ -1,7 +1,7 @@
 //! What each problem's setup hands to whoever runs it, live or headless: one value.
 
-use super::trace::Traced;
-use super::{Budget, RunConfig, Search, Trace};
+use super::RunConfig;
+use crate::search::{Budget, Search, Trace, Traced};
 
 /// A search ready to run, and what a display needs to know of it.
 pub struct Launch<S> {

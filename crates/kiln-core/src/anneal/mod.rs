@@ -1,32 +1,20 @@
-//! The generic annealing engine. It knows nothing of terminals or of any one problem.
+//! Simulated annealing: the [`Problem`] trait a model implements, the cooling
+//! [`Schedule`]s, and the [`Runner`] (the Metropolis loop, stall handling, the budget), a
+//! [`Search`](crate::search::Search) like any other. It knows nothing of terminals or of
+//! any one problem.
 
-mod budget;
-pub mod explain;
-pub mod interrupt;
 mod launch;
-mod observer;
-mod parallel;
 mod problem;
 mod runner;
+mod runner_search;
 mod schedule;
-mod search;
-pub(crate) mod tally;
-pub mod trace;
-pub mod worker;
 
-pub use budget::Budget;
-pub use explain::{Decision, Explained, Sketch};
+/// The generator a [`Problem`]'s moves draw from (the one every search uses).
+pub use crate::search::Rng;
 pub use launch::Launch;
-pub use observer::{Observer, Unobserved};
-pub use parallel::Parallel;
-pub use problem::{Problem, Rng, nth_seed, randomized};
-pub use runner::{
-    BATCH, Checkpoint, Outcome, RunConfig, Runner, Sample, Stagnation, StallAction, StopReason,
-    auto_temperature,
-};
+pub use problem::{Problem, randomized};
+pub use runner::{BATCH, Checkpoint, RunConfig, Runner, Stagnation, StallAction, auto_temperature};
 pub use schedule::{Clock, Schedule};
-pub use search::Search;
-pub use trace::{Trace, Traced, run_traced};
 
 #[cfg(test)]
 pub(crate) mod toy;

@@ -2,16 +2,7 @@
 
 use rand::SeedableRng;
 
-use super::explain::Sketch;
-
-/// The one random generator kiln uses: seeded, fast, and the same on every platform.
-pub type Rng = rand::rngs::Xoshiro256PlusPlus;
-
-/// The seed of the `k`-th of several runs drawn from one `--seed` (independent chains,
-/// rounds): the seed itself for the first, so a single run is the plain run.
-pub fn nth_seed(seed: u64, k: usize) -> u64 {
-    seed.wrapping_add((k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-}
+use crate::search::{Rng, Sketch};
 
 /// `problem` in a fresh random state drawn from `seed` (its [`Problem::randomize`]): what
 /// a run made from a seed usually starts from, e.g. the instance a live view's maker
@@ -34,7 +25,8 @@ pub fn randomized<P: Problem>(mut problem: P, seed: u64) -> P {
 /// contract the way the property tests do.
 ///
 /// ```
-/// use kiln_core::anneal::{Problem, Rng};
+/// use kiln_core::anneal::Problem;
+/// use kiln_core::search::Rng;
 /// use rand::seq::SliceRandom;
 /// use rand::{RngExt, SeedableRng};
 ///

@@ -4,11 +4,12 @@ use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
-use super::budget::{Budget, EPS};
-use super::explain::{Decision, Explained};
-use super::problem::{Problem, Rng};
+use super::problem::Problem;
 use super::schedule::{Clock, Schedule};
-use super::tally::Tally;
+use crate::search::tally::Tally;
+use crate::search::{
+    Budget, Control, Decision, EPS, Explained, Outcome, Phase, Rng, Sample, StopReason,
+};
 
 /// Deltas that are small whole multiples of the problem's quantum (Sudoku, images) read
 /// their acceptance probability from a table refreshed with the temperature, not `exp`.
@@ -105,65 +106,6 @@ impl RunConfig {
         let low = end.map(|clock| self.schedule.temperature(self.t0, clock));
         (self.t0.max(reheat_to), low)
     }
-}
-
-/// Why a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// The energy reached the budget's target.
-    Target,
-    /// The step budget is spent.
-    MaxSteps,
-    /// The time budget is spent.
-    TimeLimit,
-    /// Stopped from outside: the UI, an observer or a caller.
-    Stopped,
-    /// A signal (SIGINT, SIGTERM, SIGHUP) asked a headless run to stop.
-    Interrupted,
-    /// The search proved that no state reaches the target (a Sudoku with no solution,
-    /// refuted by conflict learning).
-    Refuted,
-}
-
-/// One telemetry record: cheap to make, sent every batch.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Sample {
-    /// Steps taken since the run began (proposals, or evaluations for a population).
-    pub iteration: u64,
-    /// The temperature now (a GA: its mutation rate).
-    pub temperature: f64,
-    /// Energy of the current state.
-    pub energy: f64,
-    /// Lowest energy seen in the whole run, across restarts and reheats.
-    pub best_energy: f64,
-    /// Accepted / proposed since the previous sample.
-    pub acceptance: f64,
-    /// Restarts since the run began.
-    pub restarts: u64,
-    /// Reheats since the run began.
-    pub reheats: u64,
-    /// Time spent annealing (pauses excluded).
-    pub elapsed: Duration,
-}
-
-/// The result of a finished run.
-#[derive(Debug, Clone)]
-pub struct Outcome<S> {
-    /// The best state found and its energy.
-    pub best: S,
-    /// Energy of `best`.
-    pub energy: f64,
-    /// Steps taken in all.
-    pub iterations: u64,
-    /// Restarts in all.
-    pub restarts: u64,
-    /// Reheats in all.
-    pub reheats: u64,
-    /// Time spent annealing (pauses excluded).
-    pub elapsed: Duration,
-    /// Why the run ended.
-    pub reason: StopReason,
 }
 
 /// Sees each decision of the annealing loop before its move is carried out. The hot loop's
@@ -560,7 +502,8 @@ impl<P: Problem> Runner<P> {
     pub fn sample(&mut self) -> Sample {
         self.tally.sample(
             self.iterations,
-            self.temperature,
+            Phase::Anneal,
+            Control::Temperature(self.temperature),
             self.energy,
             self.best_energy,
         )

@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 
 use super::{DEFAULT_SEED, Watch};
 use crate::Board;
-use kiln_core::anneal::{Outcome, Problem, StopReason};
+use kiln_core::anneal::Problem;
+use kiln_core::search::{Outcome, StopReason};
 
 /// The flags every [`main`] takes, named in every complaint about a word it does not know.
 const FLAGS: &str = "[NUMBER] [--seed N] [--headless] [--record FILE.cast]";

@@ -2,8 +2,8 @@
 
 use rand::RngExt;
 
-use crate::anneal::Rng;
 use crate::input::InputError;
+use crate::search::Rng;
 
 /// Larger images are refused as input errors rather than exhausting memory: at the most
 /// pixels (4096x4096), pattern formation takes about 0.32 GB, denoising 0.25 GB, or 2.8 GB

@@ -15,7 +15,8 @@ use rand::RngExt;
 use super::bitmap::Bitmap;
 use std::time::Duration;
 
-use crate::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
+use crate::anneal::{Problem, RunConfig, Runner, Schedule};
+use crate::search::Rng;
 
 /// Neighbour directions (row, column), in the order of [`Denoise`](super::Denoise)'s
 /// neighbour offsets.

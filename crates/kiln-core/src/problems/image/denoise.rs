@@ -16,10 +16,10 @@ use super::coarse::{self, Coarse};
 use super::region::{Region, RegionKind, Scratch};
 use std::time::{Duration, Instant};
 
-use crate::anneal::{Problem, Rng, Sketch};
+use crate::anneal::Problem;
+use crate::search::{Rng, Sketch};
 
-mod blocks;
-mod strips;
+pub mod polish;
 
 /// Marks the frame around the padded image: equal to neither label, so it never counts.
 const OUTSIDE: u8 = 2;
@@ -197,22 +197,6 @@ impl Denoise {
         self.icm();
         self.reference = reference;
         self.energy()
-    }
-
-    /// The final polish of a run: strip descent, block descent, and strip descent again if
-    /// the blocks changed anything, each until it finds nothing or `deadline` passes. Only
-    /// ever lowers the energy; returns the change. Not repeated until neither finds
-    /// anything: each call of either begins with a full sweep, and on text_256 n8 beta 0.75
-    /// and 1 from the ICM result, repeating took 0.30 s of CPU against 0.25 s and ended at
-    /// the same energies.
-    pub fn polish(&mut self, deadline: Option<Instant>) -> f64 {
-        let mut gain = self.strip_descent(deadline);
-        let blocks = self.block_descent(deadline);
-        gain += blocks;
-        if blocks < 0.0 {
-            gain += self.strip_descent(deadline);
-        }
-        gain
     }
 
     /// Replaces the labelling by `labels` (of the same size).

@@ -5,7 +5,6 @@
 pub mod bitmap;
 pub mod coarse;
 pub mod denoise;
-pub mod flow;
 pub mod kernel;
 pub mod pattern;
 pub mod pbm;

@@ -10,7 +10,8 @@ use rand::seq::SliceRandom;
 
 use super::bitmap::Bitmap;
 use super::kernel::Kernel;
-use crate::anneal::{Problem, Rng, Sketch};
+use crate::anneal::Problem;
+use crate::search::{Rng, Sketch};
 
 /// What the kernel sees beyond the image's sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

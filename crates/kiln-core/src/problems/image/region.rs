@@ -17,7 +17,7 @@
 
 use rand::RngExt;
 
-use crate::anneal::Rng;
+use crate::search::Rng;
 
 /// Largest region tried: larger than any stroke or blob worth removing at once, small
 /// enough that region moves cost little next to single flips.

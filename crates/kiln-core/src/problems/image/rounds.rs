@@ -16,9 +16,8 @@ use std::time::{Duration, Instant};
 
 use super::bitmap::Bitmap;
 use super::denoise::Denoise;
-use crate::anneal::{
-    Explained, Outcome, Problem, RunConfig, Runner, Sample, Search, StopReason, nth_seed,
-};
+use crate::anneal::{Problem, RunConfig, Runner};
+use crate::search::{Explained, Outcome, Sample, Search, StopReason, nth_seed};
 
 /// How a denoising run is split into rounds.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,7 +5,7 @@
 use rand::Rng as _;
 use rand::seq::SliceRandom;
 
-use crate::anneal::Rng;
+use crate::search::Rng;
 
 /// One box's free cells, missing values and which value may go where.
 #[derive(Debug, Clone)]

@@ -12,15 +12,17 @@ use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 
-use super::anneal::{CellKind, SudokuAnneal, SudokuSnapshot};
+use super::box_swaps::BoxSwaps;
 use super::grid::Geometry;
-use crate::anneal::tally::Tally;
-use crate::anneal::{Budget, Problem, Rng, Sample, Search, StopReason};
+use super::snapshot::{CellKind, SudokuSnapshot};
+use crate::anneal::Problem;
+use crate::search::tally::Tally;
+use crate::search::{Budget, Control, Phase, Rng, Sample, Search, StopReason};
 
 /// Rechenberg's factor: the rate grows by 1/C after a generation with more than 1/5
 /// successful mutations and shrinks by C after one with fewer.
 const RECHENBERG: f64 = 0.85;
-/// Bounds of the adapted mutation rate (a probability per child): the GA's temperature.
+/// Bounds of the adapted mutation rate (a probability per child).
 pub const MIN_RATE: f64 = 0.01;
 /// The upper bound of the mutation rate: every child gets a swap.
 pub const MAX_RATE: f64 = 1.0;
@@ -67,7 +69,7 @@ pub struct Genetic {
     geometry: Arc<Geometry>,
     kinds: Arc<[CellKind]>,
     /// The annealing state, used only for its random box-permutation fills.
-    filler: SudokuAnneal,
+    filler: BoxSwaps,
     /// Free cells of each box.
     boxes: Vec<Vec<u16>>,
     /// Boxes with two or more free cells (where a swap is possible).
@@ -114,7 +116,7 @@ impl Genetic {
         // The time limit counts from here: a large population takes a while to make.
         let started = Instant::now();
         let mut rng = Rng::seed_from_u64(seed);
-        let filler = SudokuAnneal::new(Arc::clone(&geometry), givens, fixed, &mut rng);
+        let filler = BoxSwaps::new(Arc::clone(&geometry), givens, fixed, &mut rng);
         let kinds = filler.snapshot().kinds;
         let boxes: Vec<Vec<u16>> = (0..geometry.side)
             .map(|b| {
@@ -314,12 +316,13 @@ impl Search for Genetic {
         self.evaluations - first
     }
 
-    /// iteration = evaluations, temperature = mutation rate, energy = the current
+    /// iteration = evaluations, control = the mutation rate, energy = the current
     /// population's best cost, acceptance = improving mutations / mutations.
     fn sample(&mut self) -> Sample {
         self.tally.sample(
             self.evaluations,
-            self.rate,
+            Phase::Genetic,
+            Control::MutationRate(self.rate),
             self.population[0].cost as f64,
             self.best.cost as f64,
         )
@@ -337,7 +340,7 @@ impl Search for Genetic {
         self.snapshot_of(&self.best)
     }
 
-    /// A reheat sets the mutation rate (the GA's temperature) to `temperature`.
+    /// A reheat sets the mutation rate (what the GA has instead of a temperature).
     fn reheat(&mut self, temperature: f64) {
         self.tally.reheats += 1;
         self.rate = temperature.clamp(MIN_RATE, MAX_RATE);

@@ -1,11 +1,11 @@
 //! The travelling salesman: TSPLIB or random instances, annealed with 2-opt + Or-opt moves
 //! from nearest-neighbour candidates (or swap moves, for comparison), and an iterated local
-//! search (`local_search`) to finish a tour.
+//! search (`ils`) to finish a tour.
 
 pub mod curve;
 pub mod distance;
+pub mod ils;
 pub mod instance;
-pub mod local_search;
 pub mod nearest;
 pub mod problem;
 mod quadrant;

@@ -12,7 +12,8 @@ use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
 use super::nearest::Unvisited;
 use super::tour::Tour;
-use crate::anneal::{Problem, Rng, Sketch};
+use crate::anneal::Problem;
+use crate::search::{Rng, Sketch};
 
 /// Which moves the annealer proposes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

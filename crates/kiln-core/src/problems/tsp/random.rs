@@ -6,7 +6,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::instance::{Instance, Metric, Point};
 use crate::Named;
-use crate::anneal::Rng;
+use crate::search::Rng;
 
 /// Cities live in a square this wide: large enough that TSPLIB's integer rounding of edge
 /// lengths is negligible next to typical edges.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::StopReason;
 
 /// Energies closer than this are equal (they are sums of f64 deltas).
-pub(super) const EPS: f64 = 1e-9;
+pub(crate) const EPS: f64 = 1e-9;
 
 /// A step budget, a time budget and a target energy; any may be absent.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -11,7 +11,8 @@ use std::time::Instant;
 use rand::RngExt;
 
 use super::problem::{Move, TspProblem};
-use crate::anneal::{Problem, Rng, interrupt};
+use crate::anneal::Problem;
+use crate::search::{Rng, interrupt};
 
 /// What a descent did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

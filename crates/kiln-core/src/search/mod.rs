@@ -1,7 +1,36 @@
-//! What the worker thread can drive: the annealing `Runner`, or another search such as the
-//! genetic algorithm of race mode, as long as it steps in batches and reports samples.
+//! What any search is, whatever it does: stepped in batches, sampled between them, run
+//! on a worker thread or as chains side by side, traced, and stopped by a budget. The
+//! annealer (`crate::anneal`) is one search; conflict learning and the genetic algorithm
+//! (`problems::sudoku::{cdcl, ga}`) and the image rounds are others. Each sample names
+//! its [`Phase`] and its [`Control`] (a temperature, a mutation rate, or none), so no
+//! search claims a temperature it does not have.
 
-use super::{Explained, Problem, Runner, Sample, StopReason};
+mod budget;
+pub mod explain;
+pub mod interrupt;
+mod observer;
+mod parallel;
+pub(crate) mod tally;
+mod telemetry;
+pub mod trace;
+pub mod worker;
+
+pub use budget::Budget;
+pub(crate) use budget::EPS;
+pub use explain::{Decision, Explained, Sketch};
+pub use observer::{Observer, Unobserved};
+pub use parallel::Parallel;
+pub use telemetry::{Control, Outcome, Phase, Sample, StopReason};
+pub use trace::{Trace, Traced, run_traced};
+
+/// The one random generator kiln uses: seeded, fast, and the same on every platform.
+pub type Rng = rand::rngs::Xoshiro256PlusPlus;
+
+/// The seed of the `k`-th of several runs drawn from one `--seed` (independent chains,
+/// rounds): the seed itself for the first, so a single run is the plain run.
+pub fn nth_seed(seed: u64, k: usize) -> u64 {
+    seed.wrapping_add((k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
 
 /// A search the worker thread can run, pause, reheat and show: stepped in batches, with
 /// telemetry between them.
@@ -25,8 +54,9 @@ pub trait Search: Send + 'static {
     fn snapshot(&self) -> Self::Snapshot;
     /// The best state found so far.
     fn best_snapshot(&mut self) -> Self::Snapshot;
-    /// Raises the temperature (or its equivalent) to `temperature`.
-    fn reheat(&mut self, temperature: f64);
+    /// Raises the temperature (a genetic algorithm: its mutation rate) to `temperature`. A
+    /// search with no such number ignores it, which is the default.
+    fn reheat(&mut self, _temperature: f64) {}
     /// Starts again from a fresh random state.
     fn restart(&mut self);
     /// Generations so far, for searches that have them (a genetic algorithm).
@@ -72,34 +102,5 @@ impl<S: Clone + Send + 'static> Search for Box<dyn Search<Snapshot = S>> {
     }
     fn winner(&self) -> Option<usize> {
         (**self).winner()
-    }
-}
-
-impl<P: Problem + Send + 'static> Search for Runner<P> {
-    type Snapshot = P::Snapshot;
-
-    fn step_batch(&mut self, n: u64) -> u64 {
-        Runner::step_batch(self, n)
-    }
-    fn step_explained(&mut self) -> Option<Explained> {
-        Runner::step_explained(self)
-    }
-    fn sample(&mut self) -> Sample {
-        Runner::sample(self)
-    }
-    fn stopped(&self) -> Option<StopReason> {
-        Runner::stopped(self)
-    }
-    fn snapshot(&self) -> P::Snapshot {
-        self.problem().snapshot()
-    }
-    fn best_snapshot(&mut self) -> P::Snapshot {
-        self.best().0.clone()
-    }
-    fn reheat(&mut self, temperature: f64) {
-        Runner::reheat(self, temperature)
-    }
-    fn restart(&mut self) {
-        Runner::restart(self)
     }
 }

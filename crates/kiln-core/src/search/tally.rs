@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::Sample;
+use super::{Control, Phase, Sample};
 
 /// Restarts, reheats and time over the whole run; proposals and acceptances since the
 /// previous sample.
@@ -26,7 +26,8 @@ impl Tally {
     pub(crate) fn sample(
         &mut self,
         iteration: u64,
-        temperature: f64,
+        phase: Phase,
+        control: Control,
         energy: f64,
         best_energy: f64,
     ) -> Sample {
@@ -38,8 +39,9 @@ impl Tally {
         self.accepted = 0;
         self.proposed = 0;
         Sample {
+            phase,
             iteration,
-            temperature,
+            control,
             energy,
             best_energy,
             acceptance,
@@ -63,14 +65,19 @@ mod tests {
             reheats: 1,
             elapsed: Duration::from_millis(5),
         };
-        let first = tally.sample(12, 0.5, 4.0, 3.0);
+        let first = tally.sample(12, Phase::Anneal, Control::Temperature(0.5), 4.0, 3.0);
         assert_eq!(first.acceptance, 0.25);
         assert_eq!((first.iteration, first.restarts, first.reheats), (12, 2, 1));
         assert_eq!((first.energy, first.best_energy), (4.0, 3.0));
-        assert_eq!(tally.sample(12, 0.5, 4.0, 3.0).acceptance, 0.0);
+        assert_eq!(
+            tally
+                .sample(12, Phase::Anneal, Control::Temperature(0.5), 4.0, 3.0)
+                .acceptance,
+            0.0
+        );
         tally.proposed = 10;
         tally.accepted = 10;
-        let third = tally.sample(22, 0.4, 3.0, 3.0);
+        let third = tally.sample(22, Phase::Anneal, Control::Temperature(0.4), 3.0, 3.0);
         assert_eq!(third.acceptance, 1.0);
         assert_eq!(third.restarts, 2, "run totals are never reset");
     }

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use rand::Rng as _;
 
-use super::anneal::{CellKind, SudokuSnapshot, grid_snapshots};
 use super::grid::Geometry;
-use crate::anneal::{Problem, Rng, Sketch};
+use super::snapshot::{CellKind, SudokuSnapshot, grid_snapshots};
+use crate::anneal::Problem;
+use crate::search::{Rng, Sketch};
 
 /// Write `value` into `cell`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub struct SetCell {
 /// The state of the cell-linear model: a value in every cell, givens and propagated cells
 /// fixed.
 #[derive(Debug, Clone)]
-pub struct CellLinear {
+pub struct CellValues {
     geometry: Arc<Geometry>,
     kinds: Arc<[CellKind]>,
     /// 1..=side in every cell.
@@ -33,7 +34,7 @@ pub struct CellLinear {
     units: Vec<[u16; 3]>,
 }
 
-impl CellLinear {
+impl CellValues {
     /// `fixed` holds the givens and any propagated cells (0 = free); the free cells start
     /// with random values from `rng`.
     pub fn new(geometry: Arc<Geometry>, givens: &[u8], fixed: &[u8], rng: &mut Rng) -> Self {
@@ -53,7 +54,7 @@ impl CellLinear {
             .filter(|&c| fixed[c] == 0)
             .map(|c| c as u16)
             .collect();
-        let mut state = CellLinear {
+        let mut state = CellValues {
             values: fixed.to_vec(),
             counts: vec![0; 3 * side * (side + 1)],
             free,
@@ -85,7 +86,7 @@ impl CellLinear {
     }
 }
 
-impl Problem for CellLinear {
+impl Problem for CellValues {
     type Move = SetCell;
     type Snapshot = SudokuSnapshot;
 

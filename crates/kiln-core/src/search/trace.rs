@@ -13,9 +13,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::time::Duration;
 
+use super::EPS;
 use super::Observer;
-use super::budget::EPS;
-use super::{Sample, Search};
+use super::{Control, Phase, Sample, Search};
 use crate::input::InputError;
 
 /// The first line of every trace: its columns, one per field of a sample. A file read
@@ -165,7 +165,7 @@ impl<W: Write> Trace<W> {
             "{},{:.6},{:.6e},{},{},{:.6},{},{}",
             s.iteration,
             s.elapsed.as_secs_f64(),
-            s.temperature,
+            s.control.level(),
             s.energy,
             s.best_energy,
             s.acceptance,
@@ -347,10 +347,11 @@ fn parse_row(line: &str) -> Result<Sample, String> {
         return Err(format!("temperature: '{temperature}' is negative"));
     }
     Ok(Sample {
+        phase: Phase::Anneal,
         iteration: number(step, "step")?,
         elapsed: Duration::try_from_secs_f64(seconds)
             .map_err(|_| format!("'{seconds}' is not a time in seconds"))?,
-        temperature: t,
+        control: Control::Temperature(t),
         energy: plotted(energy, "energy")?,
         best_energy: plotted(best, "best_energy")?,
         acceptance: number(acceptance, "acceptance")?,
@@ -405,8 +406,9 @@ mod tests {
 
     fn sample(i: u64, energy: f64, best: f64) -> Sample {
         Sample {
+            phase: Phase::Anneal,
             iteration: i * 1000,
-            temperature: 1.0 / (1.0 + i as f64),
+            control: Control::Temperature(1.0 / (1.0 + i as f64)),
             energy,
             best_energy: best,
             acceptance: 0.25,
@@ -433,7 +435,8 @@ mod tests {
                 (a.iteration, a.energy, a.best_energy),
                 (b.iteration, b.energy, b.best_energy)
             );
-            assert!((a.temperature - b.temperature).abs() < 1e-6 * a.temperature);
+            let (ta, tb) = (a.control.level(), b.control.level());
+            assert!((ta - tb).abs() < 1e-6 * ta);
             assert_eq!(a.elapsed, b.elapsed);
             assert_eq!(
                 (a.restarts, a.reheats, a.acceptance),
@@ -520,7 +523,10 @@ mod tests {
         }
         // The edges of what is drawn are read.
         let ok = parse(&row("0", "-1e300"), "t.csv").unwrap();
-        assert_eq!((ok[1].temperature, ok[1].energy), (0.0, -1e300));
+        assert_eq!(
+            (ok[1].control, ok[1].energy),
+            (Control::Temperature(0.0), -1e300)
+        );
     }
 
     #[test]

@@ -4,20 +4,20 @@
 //! partial grid that breaks no rule, like the partial fill's, so the two are shown and
 //! compared alike (energy = empty cells).
 
-mod cdcl;
+mod solver;
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use rand::SeedableRng;
 
-pub use cdcl::{Cdcl, Lit, Status, Var};
+pub use solver::{Cdcl, Lit, Status, Var};
 
-use super::anneal::{CellKind, SudokuSnapshot};
 use super::grid::Geometry;
 use super::propagate::Board;
-use crate::anneal::tally::Tally;
-use crate::anneal::{Budget, Rng, Sample, Search, StopReason};
+use super::snapshot::{CellKind, SudokuSnapshot};
+use crate::search::tally::Tally;
+use crate::search::{Budget, Control, Phase, Rng, Sample, Search, StopReason};
 
 /// Solver work (watch visits and assignments) per 100 steps, so that a step takes about as
 /// long as a box swap on a 25x25 grid: chains side by side run equal steps per batch, and
@@ -26,7 +26,7 @@ use crate::anneal::{Budget, Rng, Sample, Search, StopReason};
 const WORK_PER_100_STEPS: u64 = 130;
 
 /// A Sudoku searched by conflict learning.
-pub struct Learner {
+pub struct ConflictLearning {
     geometry: Arc<Geometry>,
     kinds: Arc<[CellKind]>,
     fixed: Vec<u8>,
@@ -43,7 +43,7 @@ pub struct Learner {
     best: Vec<u8>,
 }
 
-impl Learner {
+impl ConflictLearning {
     /// The clauses of the grid with `fixed` cells (givens and forced, 0 = open) and `marks`
     /// (per open cell, bit v-1 when v is still possible).
     pub fn new(
@@ -112,7 +112,7 @@ impl Learner {
             })
             .collect();
         let open = fixed.iter().filter(|&&v| v == 0).count();
-        Learner {
+        ConflictLearning {
             open,
             best_empty: open,
             best: fixed.to_vec(),
@@ -161,7 +161,7 @@ impl Learner {
     }
 }
 
-impl Search for Learner {
+impl Search for ConflictLearning {
     type Snapshot = SudokuSnapshot;
 
     fn step_batch(&mut self, n: u64) -> u64 {
@@ -211,11 +211,12 @@ impl Search for Learner {
         done
     }
 
-    /// iteration = steps (solver work), temperature = 0 (there is none), energy = empty
-    /// cells now, acceptance = 0.
+    /// iteration = steps (solver work), no control (there is no temperature), energy =
+    /// empty cells now, acceptance = 0 (no moves to accept).
     fn sample(&mut self) -> Sample {
         let (empty, best) = (self.empty() as f64, self.best_empty as f64);
-        self.tally.sample(self.steps, 0.0, empty, best)
+        let (phase, control) = (Phase::ConflictLearning, Control::None);
+        self.tally.sample(self.steps, phase, control, empty, best)
     }
 
     fn stopped(&self) -> Option<StopReason> {
@@ -228,11 +229,6 @@ impl Search for Learner {
 
     fn best_snapshot(&mut self) -> SudokuSnapshot {
         self.snapshot_of(self.best.clone())
-    }
-
-    /// There is no temperature to raise; counted, and the search goes on.
-    fn reheat(&mut self, _temperature: f64) {
-        self.tally.reheats += 1;
     }
 
     /// Back to no decisions, keeping what was learnt (a SAT solver's restart).
@@ -249,16 +245,16 @@ mod tests {
     use super::*;
     use crate::problems::sudoku::{deduce, is_valid_solution, parse_puzzles};
 
-    fn learner(text: &str, budget: Budget) -> (crate::problems::sudoku::Puzzle, Learner) {
+    fn learner(text: &str, budget: Budget) -> (crate::problems::sudoku::Puzzle, ConflictLearning) {
         let puzzle = parse_puzzles(text, "test").unwrap().remove(0);
         let geometry = Arc::new(Geometry::new(puzzle.n));
         let deduced = deduce(&geometry, &puzzle.cells).unwrap();
         let (cells, marks) = (&deduced.cells, &deduced.marks);
-        let learner = Learner::new(geometry, &puzzle.cells, cells, marks, budget, 1);
+        let learner = ConflictLearning::new(geometry, &puzzle.cells, cells, marks, budget, 1);
         (puzzle, learner)
     }
 
-    fn run(learner: &mut Learner) {
+    fn run(learner: &mut ConflictLearning) {
         while learner.stopped().is_none() {
             learner.step_batch(100_000);
         }
@@ -294,7 +290,8 @@ mod tests {
             max_steps: Some(1_000_000),
             ..Budget::default()
         };
-        let mut learner = Learner::new(geometry, &puzzle.cells, &puzzle.cells, &marks, budget, 1);
+        let mut learner =
+            ConflictLearning::new(geometry, &puzzle.cells, &puzzle.cells, &marks, budget, 1);
         run(&mut learner);
         assert_eq!(learner.stopped(), Some(StopReason::Refuted));
         assert!(learner.sample().best_energy > 0.0);

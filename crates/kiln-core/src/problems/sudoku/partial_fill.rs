@@ -10,9 +10,10 @@ use std::sync::Arc;
 use rand::Rng as _;
 use rand::seq::SliceRandom;
 
-use super::anneal::{CellKind, SudokuSnapshot, grid_snapshots};
 use super::grid::Geometry;
-use crate::anneal::{Problem, Rng, Sketch};
+use super::snapshot::{CellKind, SudokuSnapshot, grid_snapshots};
+use crate::anneal::Problem;
+use crate::search::{Rng, Sketch};
 
 /// Write `value` into the empty `cell`, emptying the cells that hold it in its units.
 /// Value 0 stands still (nothing is empty, or the cell has no candidate at all).

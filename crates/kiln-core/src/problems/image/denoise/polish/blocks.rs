@@ -11,9 +11,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::Denoise;
+use super::super::Denoise;
+use super::flow::Flow;
 use crate::problems::image::coarse::{DIRECTIONS as STEPS, FORWARD};
-use crate::problems::image::flow::Flow;
 
 /// Pixels along the first blocks' side: larger than a letter or a stroke's width. Measured
 /// on the unseen families of scripts/denoise_truth.py at 1 s, seeds 1-5: 32 left a mean

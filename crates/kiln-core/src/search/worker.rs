@@ -692,7 +692,7 @@ mod tests {
             |r| matches!(r, Report::Sample(s) if s.reheats == 1),
         );
         let Report::Sample(s) = r else { unreachable!() };
-        assert_eq!(s.temperature, 9.0);
+        assert_eq!(s.control, crate::search::Control::Temperature(9.0));
     }
 
     #[test]
@@ -704,12 +704,12 @@ mod tests {
             fn energy(&self) -> f64 {
                 1.0
             }
-            fn propose(&self, _: &mut crate::anneal::Rng) {}
+            fn propose(&self, _: &mut crate::search::Rng) {}
             fn delta(&self, _: &()) -> f64 {
                 panic!("boom in delta")
             }
             fn apply(&mut self, _: &()) {}
-            fn randomize(&mut self, _: &mut crate::anneal::Rng) {}
+            fn randomize(&mut self, _: &mut crate::search::Rng) {}
             fn snapshot(&self) {}
         }
         let worker = Worker::spawn(
@@ -871,7 +871,7 @@ mod tests {
         let worker = Worker::spawn(hot_runner(), Speed::Full, 1.0);
         worker.send(Command::Explain(true));
         let mut measured = Measured::default();
-        while measured.proposals < super::super::explain::RECENT as u32 {
+        while measured.proposals < crate::search::explain::RECENT as u32 {
             if let Report::Acceptance(m) = wait_for(&worker, |r| matches!(r, Report::Acceptance(_)))
             {
                 measured = *m;

@@ -11,7 +11,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Explained, Sample, Search, StopReason};
+use super::{Control, Explained, Sample, Search, StopReason};
 
 /// Several chains of one search run as one, on a thread each.
 pub struct Parallel<S: Search> {
@@ -98,7 +98,7 @@ impl<S: Search> Search for Parallel<S> {
         told.into_iter().nth(leader).flatten()
     }
 
-    /// Steps, restarts and reheats summed over the chains; energies and temperature of the
+    /// Steps, restarts and reheats summed over the chains; energies and control of the
     /// leading chain, best energy over all; time on the wall clock.
     fn sample(&mut self) -> Sample {
         let samples: Vec<Sample> = self.chains.iter_mut().map(|c| c.sample()).collect();
@@ -114,10 +114,10 @@ impl<S: Search> Search for Parallel<S> {
             .iter()
             .map(|s| s.best_energy)
             .fold(f64::INFINITY, f64::min);
-        // A chain with no temperature (conflict learning) accepts nothing: it has no moves
-        // to accept, and counting it would halve the annealers' rate.
+        // A chain with no control (conflict learning) accepts nothing: it has no moves to
+        // accept, and counting it would halve the annealers' rate.
         let (sum, annealing) = (samples.iter())
-            .filter(|s| s.temperature > 0.0)
+            .filter(|s| s.control != Control::None)
             .fold((0.0, 0), |(sum, n), s| (sum + s.acceptance, n + 1));
         if annealing > 0 {
             sample.acceptance = sum / f64::from(annealing);

@@ -5,7 +5,7 @@
 
 use rand::RngExt;
 
-use crate::anneal::Rng;
+use crate::search::Rng;
 
 /// A variable, 0-based.
 pub type Var = u32;
@@ -754,7 +754,7 @@ fn luby(i: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anneal::Rng;
+    use crate::search::Rng;
     use proptest::prelude::*;
     use rand::SeedableRng;
 

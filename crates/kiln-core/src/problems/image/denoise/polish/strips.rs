@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use super::Denoise;
+use super::super::Denoise;
 
 /// Pixels across a strip: a cross-section has 2^WIDTH labellings and each link of the chain
 /// compares all pairs of them.

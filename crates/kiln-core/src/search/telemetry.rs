@@ -1,0 +1,119 @@
+//! What every search reports, whatever it is: which phase it is in, the one number that
+//! steers it (if it has one), energies, counters, and why it ended.
+
+use std::time::Duration;
+
+/// Which kind of search produced a sample: what a display or a report names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Phase {
+    /// Simulated annealing: random moves accepted by the Metropolis rule.
+    #[default]
+    Anneal,
+    /// Conflict-driven clause learning: decisions, propagation and learnt clauses.
+    ConflictLearning,
+    /// A genetic algorithm: a population bred and mutated.
+    Genetic,
+}
+
+impl Phase {
+    /// The phase in a few words, e.g. "conflict learning".
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Anneal => "annealing",
+            Phase::ConflictLearning => "conflict learning",
+            Phase::Genetic => "genetic algorithm",
+        }
+    }
+}
+
+/// The number that steers a search, named for what it is: annealing has a temperature, a
+/// genetic algorithm a mutation rate, conflict learning nothing of the kind.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Control {
+    /// An annealing temperature.
+    Temperature(f64),
+    /// A genetic algorithm's mutation rate (a probability per child).
+    MutationRate(f64),
+    /// The search has no such number.
+    #[default]
+    None,
+}
+
+impl Control {
+    /// The temperature, for a search that has one.
+    pub fn temperature(self) -> Option<f64> {
+        match self {
+            Control::Temperature(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The number as a curve draws it (a temperature or a rate; 0 for none).
+    pub fn level(self) -> f64 {
+        match self {
+            Control::Temperature(x) | Control::MutationRate(x) => x,
+            Control::None => 0.0,
+        }
+    }
+}
+
+/// Why a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The energy reached the budget's target.
+    Target,
+    /// The step budget is spent.
+    MaxSteps,
+    /// The time budget is spent.
+    TimeLimit,
+    /// Stopped from outside: the UI, an observer or a caller.
+    Stopped,
+    /// A signal (SIGINT, SIGTERM, SIGHUP) asked a headless run to stop.
+    Interrupted,
+    /// The search proved that no state reaches the target (a Sudoku with no solution,
+    /// refuted by conflict learning).
+    Refuted,
+}
+
+/// One telemetry record: cheap to make, sent every batch.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Sample {
+    /// Which search took the steps.
+    pub phase: Phase,
+    /// Steps taken since the run began (proposals, solver work or evaluations).
+    pub iteration: u64,
+    /// The number that steers the search now, if it has one.
+    pub control: Control,
+    /// Energy of the current state.
+    pub energy: f64,
+    /// Lowest energy seen in the whole run, across restarts and reheats.
+    pub best_energy: f64,
+    /// Accepted / proposed since the previous sample (0 for a search without moves).
+    pub acceptance: f64,
+    /// Restarts since the run began.
+    pub restarts: u64,
+    /// Reheats since the run began.
+    pub reheats: u64,
+    /// Time spent searching (pauses excluded).
+    pub elapsed: Duration,
+}
+
+/// The result of a finished run.
+#[derive(Debug, Clone)]
+pub struct Outcome<S> {
+    /// The best state found and its energy.
+    pub best: S,
+    /// Energy of `best`.
+    pub energy: f64,
+    /// Steps taken in all.
+    pub iterations: u64,
+    /// Restarts in all.
+    pub restarts: u64,
+    /// Reheats in all.
+    pub reheats: u64,
+    /// Time spent searching (pauses excluded).
+    pub elapsed: Duration,
+    /// Why the run ended.
+    pub reason: StopReason,
+}
