@@ -122,7 +122,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         Some(Command::Presets) => {
             return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
         }
-        Some(Command::Plot(args)) => return kiln::export::plot::run(&args.spec()?),
+        Some(Command::Plot(args)) => return kiln::plot::run(&args.spec()?),
         Some(Command::Completions { shell }) => {
             return Ok(kiln::cli::generate::completions(
                 *shell,
@@ -131,7 +131,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         }
         Some(Command::Man) => return Ok(kiln::cli::generate::man(&mut std::io::stdout())?),
         Some(Command::Serve(args)) => {
-            let options = kiln::ui::Options {
+            let options = kiln_tui::Options {
                 fps: cli.globals.fps,
                 glyphs: cli.glyphs(),
                 attract: !cli.globals.once,
@@ -147,7 +147,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     cli.check_view(headless)?;
     let race = race.map(|plan| plan.resolve(headless)).transpose()?;
     if !headless {
-        let options = kiln::ui::Options {
+        let options = kiln_tui::Options {
             fps: cli.globals.fps,
             glyphs: cli.glyphs(),
             // The bare demos loop for ever; a run of the user's own stays when it ends.
@@ -156,25 +156,28 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         };
         let record = cli.globals.record.as_deref();
         if let Some(lineup) = &race {
-            let mut race =
-                kiln::ui::demos::race_lineup(lineup, &options, kiln::ui::terminal::local_area())?;
-            return kiln::ui::drive(&mut race, options.fps, record);
+            let mut race = kiln::problems::demos::race_lineup(
+                lineup,
+                &options,
+                kiln_tui::terminal::local_area(),
+            )?;
+            return kiln_tui::drive(&mut race, options.fps, record);
         }
         let start = match anneal {
             Anneal::Race(args) => {
                 let (source, entrants) = args.entrants()?;
-                let mut race = kiln::ui::demos::race(
+                let mut race = kiln::problems::demos::race(
                     |_| source,
                     &entrants,
                     &options,
-                    kiln::ui::terminal::local_area(),
+                    kiln_tui::terminal::local_area(),
                 )?;
-                return kiln::ui::drive(&mut race, options.fps, record);
+                return kiln_tui::drive(&mut race, options.fps, record);
             }
             Anneal::Problem(problem) => problem.get().live()?,
-            Anneal::Bare => kiln::ui::demos::bare(),
+            Anneal::Bare => kiln::problems::demos::bare(),
         };
-        return kiln::ui::run(start.demos, start.tab, start.index, options, record);
+        return kiln_tui::run(start.demos, start.tab, start.index, options, record);
     }
     kiln::headless::interrupt::install()?;
     let stdout = std::io::stdout();

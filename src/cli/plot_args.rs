@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::export::plot::{self, XAxis};
 use crate::input::InputError;
+use crate::plot::{self, XAxis};
 
 #[derive(Args, Debug, Clone)]
 pub struct PlotArgs {

@@ -6,6 +6,7 @@
 mod headless;
 pub mod lineup;
 pub mod panes;
+pub mod screen;
 
 pub use headless::headless_lineup;
 pub use lineup::{Entrant, Lineup, PaneMaker};
@@ -23,9 +24,9 @@ use serde::Serialize;
 
 use crate::headless::json::{self, Seconds, Stop};
 use crate::headless::progress::BatchProgress;
+use crate::headless::spec::Run;
 use crate::input::InputError;
 use crate::messages::say;
-use crate::problems::spec::Run;
 use crate::problems::sudoku::{Preset, Puzzle, Report, SudokuSpec, solve, unsolved_is_failure};
 use crate::search::{Trace, interrupt};
 

@@ -9,9 +9,9 @@ use clap::{CommandFactory, Parser};
 use super::MAX_RACERS;
 use super::lineup::{Entrant, Lineup};
 use crate::cli::{Cli, Command, check_live};
+use crate::headless::spec::with_part;
 use crate::input::InputError;
 use crate::problems::ProblemCommand;
-use crate::problems::spec::with_part;
 use crate::search::Trace;
 
 /// One pane of a race as its command line reads: its name, the values it races and the
@@ -389,7 +389,7 @@ mod tests {
             name: name.to_string(),
             raced: Vec::new(),
             cli: Cli::parse_from(["kiln"]),
-            problem: ProblemCommand::Tsp(crate::cli::parse(&[])),
+            problem: ProblemCommand::Tsp(crate::flags::parse(&[])),
         };
         assert_eq!(pane("swap-adjacent").file_part(), "swap-adjacent");
         assert_eq!(pane("swap/clustered").file_part(), "swap-clustered");

@@ -1,9 +1,11 @@
 //! Sudoku, 4x4 to 25x25: parsing, propagation, an exact checker and the annealing models.
 
 mod args;
+pub mod board;
 mod built_in;
 mod headless;
 mod model;
+pub mod picture;
 mod prepare;
 mod presets;
 mod spec;

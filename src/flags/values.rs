@@ -28,17 +28,17 @@ macro_rules! value_enum {
 }
 
 value_enum!(
-    crate::export::plot::XAxis,
-    crate::problems::spec::ScheduleKind,
-    crate::problems::spec::StallKind,
+    crate::plot::XAxis,
+    crate::headless::spec::ScheduleKind,
+    crate::headless::spec::StallKind,
 );
 
 #[cfg(test)]
 mod tests {
     use clap::ValueEnum;
 
-    use crate::export::plot::XAxis;
-    use crate::problems::spec::{ScheduleKind, StallKind};
+    use crate::headless::spec::{ScheduleKind, StallKind};
+    use crate::plot::XAxis;
 
     fn names<T: ValueEnum>() -> Vec<String> {
         let names = T::value_variants().iter().map(|v| {

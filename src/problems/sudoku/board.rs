@@ -6,7 +6,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use crate::export;
 use crate::search::Sketch;
 use crate::search::worker::Speed;
 use color_eyre::Result;
@@ -14,8 +13,8 @@ use color_eyre::eyre::{bail, eyre};
 use kiln_tui::save::{Export, Output};
 
 use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuSnapshot, SudokuSpec, solver, symbol};
-use crate::ui::boards::TraceSlot;
 use kiln_tui::Theme;
+use kiln_tui::TraceSlot;
 use kiln_tui::{Board, BoardArea, Demo, Live, Session, Tab};
 
 pub struct SudokuView {
@@ -245,7 +244,7 @@ impl Board<SudokuSnapshot> for SudokuView {
     }
 
     fn export(&self, shown: &SudokuSnapshot, best: &SudokuSnapshot) -> Option<Export> {
-        Some(export::sudoku::export(shown, best, &self.source))
+        Some(super::picture::export(shown, best, &self.source))
     }
 }
 
@@ -442,7 +441,7 @@ impl Demo for SudokuDemo {
             Some(file) if selected => Some(Output {
                 target: file.target,
                 encode: Box::new(move |best: &SudokuSnapshot| {
-                    Ok(export::sudoku::output(best, file.format))
+                    Ok(super::picture::output(best, file.format))
                 }),
             }),
             _ => None,

@@ -5,9 +5,9 @@ use std::path::Path;
 use image::Rgb;
 use serde::Serialize;
 
-use super::canvas::{BLACK, Canvas, Surface};
-use super::font;
-use super::svg::Svg;
+use crate::export::canvas::{BLACK, Canvas, Surface};
+use crate::export::font;
+use crate::export::svg::Svg;
 use crate::headless::output::Format;
 use crate::problems::sudoku::{CellKind, SudokuSnapshot, first_clash, line_cost, line_of, symbol};
 use kiln_tui::save::Export;

@@ -10,12 +10,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{Flow, Tui};
 use crate::search::worker::{Command, Speed};
 use kiln_tui::format::{self, Si};
 use kiln_tui::help::Help;
 use kiln_tui::keys::{Action, View, close_help, footer, hint_spans};
 use kiln_tui::{BoardArea, RunState, Session, Theme, sparkline};
+use kiln_tui::{Flow, Tui};
 
 /// One contestant: a name ("kiln", "two-opt", ...) and its live run.
 pub struct Racer {
@@ -494,9 +494,9 @@ impl Tui for Race {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problems::sudoku::board::SudokuThumbnail;
     use crate::search::StopReason;
-    use crate::ui::boards::sudoku::SudokuThumbnail;
-    use crate::ui::drawn as screen;
+    use kiln_tui::drawn as screen;
     use kiln_tui::testing::{frozen, frozen_solved};
 
     #[test]
@@ -751,9 +751,9 @@ mod screens {
     use std::time::{Duration, Instant};
 
     use super::*;
-    use crate::ui::demos::race_lineup;
-    use crate::ui::drawn as screen;
-    use crate::ui::{Glyphs, Options};
+    use crate::problems::demos::race_lineup;
+    use kiln_tui::drawn as screen;
+    use kiln_tui::{Glyphs, Options};
 
     /// `kiln race LINE` on a `width` x `height` screen, every pane run to its end.
     fn finished(line: &str, width: u16, height: u16) -> Race {
@@ -880,7 +880,8 @@ mod screens {
             panic!("not a race");
         };
         let (source, entrants) = args.entrants().unwrap();
-        let mut race = crate::ui::demos::race(|_| source, &entrants, &at(None), screen).unwrap();
+        let mut race =
+            crate::problems::demos::race(|_| source, &entrants, &at(None), screen).unwrap();
         assert_eq!(race.speed, single);
         // + and - walk the ladder from there, for every racer.
         race.on_action(Action::Faster);

@@ -2,8 +2,8 @@
 
 use image::Rgb;
 
-use super::canvas::{BLACK, Canvas, Pen, Surface};
-use super::svg::Svg;
+use crate::export::canvas::{BLACK, Canvas, Pen, Surface};
+use crate::export::svg::Svg;
 use crate::headless::output::Format;
 use crate::problems::tsp::{Bounds, Point, TspSnapshot, tour_file};
 use kiln_tui::save::Export;

@@ -5,15 +5,15 @@ use color_eyre::Result;
 use ratatui::layout::Rect;
 
 use crate::problems::image::ImageSpec;
+use crate::problems::image::board::ImageDemo;
+use crate::problems::sudoku::board::SudokuDemo;
 use crate::problems::sudoku::{self, SudokuSpec};
 use crate::problems::tsp::TspSpec;
+use crate::problems::tsp::board::TspDemo;
 use crate::race::lineup::{Entrant, Lineup};
-use crate::ui::boards::TraceSlot;
-use crate::ui::boards::image::ImageDemo;
-use crate::ui::boards::sudoku::SudokuDemo;
-use crate::ui::boards::tsp::TspDemo;
-use crate::ui::race::{Race, Racer, board_area};
-use crate::ui::{Demo, Options, Theme};
+use crate::race::screen::{Race, Racer, board_area};
+use kiln_tui::TraceSlot;
+use kiln_tui::{Demo, Options, Theme};
 
 /// The Sudoku show of a bare `kiln`: the embedded default (AI Escargot), then the
 /// "hardest" puzzles, each with the seed it is shown with.
@@ -168,7 +168,11 @@ pub fn race(
     // Unless --speed says, at the single view's pace: a race is there to be watched.
     let speed = options.speed.unwrap_or(first.race_pace());
     // Only an image is sized to its board (as large as it is at least).
-    let area = board_area(screen, entrants.len(), crate::ui::boards::image::MIN_SIZE);
+    let area = board_area(
+        screen,
+        entrants.len(),
+        crate::problems::image::board::MIN_SIZE,
+    );
     let racers = entrants
         .iter()
         .map(|entrant| {
@@ -209,10 +213,10 @@ mod tests {
     use ratatui::layout::Rect;
 
     use super::*;
+    use crate::problems::sudoku::board::SudokuDemo;
     use crate::problems::sudoku::{self, SudokuSpec};
     use crate::problems::tsp::TspSpec;
     use crate::search::worker::Speed;
-    use crate::ui::boards::sudoku::SudokuDemo;
 
     const BUDGET: u64 = 1_000_000;
 

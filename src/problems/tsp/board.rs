@@ -13,12 +13,11 @@ use ratatui::text::{Line as TextLine, Span};
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 
-use crate::export;
 use crate::problems::tsp::{Cost, Loaded, Point, TspSnapshot, TspSpec, build};
 use crate::search::Sketch;
 use crate::search::worker::Speed;
-use crate::ui::boards::TraceSlot;
 use kiln_tui::Theme;
+use kiln_tui::TraceSlot;
 use kiln_tui::save::{Export, Output};
 use kiln_tui::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 
@@ -371,7 +370,7 @@ impl Board<TspSnapshot> for TspView {
 
     fn export(&self, shown: &TspSnapshot, best: &TspSnapshot) -> Option<Export> {
         let reference = self.loaded.reference.as_deref().filter(|_| self.reference);
-        Some(export::tsp::export(shown, best, reference))
+        Some(super::picture::export(shown, best, reference))
     }
 }
 
@@ -410,7 +409,7 @@ impl Demo for TspDemo {
         let output = spec.output_file()?.map(|file| {
             let loaded = Arc::clone(&view.loaded);
             let encode: kiln_tui::save::Encode<TspSnapshot> = Box::new(move |best| {
-                Ok(export::tsp::output(
+                Ok(super::picture::output(
                     best,
                     loaded.reference.as_deref(),
                     file.format,

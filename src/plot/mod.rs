@@ -21,14 +21,16 @@ use color_eyre::eyre::WrapErr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::Axis;
-use super::figure::{Drawn, FAMILY, register_font};
-use super::image_figure::{self, Picture};
-use super::{legend, overlap};
+mod image_figure;
+
 use crate::Named;
+use crate::export::axis::Axis;
+use crate::export::figure::{Drawn, FAMILY, register_font};
+use crate::export::{legend, overlap};
 use crate::input::InputError;
 use crate::problems::image::file;
 use crate::search::{Sample, trace};
+use image_figure::Picture;
 
 const SIZE: (u32, u32) = (1000, 800);
 /// Data lines are one pixel wide: plotters' bitmap back-end joins wider lines with

@@ -8,15 +8,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::anneal::{Launch, RunConfig, Runner};
-use crate::export;
 use crate::headless::output::OutputFile;
+use crate::headless::spec::Limits;
 use crate::problems::image::{Bitmap, ImageSpec, Mode, Rounds, Setup, build};
-use crate::problems::spec::Limits;
 use crate::search::Search;
 use crate::search::Sketch;
 use crate::search::worker::Speed;
-use crate::ui::boards::TraceSlot;
 use kiln_tui::Theme;
+use kiln_tui::TraceSlot;
 use kiln_tui::save::{Export, Output};
 use kiln_tui::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 
@@ -238,7 +237,7 @@ impl Board<Bitmap> for ImageView {
 
     fn export(&self, image: &Bitmap, best: &Bitmap) -> Option<Export> {
         let shown = if self.show_input { &self.input } else { image };
-        Some(export::image::export(shown, best, &self.name))
+        Some(super::picture::export(shown, best, &self.name))
     }
 }
 
@@ -344,7 +343,7 @@ impl ImageDemo {
         live_budget(&mut config, spec.run.limits, setup.input.len());
         Ok(Prepared {
             reheat_to: spec.run.reheat_temperature(&config),
-            name: export::image::run_name(&spec.model, &setup.mode),
+            name: super::picture::run_name(&spec.model, &setup.mode),
             output: spec.output_file()?,
             setup,
             config,
@@ -368,7 +367,7 @@ impl Demo for ImageDemo {
         let view = prepared.view();
         let output = prepared.output.clone().map(|file| Output {
             target: file.target,
-            encode: Box::new(move |best: &Bitmap| export::image::output(best, file.format)),
+            encode: Box::new(move |best: &Bitmap| super::picture::output(best, file.format)),
         });
         Ok(Box::new(
             Live::start(
@@ -452,7 +451,7 @@ mod tests {
 
     fn presets() -> ImageDemo {
         ImageDemo {
-            runs: crate::ui::demos::image_presets(),
+            runs: crate::problems::demos::image_presets(),
             trace: TraceSlot::default(),
         }
     }

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::ranges::{self, real, whole};
+use crate::flags::ranges::{self, real, whole};
+use crate::headless::spec::{Cooling, Limits, Run, ScheduleKind, StallKind, StartTemperature};
 use crate::input::InputError;
-use crate::problems::spec::{Cooling, Limits, Run, ScheduleKind, StallKind, StartTemperature};
 
 /// Flags shared by every problem. Unset ones take the problem's defaults.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
@@ -110,7 +110,7 @@ pub fn start_temperature(text: &str) -> Result<StartTemperature, String> {
 mod tests {
     use super::*;
     use crate::anneal::{Schedule, Stagnation, StallAction};
-    use crate::problems::spec::Defaults;
+    use crate::headless::spec::Defaults;
 
     #[test]
     fn auto_or_a_temperature() {

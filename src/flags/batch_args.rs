@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::cli::ranges::{self, Seeds, whole};
+use crate::flags::ranges::{self, Seeds, whole};
 use crate::headless::batch::{Batch, Shard};
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]

@@ -8,9 +8,9 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::figure::{Drawn, FAMILY};
-use super::image::whole_scale;
+use crate::export::figure::{Drawn, FAMILY};
 use crate::problems::image::Bitmap;
+use crate::problems::image::picture::whole_scale;
 
 /// How wide an image is drawn at least (unless that would make the figure huge).
 const SIDE: usize = 512;
@@ -21,13 +21,13 @@ const NAME_HEIGHT: u32 = 40;
 const FRAME: RGBColor = RGBColor(150, 150, 150);
 
 /// One image and the name the figure gives it.
-pub(super) struct Picture {
+pub(crate) struct Picture {
     pub name: String,
     pub image: Bitmap,
 }
 
 /// Whether `path` names an image (by its extension) rather than a trace.
-pub(super) fn is_image(path: &Path) -> bool {
+pub(crate) fn is_image(path: &Path) -> bool {
     let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase());
     matches!(ext.as_deref(), Some("pbm" | "png"))
 }
@@ -40,7 +40,7 @@ fn scale(pictures: &[Picture]) -> u32 {
 }
 
 /// The figure's size: the images in a row, each in a cell as large as the largest.
-pub(super) fn size(pictures: &[Picture]) -> (u32, u32) {
+pub(crate) fn size(pictures: &[Picture]) -> (u32, u32) {
     let (cell_width, cell_height) = cell(pictures);
     let n = pictures.len() as u32;
     (
@@ -58,7 +58,7 @@ fn cell(pictures: &[Picture]) -> (u32, u32) {
     (most(|i| i.width), most(|i| i.height))
 }
 
-pub(super) fn draw<DB: DrawingBackend>(
+pub(crate) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     pictures: &[Picture],
 ) -> Drawn<DB> {

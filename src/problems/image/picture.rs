@@ -1,7 +1,7 @@
 //! A binary image as a picture (one square per pixel), and the best image as the file
 //! `--output` writes in a headless run.
 
-use super::canvas::{BLACK, Canvas, Surface};
+use crate::export::canvas::{BLACK, Canvas, Surface};
 use crate::headless::output::Format;
 use crate::problems::image::{Bitmap, ImageModel, Mode, file, pbm};
 use kiln_tui::save::Export;
@@ -35,7 +35,7 @@ fn scale(image: &Bitmap) -> usize {
 
 /// The whole number of pixels per image pixel that makes an image's `side` at least
 /// `target` pixels long, unless its `long` side would pass [`MAX_LONG_SIDE`].
-pub(super) fn whole_scale(side: usize, long: usize, target: usize) -> usize {
+pub(crate) fn whole_scale(side: usize, long: usize, target: usize) -> usize {
     target
         .div_ceil(side.max(1))
         .min(MAX_LONG_SIDE / long.max(1))
