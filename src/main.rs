@@ -4,11 +4,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::error::ErrorKind;
 
+use kiln::cli::race_plan::{self as race, Plan, Refusal};
 use kiln::cli::{Cli, Command};
 use kiln::input::InputError;
 use kiln::messages::warn;
 use kiln::problems::{BuiltIn, ProblemCommand};
-use kiln::race::{self, Plan, Refusal};
 
 /// Exit codes (docs/limits.md): 0 done or solved, 1 not solved (or failed after the input
 /// was accepted), 2 bad input or flags.
@@ -191,11 +191,13 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         kiln::headless::progress::enable();
     }
     if let Some(lineup) = &race {
-        return race::headless_lineup(lineup, &mut out, &mut log);
+        return kiln::race::headless_lineup(lineup, &mut out, &mut log);
     }
     match anneal {
         Anneal::Problem(problem) => problem.get().headless(&mut out, &mut log),
-        Anneal::Race(args) => kiln::race::headless_race(&args.spec()?, &mut out, &mut log),
+        Anneal::Race(args) => {
+            kiln::problems::sudoku::race::headless_race(&args.spec()?, &mut out, &mut log)
+        }
         Anneal::Bare => kiln::cli::default_sudoku().headless(&mut out, &mut log),
     }
 }

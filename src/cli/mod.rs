@@ -4,6 +4,7 @@ pub mod errors;
 pub mod generate;
 pub mod plot_args;
 pub mod race_args;
+pub mod race_plan;
 pub mod serve_args;
 
 use std::path::PathBuf;

@@ -10,10 +10,11 @@ use crate::flags::ranges::{self, whole};
 use crate::headless::spec::with_part;
 use crate::input::InputError;
 use crate::problems::demos::file_name;
+use crate::problems::sudoku::race::PresetRace;
 use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
 use crate::problems::{BuiltIn, RaceProblem};
+use crate::race::MAX_RACERS;
 use crate::race::lineup::Entrant;
-use crate::race::{MAX_RACERS, PresetRace};
 use crate::search::Trace;
 
 #[derive(Args, Debug, Clone)]

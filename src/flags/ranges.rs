@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 
 use crate::headless::batch::Shard;
 use crate::messages::show_number;
-use crate::problems::image::bitmap::check_size;
+use kiln_core::problems::image::bitmap::check_size;
 
 /// A year: longer runs are surely typos, and every deadline stays far from overflow.
 pub const MAX_SECONDS: f64 = 31_536_000.0;
@@ -19,7 +19,7 @@ pub const MAX_SECONDS: f64 = 31_536_000.0;
 pub const MAX_STEPS: u64 = 1_000_000_000_000_000_000;
 /// Above every energy kiln accepts (they stay below 2^53 ~ 9.0e15).
 pub const MAX_TEMPERATURE: f64 = 1e16;
-pub use crate::problems::image::kernel::MAX_WEIGHT;
+pub use kiln_core::problems::image::kernel::MAX_WEIGHT;
 /// Independent chains, replicas and rounds: each holds a copy of the state.
 pub const MAX_CHAINS: u64 = 64;
 /// GA candidates per generation: the time limit is looked at once a generation, which at
@@ -29,7 +29,7 @@ pub const MAX_POPULATION: u64 = 20_000;
 /// Steps a second the live view may be asked for; `full` is unlimited.
 pub const MAX_SPEED: u64 = 1_000_000_000;
 /// Cities of a `--random` or TSPLIB instance.
-pub const MAX_CITIES: u64 = crate::problems::tsp::instance::MAX_CITIES as u64;
+pub const MAX_CITIES: u64 = kiln_core::problems::tsp::instance::MAX_CITIES as u64;
 /// Candidate neighbours per city (beyond a few dozen they only cost time and memory).
 pub const MAX_NEIGHBOURS: u64 = 100;
 /// Threads of a batch: far beyond any machine's cores, each one costs a stack.
@@ -184,9 +184,9 @@ pub const POPULATION: Wholes<u64> = Wholes::new(
 pub const ELITES: Reals = reals(0.0, true, 1.0, true, "a share of the population");
 /// The GA adapts its rate within these bounds; a start outside them would be clamped.
 pub const MUTATION: Reals = reals(
-    crate::problems::sudoku::MIN_RATE,
+    kiln_core::problems::sudoku::MIN_RATE,
     false,
-    crate::problems::sudoku::MAX_RATE,
+    kiln_core::problems::sudoku::MAX_RATE,
     false,
     "a mutation rate",
 );

@@ -758,7 +758,7 @@ mod screens {
     /// `kiln race LINE` on a `width` x `height` screen, every pane run to its end.
     fn finished(line: &str, width: u16, height: u16) -> Race {
         let words: Vec<String> = line.split_whitespace().map(String::from).collect();
-        let plan = crate::race::plan(&words[0], &words[1..]).expect("a race");
+        let plan = crate::cli::race_plan::plan(&words[0], &words[1..]).expect("a race");
         let lineup = plan.resolve(false).unwrap();
         let screen = Rect::new(0, 0, width, height);
         let mut race = race_lineup(&lineup, &at(Some(Speed::Full)), screen).unwrap();
@@ -857,7 +857,7 @@ mod screens {
         let words = ["puzzles/sudoku/easy20.txt", "--index", "1"];
         let plan = |extra: &[&str]| {
             let line: Vec<String> = words.iter().chain(extra).map(|w| w.to_string()).collect();
-            crate::race::plan("sudoku", &line).expect("a race")
+            crate::cli::race_plan::plan("sudoku", &line).expect("a race")
         };
         let raced = plan(&["--preset", "kiln,lundy"]);
         // What `kiln sudoku` opens at: its tab's pace.

@@ -88,7 +88,7 @@ fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
 
 #[test]
 fn a_finished_tour_is_drawn_as_the_best_one_found() {
-    let args: kiln::problems::tsp::TspArgs = kiln::cli::parse(&[
+    let args: kiln::problems::tsp::TspArgs = kiln::flags::parse(&[
         "--random",
         "300",
         "--seed",

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 
 use kiln::cli::{self, Command};
+use kiln::problems::sudoku::board::SudokuDemo;
 use kiln::problems::sudoku::{self, Puzzle};
 use kiln::search::worker::Speed;
-use kiln_tui::boards::sudoku::SudokuDemo;
 use kiln_tui::{App, Glyphs, Options, Theme, Tui};
 
 use kiln_tui::drawn;

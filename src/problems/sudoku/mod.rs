@@ -8,6 +8,7 @@ mod model;
 pub mod picture;
 mod prepare;
 mod presets;
+pub mod race;
 mod spec;
 
 use std::io::Write;

@@ -6,12 +6,12 @@
 
 use clap::{CommandFactory, Parser};
 
-use super::MAX_RACERS;
-use super::lineup::{Entrant, Lineup};
 use crate::cli::{Cli, Command, check_live};
 use crate::headless::spec::with_part;
 use crate::input::InputError;
 use crate::problems::ProblemCommand;
+use crate::race::MAX_RACERS;
+use crate::race::lineup::{Entrant, Lineup};
 use crate::search::Trace;
 
 /// One pane of a race as its command line reads: its name, the values it races and the
