@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """kiln's benchmark suite: the tables the README's and docs/benchmarks.md's numbers come from.
 
-usage: scripts/bench.py [--kiln BINARY] [--data DIR] [--seeds A-B] [SUITE ...]
+usage: [KILN=BINARY] scripts/bench.py [--data DIR] [--seeds A-B] [SUITE ...]
 
 Suites (default: tsp scale image baseline):
   tsp       every TSPLIB instance with a known optimum (puzzles/tsp and DATA/tsp): the
@@ -38,6 +38,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from kiln_binary import KILN
 
 ROOT = Path(__file__).resolve().parent.parent
 GNU_TIME = "/usr/bin/time"
@@ -115,7 +117,7 @@ def suite_tsp(args, data):
         for mode, flags in (("anneal only", ["--no-polish"]), ("default", [])):
             gaps, secs, rates, searches = [], [], [], set()
             for seed in args.seeds:
-                out, _, _ = run([args.kiln, "tsp", str(path), "--headless", "--quiet",
+                out, _, _ = run([KILN, "tsp", str(path), "--headless", "--quiet",
                               "--seed", str(seed), "--time-limit", str(limit)] + flags)
                 line = json.loads(out)
                 gaps.append(100 * (line["length"] - optimum) / optimum)
@@ -138,7 +140,7 @@ def seed_range(seeds):
 def suite_scale(args, _data):
     rows = []
     for n, limit in ((1_000, 1), (10_000, 10), (100_000, 60), (1_000_000, 30)):
-        out, wall, mb = run([args.kiln, "tsp", "--random", str(n), "--headless",
+        out, wall, mb = run([KILN, "tsp", "--random", str(n), "--headless",
                                       "--quiet", "--time-limit", str(limit)])
         line = json.loads(out)
         bhh = BHH * math.sqrt(n * SIDE * SIDE)
@@ -147,7 +149,7 @@ def suite_scale(args, _data):
     for side in (256, 1024, 4096):
         for mode, flags in (("pattern", []), ("denoising", ["--denoise"])):
             limit = 2
-            out, wall, mb = run([args.kiln, "image", "--size", f"{side}x{side}",
+            out, wall, mb = run([KILN, "image", "--size", f"{side}x{side}",
                                           "--headless", "--quiet", "--time-limit",
                                           str(limit)] + flags)
             json.loads(out)
@@ -170,7 +172,7 @@ def suite_image(args, data):
         for r in inst["results"]:
             mine = []
             for seed in args.seeds:
-                out, _, _ = run([args.kiln, "image", str(data / "image" / inst["noisy_file"]),
+                out, _, _ = run([KILN, "image", str(data / "image" / inst["noisy_file"]),
                               "--denoise", "--headless", "--quiet", "--seed", str(seed),
                               "--time-limit", "1", "--lambda", str(r["lam"]),
                               "--beta", str(r["beta"]),
@@ -197,7 +199,7 @@ def suite_sudoku(args, data):
     for path in sudoku_sets(data):
         if path.name.startswith("sudoku25"):
             continue
-        out, wall, _ = run([args.kiln, "sudoku", str(path), "--headless", "--quiet",
+        out, wall, _ = run([KILN, "sudoku", str(path), "--headless", "--quiet",
                          "--jobs", "1"])
         lines = [json.loads(x) for x in out.splitlines()]
         secs = [x["seconds"] for x in lines]
@@ -219,7 +221,7 @@ def suite_sudoku25(args, data):
             continue
         rows, secs = [], []
         for seed in args.seeds[:3]:
-            out, _, _ = run([args.kiln, "sudoku", str(path), "--headless", "--quiet",
+            out, _, _ = run([KILN, "sudoku", str(path), "--headless", "--quiet",
                              "--seed", str(seed), "--jobs", "1"])
             for line in map(json.loads, out.splitlines()):
                 secs.append(line["seconds"] if line["solved"] else math.inf)
@@ -356,7 +358,7 @@ def suite_anytime(args, _data):
             trace = []
             for limit in ANYTIME_TIMES:
                 if solver == "kiln":
-                    out, wall, _ = run([args.kiln, "tsp", str(path), "--headless", "--quiet",
+                    out, wall, _ = run([KILN, "tsp", str(path), "--headless", "--quiet",
                                         "--seed", "1", "--time-limit", str(limit)])
                     length = json.loads(out)["length"]
                 elif n > LKH_ONCE_ABOVE and limit != ANYTIME_TIMES[-1]:
@@ -396,7 +398,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("suites", nargs="*", metavar="SUITE",
                         help="any of " + ", ".join(SUITES))
-    parser.add_argument("--kiln", default=str(ROOT / "target/release/kiln"))
     parser.add_argument("--data", default=str(ROOT.parent / "shared/data"))
     parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-5"))
     args = parser.parse_args()
@@ -405,7 +406,7 @@ def main():
     if unknown:
         parser.error(f"unknown suite {unknown[0]!r}: choose from {', '.join(SUITES)}")
     print(f"kiln benchmark, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
-          f"{args.kiln}")
+          f"{KILN}")
     for suite in args.suites or ["tsp", "scale", "image", "baseline"]:
         SUITES[suite](args, data)
 

@@ -12,6 +12,8 @@ import re
 import subprocess
 import time
 
+from kiln_binary import KILN
+
 TITLE = re.compile(r"kiln \[(\w+)\] (\d+)/(\d+)")
 
 
@@ -31,14 +33,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cols", type=int, default=80)
     parser.add_argument("--rows", type=int, default=24)
-    parser.add_argument("--binary", default="target/release/kiln")
     parser.add_argument("--every", type=float, default=0.5)
     args = parser.parse_args()
     session = "kiln-demo-watch"
     subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
     subprocess.run(
         ["tmux", "new-session", "-d", "-s", session, "-x", str(args.cols),
-         "-y", str(args.rows), f"LANG=C.UTF-8 TERM=xterm-256color {args.binary}"],
+         "-y", str(args.rows), f"LANG=C.UTF-8 TERM=xterm-256color {KILN}"],
         check=True,
     )
     # Per item: captures while running, captures whose board changed, seconds to the banner.

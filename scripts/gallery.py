@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Remake the comparison gallery: races, their traces and plots, and docs/gallery.md.
 
-usage: scripts/gallery.py [KILN_BINARY]
+usage: [KILN=BINARY] scripts/gallery.py
 
 The comparisons give every run a step budget (`--max-steps`), so their tables and figures
 are the same on any machine; only the seconds differ. The short examples puzzles/README.md
@@ -14,11 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from kiln_binary import KILN
+
 ROOT = Path(__file__).resolve().parent.parent
 PLOTS = ROOT / "puzzles/gallery/plots"
 # Captured by hand (it needs a terminal): see live_race() for how.
 LIVE_RACE = ROOT / "docs/captures/race_80x24_sudoku_end.txt"
-KILN = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target/release/kiln")
 SEEDS = range(1, 6)
 LAYOUTS = ("uniform", "normal", "clustered")
 MOVES = ("swap-adjacent", "swap", "two-opt")

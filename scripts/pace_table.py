@@ -14,8 +14,7 @@ import re
 import subprocess
 import time
 
-KILN = os.environ.get("KILN") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "kiln")
+from kiln_binary import KILN
 PACES = [1, 2, 5, 10, 20, 50, 100]
 
 

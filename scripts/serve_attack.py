@@ -17,8 +17,7 @@ import paramiko
 
 from view_rate import status_kib as status
 
-KILN = os.environ.get("KILN") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "kiln")
+from kiln_binary import KILN
 
 
 class Server:

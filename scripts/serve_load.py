@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import time
 
-KILN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "kiln")
+from kiln_binary import KILN
 FRAME = b"\x1b[?2026h"  # each frame begins with a synchronized update
 SSH = ["ssh", "-tt", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
        "-o", "LogLevel=ERROR"]

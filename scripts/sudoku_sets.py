@@ -10,6 +10,8 @@ import statistics
 import subprocess
 import sys
 
+from kiln_binary import KILN
+
 
 def valid(puzzle: str, solution: str) -> bool:
     n2 = int(len(solution) ** 0.5)
@@ -31,7 +33,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for path in files:
         puzzles = [l.strip() for l in open(path) if l.strip() and not l.startswith("#")]
-        out = subprocess.run(["target/release/kiln", "sudoku", path, "--headless", *extra],
+        out = subprocess.run([KILN, "sudoku", path, "--headless", *extra],
                              capture_output=True, text=True).stdout
         rows = [json.loads(l) for l in out.splitlines()]
         ok = sum(1 for r, p in zip(rows, puzzles) if r["solved"] and valid(p, r["solution"]))

@@ -39,6 +39,8 @@ import subprocess
 import sys
 import time
 
+from kiln_binary import KILN
+
 SIZES = [100, 225, 442]
 LARGE = [("uniform", 1002), ("clustered", 783), ("lattice", 992), ("lines", 1000)]
 
@@ -206,7 +208,7 @@ def make(args):
 
 
 def gaps(args, extra):
-    kiln = os.environ.get("KILN", "target/release/kiln")
+    kiln = KILN
     refs = json.load(open(os.path.join(args.dir, "refs.json")))
     print("| instance | family | n | metric | ref | limit s | median gap % | max gap % | gaps seeds 1-5 |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -12,12 +12,14 @@ import statistics
 import subprocess
 import sys
 
+from kiln_binary import KILN
+
 
 def main() -> None:
     args = sys.argv[1:]
     extra = args[args.index("--") + 1:] if "--" in args else []
     files = args[: args.index("--")] if "--" in args else args
-    kiln = os.environ.get("KILN", "target/release/kiln")
+    kiln = KILN
     print("| instance | n | median gap % | max gap % | gaps (seeds 1-5) | median s | steps/s | search |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for path in files:

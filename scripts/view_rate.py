@@ -24,8 +24,7 @@ import tempfile
 import termios
 import time
 
-KILN = os.environ.get("KILN") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "kiln")
+from kiln_binary import KILN
 FRAME = b"\x1b[?2026h"
 SSH = ["ssh", "-tt", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
        "-o", "LogLevel=ERROR"]

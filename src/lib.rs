@@ -1,7 +1,7 @@
 //! kiln: simulated annealing, live in your terminal. The engine and the problems' models
-//! are the `kiln-core` crate (re-exported here as `anneal`, `search`, `input`, `messages` and the
-//! models under `problems`); this crate adds the command line, headless runs, the live
-//! view, races, pictures and the SSH server.
+//! are the `kiln-core` crate (re-exported here as `anneal`, `search`, `input`, `messages`
+//! and the models under `problems`); this crate adds the command line, headless runs, the
+//! live view, races, pictures and the SSH server.
 
 pub mod cli;
 pub mod export;

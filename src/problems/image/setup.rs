@@ -128,8 +128,8 @@ fn build_pattern(model: &ImageModel, input: Bitmap, source: String) -> Result<Se
 const DENOISE_TIME_LIMIT: f64 = 1.0;
 /// The most of the time limit the first ICM pass may take.
 const ICM_SHARE: f64 = 0.25;
-/// What a multi-scale start costs per pixel (0.3 us, measured at 2048x2048): larger
-/// images than half the time limit pays for start from ICM alone.
+/// What a multi-scale start costs per pixel (measured: docs/tuning.md): larger images than
+/// half the time limit pays for start from ICM alone.
 const MULTISCALE_SECONDS_PER_PIXEL: f64 = 0.3e-6;
 
 /// The time a denoising `run` may take: the limit given, or the default when no budget at

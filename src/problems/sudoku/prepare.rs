@@ -40,8 +40,7 @@ pub fn defaults(n: usize, model: Model) -> Defaults {
         DEFAULT_TIME_LIMIT
     });
     if model == Model::PartialFill {
-        // The minimal 25x25 tuning set, one chain, 20 s: T = 0.27 solved 0 of 8 runs,
-        // 0.3 4 of 8, 0.33 1 of 8.
+        // The temperature that solved most of the minimal 25x25 set (docs/tuning.md).
         return Defaults {
             schedule: ScheduleKind::Constant,
             t0: StartTemperature::Fixed(0.3),
@@ -51,13 +50,9 @@ pub fn defaults(n: usize, model: Model) -> Defaults {
     }
     let (t0, stall) = match n {
         2 | 3 => (0.3, 1_000_000),
-        // sudoku16_generated_dev10 at 100M steps with focus 0.2: a 2M window solved 8/10,
-        // 5M 10/10, 60M 7/10. Solves per G steps (seeds 1-3, 20 s): T 0.27 6.3, 0.3 21.6,
-        // 0.35 8.5, 0.4 1.8.
+        // The window and temperature that solved most 16x16 (docs/tuning.md).
         4 => (0.3, 5_000_000),
-        // Just below the temperature where the chain stops settling: warmer suits the hard
-        // generated 25x25 a little and sparse grids not at all (docs/benchmarks.md). The
-        // stall window matters little here (3M to 1G within noise).
+        // Just below the temperature where the chain stops settling (docs/tuning.md).
         _ => (0.34, 10_000_000),
     };
     Defaults {
@@ -73,17 +68,16 @@ pub fn defaults(n: usize, model: Model) -> Defaults {
 /// Fraction of conflict-focused moves per box side n.
 pub fn default_focus(n: usize) -> f64 {
     match n {
-        // top95 by iterations: 0 median 620k max 40M; 0.3 276k / 5.1M; 0.5 232k / 9.5M;
-        // clue17_dev100 max: 0 93M, 0.3 17M, 0.5 2.0M.
+        // The share that cut the worst 9x9 runs most (docs/tuning.md).
         2 | 3 => 0.5,
-        // sudoku16_generated_dev10 at 100M steps, stall 5M: 0 solved 4/10, 0.2 solved 10/10.
+        // Solved every 16x16 of the tuning set where no focus solved under half.
         4 => 0.2,
         _ => 0.5,
     }
 }
 
-/// Fraction of swaps extended to a row- or column-keeping pair: every Sudoku set we have
-/// solves as fast or faster with it, the hardest twice as fast (docs/benchmarks.md).
+/// Fraction of swaps extended to a row- or column-keeping pair: no Sudoku set solves slower
+/// with it, the hardest faster (docs/tuning.md).
 pub const DEFAULT_PAIRS: f64 = 0.3;
 
 /// Mixed into the seed for a random fill, so it is drawn apart from the run's own moves.
@@ -117,12 +111,7 @@ impl Prepared {
         let forced = if propagate_singles {
             deduce(&geometry, &puzzle.cells).ok()
         } else {
-            let all = (1u32 << geometry.side) - 1;
-            let marks = puzzle.cells.iter().map(|&v| if v == 0 { all } else { 0 });
-            Some(Deduced {
-                cells: puzzle.cells.clone(),
-                marks: marks.collect(),
-            })
+            Some(Deduced::as_given(&geometry, &puzzle.cells))
         };
         let propagate_time = started.elapsed();
         let started = Instant::now();

@@ -87,9 +87,7 @@ pub struct TspArgs {
 }
 
 /// The share of the budget kicks take when `--kick-share` is not given: annealing finds the
-/// region, the kicks its best tour. At 1 s on the 225- and 442-city families
-/// (docs/benchmarks.md) 0.8 left a mean of the median gaps of 0.03 % where 0.5 left 0.08 %
-/// (with a fixed threshold for the kicks); annealing alone with one descent left 0.4 %.
+/// region, the kicks its best tour (the shares compared: docs/tuning.md).
 pub const DEFAULT_KICK_SHARE: f64 = 0.8;
 
 impl TspArgs {

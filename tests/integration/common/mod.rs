@@ -1,8 +1,7 @@
-//! What the tests share: the built binary and its JSON lines, the delta property, screens
+//! What the tests share: the built binary and its JSON lines, screens
 //! in a pty or over SSH, and recordings replayed.
 
 pub(crate) mod cast;
-pub(crate) mod delta;
 pub(crate) mod scratch;
 pub(crate) mod screens;
 pub(crate) mod server;

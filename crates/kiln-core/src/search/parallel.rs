@@ -98,8 +98,8 @@ impl<S: Search> Search for Parallel<S> {
         told.into_iter().nth(leader).flatten()
     }
 
-    /// Steps, restarts and reheats summed over the chains; energies and control of the
-    /// leading chain, best energy over all; time on the wall clock.
+    /// Steps, restarts and reheats summed over the chains; energies, phase and control
+    /// of the leading chain, best energy over all; time on the wall clock.
     fn sample(&mut self) -> Sample {
         let samples: Vec<Sample> = self.chains.iter_mut().map(|c| c.sample()).collect();
         for (best, sample) in self.best.iter_mut().zip(&samples) {

@@ -4,10 +4,10 @@
 //! Why: near the minimum, what is left wrong after a run is a handful of patches (a stroke
 //! ended a few rows too long, a blob filled that should be open) frozen in at temperatures
 //! where the energy differences are a few units. Which patches freeze wrong depends on the
-//! seed, and a longer run does not make it less likely (measured on text_256 n8 beta 1:
-//! 1 s, 4 s and 16 s runs all end 0.1-0.3 % above the minimum). Different runs get different
-//! patches wrong, so taking, for every patch where two runs disagree, whichever labelling
-//! has the lower energy keeps the good parts of both ([`Denoise::fuse`]).
+//! seed, and a longer run does not make it less likely (docs/tuning.md). Different runs
+//! get different patches wrong, so taking, for every patch where two runs disagree,
+//! whichever labelling has the lower energy keeps the good parts of both
+//! ([`Denoise::fuse`]).
 //!
 //! The fused result is then polished by strip and block descents (`Denoise::polish`), which
 //! only ever lower the energy, in a share of the time limit kept for them.
@@ -38,9 +38,8 @@ const POLISH_SHARE: f64 = 0.25;
 
 /// Most rounds a run is split into.
 pub(crate) const MAX_ROUNDS: usize = 8;
-/// Fewest proposals per pixel a round gets when the number of rounds is automatic.
-/// Measured at 1 s: 256x256 (about 600 per pixel) ends closest to the minimum with 8
-/// rounds; 512x512 (about 150) ends 3 % above it with 8 rounds, at it with 2 to 4.
+/// Fewest proposals per pixel a round gets when the number of rounds is automatic: fewer
+/// left large images above the minimum (docs/tuning.md).
 const SWEEPS_PER_ROUND: f64 = 60.0;
 /// Proposals per second a time budget is taken to stand for when choosing the number of
 /// rounds (a single flip rate on one core of an ordinary machine).

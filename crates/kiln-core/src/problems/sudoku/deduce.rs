@@ -15,6 +15,21 @@ pub struct Deduced {
     pub marks: Vec<u32>,
 }
 
+impl Deduced {
+    /// The puzzle as given, nothing deduced: its cells, and every value possible in each
+    /// open cell (what the models start from when propagation is off).
+    pub fn as_given(geometry: &Geometry, cells: &[u8]) -> Self {
+        let all = (1u32 << geometry.side) - 1;
+        Deduced {
+            cells: cells.to_vec(),
+            marks: cells
+                .iter()
+                .map(|&v| if v == 0 { all } else { 0 })
+                .collect(),
+        }
+    }
+}
+
 struct Pencil<'g> {
     geometry: &'g Geometry,
     cells: Vec<u8>,

@@ -29,9 +29,8 @@ pub struct DescentStats {
 }
 
 /// How many candidates a chain tries at each depth (its length is this list's): wide at
-/// the first levels, then greedy. Measured on the instance families (docs/benchmarks.md)
-/// against [5, 3, 1, 1, 1]: the wider, deeper chain costs more per descent and finds more
-/// per kick (uniform-1002 at 5 s, median of seeds 1-5: 0.46 % -> 0.18 %).
+/// the first levels, then greedy: it costs more per descent than a narrower, shorter chain
+/// and finds more per kick (docs/tuning.md).
 const CHAIN_BREADTH: [usize; 6] = [5, 5, 3, 2, 1, 1];
 
 /// A greedy descent over a queue of cities to (re-)examine.
@@ -216,8 +215,8 @@ pub struct KickStats {
 }
 
 /// A kick: the double bridge of iterated Lin-Kernighan, i.e. swap two adjacent segments
-/// of 1..=n/3 random cities each. Measured on pcb442: segments of up to 10, 25 or 50 cities
-/// leave the search stuck more often than these tour-wide ones.
+/// of 1..=n/3 random cities each: tour-wide, because short segments leave the search stuck
+/// more often (docs/tuning.md).
 fn kick(problem: &TspProblem, rng: &mut Rng) -> Move {
     let n = problem.order().len() as u32;
     let longest = (n / 3).max(1);
@@ -236,9 +235,8 @@ fn kick(problem: &TspProblem, rng: &mut Rng) -> Move {
 /// still be kept (the search goes on from it; the best tour is kept aside) when the kicks
 /// start, in units of the mean nearest-neighbour edge. The threshold falls with the square
 /// of the budget left, to 0 at its end: threshold accepting (Dueck & Scheuer 1990), the
-/// kicks annealed. A fixed threshold (0.3) left uniform-225 in one tour 0.39 % above the
-/// optimum on most seeds, at 1 s and at 10 s: a tour that differs from the optimum in 40
-/// edges all over the plane, which no kick undoes while only near-equal tours are taken.
+/// kicks annealed. A fixed threshold left runs stuck in one tour far from the optimum, which
+/// no kick undoes while only near-equal tours are taken (docs/tuning.md).
 const THRESHOLD: f64 = 2.0;
 
 /// The share of the budget left, by time or by evaluations, whichever is less.

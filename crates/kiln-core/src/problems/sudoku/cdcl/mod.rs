@@ -21,8 +21,7 @@ use crate::search::{Budget, Control, Phase, Rng, Sample, Search, StopReason};
 
 /// Solver work (watch visits and assignments) per 100 steps, so that a step takes about as
 /// long as a box swap on a 25x25 grid: chains side by side run equal steps per batch, and
-/// the faster one would wait. On this 2-core machine the solver does about 50M units a
-/// second and box swaps 39M steps (docs/benchmarks.md).
+/// the faster one would wait (the rates it was set from: docs/tuning.md).
 const WORK_PER_100_STEPS: u64 = 130;
 
 /// A Sudoku searched by conflict learning.
@@ -296,6 +295,19 @@ mod tests {
         assert_eq!(learner.stopped(), Some(StopReason::Refuted));
         assert!(learner.sample().best_energy > 0.0);
         assert!(learner.sample().iteration < 1_000_000);
+    }
+
+    #[test]
+    fn it_claims_no_temperature_and_a_reheat_changes_nothing() {
+        let text = include_str!("../../../../../../puzzles/sudoku/minimal25.txt");
+        let (_, mut learner) = learner(text.lines().next().unwrap(), Budget::default());
+        learner.step_batch(1_000);
+        learner.reheat(5.0);
+        let sample = learner.sample();
+        assert_eq!(sample.phase, Phase::ConflictLearning);
+        assert_eq!(sample.control, Control::None);
+        assert_eq!(sample.control.temperature(), None);
+        assert_eq!(sample.reheats, 0, "a reheat of nothing is not counted");
     }
 
     #[test]

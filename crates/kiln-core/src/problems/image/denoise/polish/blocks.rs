@@ -15,10 +15,8 @@ use super::super::Denoise;
 use super::flow::Flow;
 use crate::problems::image::coarse::{DIRECTIONS as STEPS, FORWARD};
 
-/// Pixels along the first blocks' side: larger than a letter or a stroke's width. Measured
-/// on the unseen families of scripts/denoise_truth.py at 1 s, seeds 1-5: 32 left a mean
-/// ratio of 1.00021 and fine stripes up to 1.004 (patches of a quadrant); 64 left 1.00009
-/// and 1.0027. A first sweep at 64 costs about 0.1-0.2 s of CPU at 256x256 n8.
+/// Pixels along the first blocks' side: larger than a letter or a stroke's width, and
+/// closer to the minimum than 32 (docs/tuning.md).
 const FIRST_SIDE: usize = 64;
 /// The largest block side: a block of 256x256 takes a few tens of milliseconds to solve,
 /// one of 512x512 could outlast a second's polish on its own, and cannot be interrupted.

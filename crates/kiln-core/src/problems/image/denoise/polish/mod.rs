@@ -16,7 +16,7 @@ impl Denoise {
     /// the blocks changed anything, each until it finds nothing or `deadline` passes. Only
     /// ever lowers the energy; returns the change. Not repeated until neither finds
     /// anything: each call begins with a full sweep, and repeating cost time for the same
-    /// energies (docs/benchmarks.md).
+    /// energies (docs/tuning.md).
     pub fn polish(&mut self, deadline: Option<Instant>) -> f64 {
         let mut gain = self.strip_descent(deadline);
         let blocks = self.block_descent(deadline);

@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
-use kiln::anneal::{Problem, Rng};
-use kiln::problems::sudoku::{
-    CellKind, Geometry, Prepared, Puzzle, Solutions, count_solutions, deduce, is_valid_solution,
-    propagate, read_puzzles,
+use kiln_core::anneal::{Problem, Rng};
+use kiln_core::problems::sudoku::{
+    BoxSwaps, CellKind, Deduced, Geometry, Puzzle, Solutions, count_solutions, deduce,
+    is_valid_solution, propagate, read_puzzles,
 };
 use rand::{RngExt, SeedableRng};
 
-use crate::common::delta;
+use crate::delta;
 
 /// A valid full grid of box side n (the usual shifted pattern).
 pub(crate) fn full_grid(n: usize) -> Vec<u8> {
@@ -42,7 +42,22 @@ fn puzzle_of(cells: Vec<u8>, n: usize) -> Puzzle {
 }
 
 fn file(name: &str) -> Vec<Puzzle> {
-    read_puzzles(format!("puzzles/sudoku/{name}").as_ref()).unwrap()
+    read_puzzles(format!("../../puzzles/sudoku/{name}").as_ref()).unwrap()
+}
+
+/// The box-swap model of `p` filled at random from `seed`, from its cells and marks after
+/// propagation (or as given, every value possible, without it), and what it started from.
+fn box_swaps(p: &Puzzle, propagate: bool, seed: u64) -> (BoxSwaps, Deduced) {
+    let geometry = Arc::new(Geometry::new(p.n));
+    let deduced = if propagate {
+        deduce(&geometry, &p.cells).unwrap()
+    } else {
+        Deduced::as_given(&geometry, &p.cells)
+    };
+    let mut rng = Rng::seed_from_u64(seed);
+    let (cells, marks) = (&deduced.cells, &deduced.marks);
+    let state = BoxSwaps::with_marks(geometry, &p.cells, cells, marks, &mut rng);
+    (state, deduced)
 }
 
 #[test]
@@ -57,7 +72,7 @@ fn every_delta_equals_the_recomputed_energy_change() {
                 .map(|v| if rng.random::<f64>() < keep { v } else { 0 })
                 .collect();
             let mut state =
-                kiln::problems::sudoku::BoxSwaps::new(geometry, &fixed, &fixed, &mut rng);
+                kiln_core::problems::sudoku::BoxSwaps::new(geometry, &fixed, &fixed, &mut rng);
             if round % 2 == 1 {
                 state.randomize(&mut rng);
             }
@@ -81,10 +96,12 @@ fn a_solved_state_has_energy_zero_and_boxes_are_permutations() {
     let mut rng = Rng::seed_from_u64(1);
     let grid = full_grid(3);
     let geometry = Arc::new(Geometry::new(3));
-    let state = kiln::problems::sudoku::BoxSwaps::new(geometry.clone(), &grid, &grid, &mut rng);
+    let state =
+        kiln_core::problems::sudoku::BoxSwaps::new(geometry.clone(), &grid, &grid, &mut rng);
     assert_eq!(state.energy(), 0.0);
     let empty = vec![0; 81];
-    let state = kiln::problems::sudoku::BoxSwaps::new(geometry.clone(), &empty, &empty, &mut rng);
+    let state =
+        kiln_core::problems::sudoku::BoxSwaps::new(geometry.clone(), &empty, &empty, &mut rng);
     let values = state.values();
     for b in 0..9 {
         let mut v: Vec<u8> = geometry.box_cells(b).iter().map(|&c| values[c]).collect();
@@ -152,24 +169,22 @@ fn propagation_fills_forced_cells_and_finds_contradictions() {
 }
 
 #[test]
-fn prepared_puzzles_mark_cell_kinds_and_conflicts() {
+fn propagated_puzzles_mark_cell_kinds_and_conflicts() {
     let p = &file("hardest11.txt")[1];
-    let prepared = Prepared::new(p, true);
-    assert!(prepared.propagated > 0);
-    let snapshot = prepared.problem(3).snapshot();
+    let (state, deduced) = box_swaps(p, true, 3);
+    let propagated = deduced.cells.iter().filter(|&&v| v != 0).count() - p.givens();
+    assert!(propagated > 0);
+    let snapshot = state.snapshot();
     let count = |k| snapshot.kinds.iter().filter(|&&x| x == k).count();
     assert_eq!(count(CellKind::Given), p.givens());
-    assert_eq!(count(CellKind::Propagated), prepared.propagated);
-    assert_eq!(
-        count(CellKind::Annealed),
-        81 - p.givens() - prepared.propagated
-    );
+    assert_eq!(count(CellKind::Propagated), propagated);
+    assert_eq!(count(CellKind::Annealed), 81 - p.givens() - propagated);
     let conflicts = snapshot.conflicts();
     assert_eq!(conflicts.len(), 81);
     assert!(conflicts.iter().any(|&c| c), "a random fill has conflicts");
     assert!(
-        !Prepared::new(p, false)
-            .problem(3)
+        !box_swaps(p, false, 3)
+            .0
             .snapshot()
             .kinds
             .contains(&CellKind::Propagated)
@@ -208,10 +223,9 @@ fn deduction_keeps_the_solution_and_fills_honour_its_marks() {
             }
         }
         // A fill is a matching inside the marks whenever one exists (the solution is one).
-        let prepared = Prepared::new(p, true);
-        let values = prepared.problem(7).snapshot().values;
+        let values = box_swaps(p, true, 7).0.snapshot().values;
         for (cell, &v) in values.iter().enumerate() {
-            let m = prepared.marks[cell];
+            let m = deduced.marks[cell];
             assert!(m == 0 || m & 1 << (v - 1) != 0, "{} cell {cell}", p.source);
         }
     }

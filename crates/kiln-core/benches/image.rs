@@ -4,8 +4,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 
-use kiln::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
-use kiln::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern, file};
+use kiln_core::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
+use kiln_core::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern, pbm};
 
 const BATCH: u64 = 1 << 20;
 
@@ -26,7 +26,8 @@ fn pattern(c: &mut Criterion) {
 }
 
 fn denoise(c: &mut Criterion) {
-    let noisy = file::load("puzzles/image/shapes_128_noisy.pbm".as_ref()).unwrap();
+    let path = "../../puzzles/image/shapes_128_noisy.pbm";
+    let noisy = pbm::parse(&std::fs::read(path).unwrap(), path).unwrap();
     let problem = Denoise::new(&noisy, 1.0, 1.0, Neighbourhood::Four);
     bench_runner(c, "denoise_shapes_128_n4", problem, 0.2);
 }

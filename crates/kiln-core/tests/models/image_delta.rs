@@ -2,13 +2,14 @@
 //! energy, over random states, including swaps of pixels inside each other's kernel and
 //! images small enough for wrapped offsets to come close to aliasing.
 
-use kiln::anneal::{Problem, Rng};
-use kiln::problems::image::kernel::Tap;
-use kiln::problems::image::region::{Region, RegionKind};
-use kiln::problems::image::{Bitmap, Change, Denoise, Edges, Kernel, Neighbourhood, Pattern};
+use kiln_core::anneal::{Problem, Rng};
+use kiln_core::problems::image::kernel::Tap;
+use kiln_core::problems::image::pbm;
+use kiln_core::problems::image::region::{Region, RegionKind};
+use kiln_core::problems::image::{Bitmap, Change, Denoise, Edges, Kernel, Neighbourhood, Pattern};
 use rand::{RngExt, SeedableRng};
 
-use crate::common::delta;
+use crate::delta;
 
 fn kernels() -> Vec<Kernel> {
     let names = [
@@ -27,7 +28,7 @@ fn kernels() -> Vec<Kernel> {
         .map(|name| Kernel::from_spec(name).unwrap())
         .collect();
     for file in ["ring3", "diagonal-stripes", "n4-far-repel"] {
-        ks.push(Kernel::from_spec(&format!("puzzles/kernels/{file}.json")).unwrap());
+        ks.push(Kernel::from_spec(&format!("../../puzzles/kernels/{file}.json")).unwrap());
     }
     // Fractional weights go through the runner's slow path, but must be exact all the same.
     let odd =
@@ -125,7 +126,7 @@ fn every_overlapping_pair_on_a_small_torus_has_the_right_delta() {
         let e0 = pair_energy(&p);
         for b in (0..25).filter(|&i| image.bits[i] == 1) {
             for a in (0..25).filter(|&i| image.bits[i] == 0) {
-                let mv = kiln::problems::image::pattern::Swap {
+                let mv = kiln_core::problems::image::pattern::Swap {
                     black: b as u32,
                     white: a as u32,
                 };
@@ -401,8 +402,8 @@ fn block_descent_finds_the_minimum_of_small_images_and_never_raises_the_energy()
 /// and the polish ends at the exact minimum (puzzles/image/ground_truth_slice.json).
 #[test]
 fn polish_from_icm_reaches_the_exact_minimum_of_the_shapes() {
-    let noisy =
-        kiln::problems::image::file::load("puzzles/image/shapes_128_noisy.pbm".as_ref()).unwrap();
+    let path = "../../puzzles/image/shapes_128_noisy.pbm";
+    let noisy = pbm::parse(&std::fs::read(path).unwrap(), path).unwrap();
     for (n, beta, minimum) in [
         (Neighbourhood::Four, 1.5, 2957.0),
         (Neighbourhood::Eight, 0.5, 2785.0),

@@ -4,14 +4,14 @@ use std::sync::Arc;
 
 use rand::SeedableRng;
 
-use crate::common::delta;
+use crate::delta;
 
-use kiln::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
-use kiln::problems::sudoku::{
+use kiln_core::anneal::{Problem, Rng, RunConfig, Runner, Schedule};
+use kiln_core::problems::sudoku::{
     CellKind, CellValues, GaConfig, Genetic, Geometry, PartialFill, Puzzle, deduce, first_clash,
     is_valid_solution, line_cost, read_puzzles,
 };
-use kiln::search::{Budget, Control, Search, StopReason};
+use kiln_core::search::{Budget, Control, Search, StopReason};
 
 fn puzzle(file: &str, index: usize) -> Puzzle {
     read_puzzles(file.as_ref()).unwrap().swap_remove(index)
@@ -20,9 +20,9 @@ fn puzzle(file: &str, index: usize) -> Puzzle {
 #[test]
 fn cell_linear_delta_equals_the_full_recomputation() {
     for (file, index) in [
-        ("puzzles/sudoku/hardest11.txt", 0),
-        ("puzzles/sudoku/small4.txt", 1),
-        ("puzzles/sudoku/generated16.txt", 0),
+        ("../../puzzles/sudoku/hardest11.txt", 0),
+        ("../../puzzles/sudoku/small4.txt", 1),
+        ("../../puzzles/sudoku/generated16.txt", 0),
     ] {
         let p = puzzle(file, index);
         let geometry = Arc::new(Geometry::new(p.n));
@@ -47,10 +47,10 @@ fn cell_linear_delta_equals_the_full_recomputation() {
 #[test]
 fn partial_fill_delta_equals_the_full_recomputation_and_no_rule_is_ever_broken() {
     for (file, index) in [
-        ("puzzles/sudoku/hardest11.txt", 0),
-        ("puzzles/sudoku/small4.txt", 1),
-        ("puzzles/sudoku/generated16.txt", 0),
-        ("puzzles/sudoku/generated25.txt", 0),
+        ("../../puzzles/sudoku/hardest11.txt", 0),
+        ("../../puzzles/sudoku/small4.txt", 1),
+        ("../../puzzles/sudoku/generated16.txt", 0),
+        ("../../puzzles/sudoku/generated25.txt", 0),
     ] {
         let p = puzzle(file, index);
         let geometry = Arc::new(Geometry::new(p.n));
@@ -83,7 +83,7 @@ fn partial_fill_delta_equals_the_full_recomputation_and_no_rule_is_ever_broken()
 
 #[test]
 fn partial_fill_solves_a_16x16_at_constant_temperature() {
-    let p = puzzle("puzzles/sudoku/generated16.txt", 0);
+    let p = puzzle("../../puzzles/sudoku/generated16.txt", 0);
     let geometry = Arc::new(Geometry::new(p.n));
     let deduced = deduce(&geometry, &p.cells).unwrap();
     let mut rng = Rng::seed_from_u64(5);
@@ -127,7 +127,7 @@ fn boxes_are_permutations_keeping(geometry: &Geometry, givens: &[u8], values: &[
 
 #[test]
 fn ga_operators_keep_boxes_permutations_and_givens_fixed() {
-    let p = puzzle("puzzles/sudoku/hardest11.txt", 5);
+    let p = puzzle("../../puzzles/sudoku/hardest11.txt", 5);
     let geometry = Arc::new(Geometry::new(p.n));
     let config = GaConfig {
         population: 60,
@@ -165,7 +165,7 @@ fn ga_operators_keep_boxes_permutations_and_givens_fixed() {
 
 #[test]
 fn the_mutation_rate_follows_the_one_fifth_rule() {
-    let p = puzzle("puzzles/sudoku/hardest11.txt", 0);
+    let p = puzzle("../../puzzles/sudoku/hardest11.txt", 0);
     let geometry = Arc::new(Geometry::new(p.n));
     let config = GaConfig {
         population: 200,
@@ -183,7 +183,7 @@ fn the_mutation_rate_follows_the_one_fifth_rule() {
 
 #[test]
 fn the_ga_solves_an_easy_puzzle() {
-    let p = puzzle("puzzles/sudoku/easy20.txt", 4);
+    let p = puzzle("../../puzzles/sudoku/easy20.txt", 4);
     let geometry = Arc::new(Geometry::new(p.n));
     let config = GaConfig {
         budget: Budget {

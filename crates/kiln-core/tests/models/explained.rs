@@ -5,12 +5,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use kiln::anneal::{Problem, Rng, RunConfig, Runner, Schedule, auto_temperature};
-use kiln::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern};
-use kiln::problems::sudoku::{BoxSwaps, CellValues, Geometry, PartialFill, deduce};
-use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, TspSnapshot, random};
-use kiln::search::Explained;
-use kiln::search::explain::{Acceptance, Measured};
+use kiln_core::anneal::{Problem, Rng, RunConfig, Runner, Schedule, auto_temperature};
+use kiln_core::problems::image::{Bitmap, Denoise, Edges, Kernel, Neighbourhood, Pattern};
+use kiln_core::problems::sudoku::{BoxSwaps, CellValues, Geometry, PartialFill, deduce};
+use kiln_core::problems::tsp::{Cost, Init, MoveSet, TspProblem, TspSnapshot, random};
+use kiln_core::search::Explained;
+use kiln_core::search::explain::{Acceptance, Measured};
 use rand::SeedableRng;
 
 use crate::sudoku_model::full_grid;

@@ -1,8 +1,8 @@
 //! TSPLIB and tour-file parsing: every quirk of real files, bad input, distance rounding.
 
-use kiln::problems::tsp::{Metric, tour_file, tsplib};
+use kiln_core::problems::tsp::{Metric, tour_file, tsplib};
 
-const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/tsp");
+const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../puzzles/tsp");
 
 fn read(name: &str) -> String {
     std::fs::read_to_string(format!("{PUZZLES}/{name}")).unwrap()

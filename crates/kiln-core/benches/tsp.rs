@@ -8,14 +8,14 @@ use std::sync::Arc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 
-use kiln::anneal::{Rng, RunConfig, Runner, Schedule};
-use kiln::problems::tsp::ils::{self, Budget};
-use kiln::problems::tsp::{Cost, Init, MoveSet, TspProblem, tsplib};
+use kiln_core::anneal::{Rng, RunConfig, Runner, Schedule};
+use kiln_core::problems::tsp::ils::{self, Budget};
+use kiln_core::problems::tsp::{Cost, Init, MoveSet, TspProblem, tsplib};
 
 const STEPS: u64 = 1 << 20;
 
-fn pcb442() -> Arc<kiln::problems::tsp::Instance> {
-    let text = include_str!("../puzzles/tsp/pcb442.tsp");
+fn pcb442() -> Arc<kiln_core::problems::tsp::Instance> {
+    let text = include_str!("../../../puzzles/tsp/pcb442.tsp");
     Arc::new(tsplib::parse(text, "pcb442").unwrap())
 }
 

@@ -2,9 +2,9 @@
 //! level, the finest grid is the denoising energy itself, and a block labelling costs
 //! exactly what its upscaled labelling costs one level finer.
 
-use kiln::anneal::{Problem, Rng};
-use kiln::problems::image::coarse::Coarse;
-use kiln::problems::image::{Bitmap, Change, Denoise, Neighbourhood};
+use kiln_core::anneal::{Problem, Rng};
+use kiln_core::problems::image::coarse::Coarse;
+use kiln_core::problems::image::{Bitmap, Change, Denoise, Neighbourhood};
 use rand::{RngExt, SeedableRng};
 
 /// A random denoising grid with odd and even sides, either neighbourhood, quarter weights.

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use kiln::anneal::{Problem, Rng};
-use kiln::problems::tsp::ils::{self, Budget, Descent};
-use kiln::problems::tsp::{Cost, Init, Instance, Layout, Move, MoveSet, TspProblem, random};
+use kiln_core::anneal::{Problem, Rng};
+use kiln_core::problems::tsp::ils::{self, Budget, Descent};
+use kiln_core::problems::tsp::{Cost, Init, Instance, Layout, Move, MoveSet, TspProblem, random};
 use rand::{RngExt, SeedableRng};
 
 /// Applies `mv` and checks the delta and the tour; returns whether it changed anything.
@@ -131,7 +131,7 @@ fn proposals_of_every_move_set() {
 #[test]
 fn duplicate_points_and_the_reported_length() {
     let text = "NODE_COORD_SECTION\n1 0 0\n2 0 0\n3 10 0\n4 10 0\n5 5 5\n6 0 0\n";
-    let instance = Arc::new(kiln::problems::tsp::tsplib::parse(text, "d").unwrap());
+    let instance = Arc::new(kiln_core::problems::tsp::tsplib::parse(text, "d").unwrap());
     let mut rng = Rng::seed_from_u64(1);
     let mut p = TspProblem::new(
         instance,
@@ -228,8 +228,8 @@ fn descent_reports_its_delta_and_kicks_never_lengthen() {
 
 #[test]
 fn kicks_find_the_optimum_of_berlin52() {
-    let text = include_str!("../../puzzles/tsp/berlin52.tsp");
-    let instance = kiln::problems::tsp::tsplib::parse(text, "b").unwrap();
+    let text = include_str!("../../../../puzzles/tsp/berlin52.tsp");
+    let instance = kiln_core::problems::tsp::tsplib::parse(text, "b").unwrap();
     let mut rng = Rng::seed_from_u64(1);
     let mut p = random_tour(instance, 6, &mut rng);
     let budget = Budget {

@@ -1,7 +1,7 @@
 //! The property every `Problem` promises (see `anneal::Problem`): a move's delta equals the
 //! change of the full energy. One walk checks it for any problem.
 
-use kiln::anneal::{Problem, Rng};
+use kiln_core::anneal::{Problem, Rng};
 
 /// Walks `problem` through `steps` moves from `rng`, applying each, and checks every delta
 /// against the recomputed energy (and, at the end, that the deltas summed along the way
