@@ -5,10 +5,11 @@
 
 pub mod cli;
 pub mod export;
+pub mod flags;
 pub mod headless;
+pub mod plot;
 pub mod problems;
 pub mod race;
 pub mod serve;
-pub mod ui;
 
 pub use kiln_core::{Named, anneal, input, messages, search};

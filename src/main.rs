@@ -4,11 +4,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::error::ErrorKind;
 
+use kiln::cli::race_plan::{self as race, Plan, Refusal};
 use kiln::cli::{Cli, Command};
 use kiln::input::InputError;
 use kiln::messages::warn;
 use kiln::problems::{BuiltIn, ProblemCommand};
-use kiln::race::{self, Plan, Refusal};
 
 /// Exit codes (docs/limits.md): 0 done or solved, 1 not solved (or failed after the input
 /// was accepted), 2 bad input or flags.
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
             if let Some(input) = e.downcast_ref::<InputError>() {
                 warn(format_args!("{input}"));
                 ExitCode::from(BAD_INPUT)
-            } else if let Some(failed) = e.downcast_ref::<kiln::headless::output::OutputFailed>() {
+            } else if let Some(failed) = e.downcast_ref::<kiln_core::files::OutputFailed>() {
                 warn(format_args!("{failed}"));
                 ExitCode::from(OUTPUT_FAILED)
             } else {
@@ -122,7 +122,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         Some(Command::Presets) => {
             return Ok(kiln::problems::sudoku::list_presets(&mut std::io::stdout())?);
         }
-        Some(Command::Plot(args)) => return kiln::export::plot::run(&args.spec()?),
+        Some(Command::Plot(args)) => return kiln::plot::run(&args.spec()?),
         Some(Command::Completions { shell }) => {
             return Ok(kiln::cli::generate::completions(
                 *shell,
@@ -131,7 +131,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         }
         Some(Command::Man) => return Ok(kiln::cli::generate::man(&mut std::io::stdout())?),
         Some(Command::Serve(args)) => {
-            let options = kiln::ui::Options {
+            let options = kiln_tui::Options {
                 fps: cli.globals.fps,
                 glyphs: cli.glyphs(),
                 attract: !cli.globals.once,
@@ -147,7 +147,7 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
     cli.check_view(headless)?;
     let race = race.map(|plan| plan.resolve(headless)).transpose()?;
     if !headless {
-        let options = kiln::ui::Options {
+        let options = kiln_tui::Options {
             fps: cli.globals.fps,
             glyphs: cli.glyphs(),
             // The bare demos loop for ever; a run of the user's own stays when it ends.
@@ -156,25 +156,28 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         };
         let record = cli.globals.record.as_deref();
         if let Some(lineup) = &race {
-            let mut race =
-                kiln::ui::demos::race_lineup(lineup, &options, kiln::ui::terminal::local_area())?;
-            return kiln::ui::drive(&mut race, options.fps, record);
+            let mut race = kiln::problems::demos::race_lineup(
+                lineup,
+                &options,
+                kiln_tui::terminal::local_area(),
+            )?;
+            return kiln_tui::drive(&mut race, options.fps, record);
         }
         let start = match anneal {
             Anneal::Race(args) => {
                 let (source, entrants) = args.entrants()?;
-                let mut race = kiln::ui::demos::race(
+                let mut race = kiln::problems::demos::race(
                     |_| source,
                     &entrants,
                     &options,
-                    kiln::ui::terminal::local_area(),
+                    kiln_tui::terminal::local_area(),
                 )?;
-                return kiln::ui::drive(&mut race, options.fps, record);
+                return kiln_tui::drive(&mut race, options.fps, record);
             }
             Anneal::Problem(problem) => problem.get().live()?,
-            Anneal::Bare => kiln::ui::demos::bare(),
+            Anneal::Bare => kiln::problems::demos::bare(),
         };
-        return kiln::ui::run(start.demos, start.tab, start.index, options, record);
+        return kiln_tui::run(start.demos, start.tab, start.index, options, record);
     }
     kiln::headless::interrupt::install()?;
     let stdout = std::io::stdout();
@@ -188,11 +191,13 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         kiln::headless::progress::enable();
     }
     if let Some(lineup) = &race {
-        return race::headless_lineup(lineup, &mut out, &mut log);
+        return kiln::race::headless_lineup(lineup, &mut out, &mut log);
     }
     match anneal {
         Anneal::Problem(problem) => problem.get().headless(&mut out, &mut log),
-        Anneal::Race(args) => kiln::race::headless_race(&args.spec()?, &mut out, &mut log),
+        Anneal::Race(args) => {
+            kiln::problems::sudoku::race::headless_race(&args.spec()?, &mut out, &mut log)
+        }
         Anneal::Bare => kiln::cli::default_sudoku().headless(&mut out, &mut log),
     }
 }

@@ -1,15 +1,11 @@
 //! The command line: `kiln [sudoku|tsp|image] ...`, headless or live.
 
-pub mod anneal_args;
-pub mod batch_args;
 pub mod errors;
 pub mod generate;
-pub mod output_args;
 pub mod plot_args;
 pub mod race_args;
-pub mod ranges;
+pub mod race_plan;
 pub mod serve_args;
-pub mod values;
 
 use std::path::PathBuf;
 
@@ -18,11 +14,12 @@ use clap::{Arg, Args, Parser, Subcommand};
 use crate::cli::plot_args::PlotArgs;
 use crate::cli::race_args::RaceArgs;
 use crate::cli::serve_args::ServeArgs;
+use crate::flags::{first_given, parse, ranges};
 use crate::input::InputError;
 use crate::problems::sudoku::SudokuArgs;
 use crate::problems::{BuiltIn, ProblemCommand};
 use crate::search::worker::Speed;
-use crate::ui::Glyphs;
+use kiln_tui::Glyphs;
 
 fn parse_speed(s: &str) -> Result<Speed, String> {
     if s.eq_ignore_ascii_case("full") {
@@ -187,7 +184,7 @@ impl Cli {
             return Ok(());
         }
         if let Some(path) = &self.globals.record {
-            crate::ui::record::check(path)?;
+            kiln_tui::record::check(path)?;
         }
         match &self.command {
             Some(Command::Problem(problem)) => check_live(problem.get()),
@@ -269,14 +266,6 @@ pub enum Command {
     Man,
 }
 
-/// The first of `flags` (name, whether given) that was given.
-pub fn first_given(flags: &[(&'static str, bool)]) -> Option<&'static str> {
-    flags
-        .iter()
-        .find(|(_, given)| *given)
-        .map(|(flag, _)| *flag)
-}
-
 /// Parses `kiln WORDS...`: how the built-in demos are described, in the user's own terms.
 pub fn command(words: &[&str]) -> Command {
     Cli::parse_from(std::iter::once("kiln").chain(words.iter().copied()))
@@ -302,18 +291,6 @@ pub fn check_live(problem: &dyn BuiltIn) -> Result<(), InputError> {
         Some(flag) => Err(InputError::new(flag, why)),
         None => Ok(()),
     }
-}
-
-/// Parses the flags of one subcommand, `words` as the user would type them after it: how
-/// the built-in demos are described, in the user's own terms.
-pub fn parse<A: Args>(words: &[&str]) -> A {
-    /// One subcommand's flags and nothing else.
-    #[derive(Parser)]
-    struct Only<A: Args> {
-        #[command(flatten)]
-        args: A,
-    }
-    Only::<A>::parse_from(std::iter::once("kiln").chain(words.iter().copied())).args
 }
 
 /// `kiln sudoku` with every flag at its default: what a bare `kiln` solves headless.

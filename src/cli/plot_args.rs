@@ -4,8 +4,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::export::plot::{self, XAxis};
+use crate::flags::values::value_enum;
 use crate::input::InputError;
+use crate::plot::{self, XAxis};
+
+value_enum!(XAxis);
 
 #[derive(Args, Debug, Clone)]
 pub struct PlotArgs {

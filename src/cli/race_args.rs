@@ -5,16 +5,17 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::ranges::{self, whole};
+use crate::flags::anneal_args::AnnealArgs;
+use crate::flags::ranges::{self, whole};
+use crate::headless::spec::with_part;
 use crate::input::InputError;
-use crate::problems::spec::with_part;
+use crate::problems::demos::file_name;
+use crate::problems::sudoku::race::PresetRace;
 use crate::problems::sudoku::{GaArgs, Preset, Puzzle, SudokuArgs, selected_puzzles};
 use crate::problems::{BuiltIn, RaceProblem};
+use crate::race::MAX_RACERS;
 use crate::race::lineup::Entrant;
-use crate::race::{MAX_RACERS, PresetRace};
 use crate::search::Trace;
-use crate::ui::demos::file_name;
 
 #[derive(Args, Debug, Clone)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::ranges;
+use crate::flags::ranges;
 use crate::input::InputError;
 use crate::serve::{Config, Login, Sharing};
-use crate::ui::Options;
+use kiln_tui::Options;
 
 /// `--listen ADDR:PORT`, as an IP address and a port.
 fn listen(text: &str) -> Result<SocketAddr, String> {
@@ -74,7 +74,7 @@ impl ServeArgs {
             }
         };
         if let Some(dir) = &self.record_dir {
-            crate::ui::record::check_dir(dir)?;
+            kiln_tui::record::check_dir(dir)?;
         }
         // clap refuses the two together.
         let login = match (&self.authorized_keys, &self.password_file) {

@@ -9,10 +9,10 @@ use std::ops::Range;
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 
-use crate::ui::format::{Si, si};
+use kiln_tui::format::{Si, si};
 
 /// The most labels on a log axis.
-pub(super) const MAX_LOG_TICKS: usize = 12;
+pub(crate) const MAX_LOG_TICKS: usize = 12;
 /// Runs whose lengths differ by this factor (a decade) or more are laid out on a log axis:
 /// on a linear one the shortest is squeezed into the left tenth or less, where its shape
 /// cannot be read (a win in 0.22 s beside a run of 20 s is a few pixels).
@@ -24,28 +24,28 @@ const DEEPEST: f64 = 1e-4;
 const SHORTEST_SHOWN: f64 = 0.1;
 
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Axis {
+pub(crate) struct Axis {
     range: Range<f64>,
     log: bool,
 }
 
 impl Axis {
-    pub(super) fn linear(range: Range<f64>) -> Self {
+    pub(crate) fn linear(range: Range<f64>) -> Self {
         Axis { range, log: false }
     }
 
     /// A log axis over `range`, whose ends are positive.
-    pub(super) fn log(range: Range<f64>) -> Self {
+    pub(crate) fn log(range: Range<f64>) -> Self {
         Axis { range, log: true }
     }
 
-    pub(super) fn is_log(&self) -> bool {
+    pub(crate) fn is_log(&self) -> bool {
         self.log
     }
 
     /// Where `value` is along the axis: 0 at its start, 1 at its end. Values below a log
     /// axis's start are at its start.
-    pub(super) fn fraction(&self, value: f64) -> f64 {
+    pub(crate) fn fraction(&self, value: f64) -> f64 {
         let Range { start, end } = self.range;
         match self.log {
             true => (value.max(start).log10() - start.log10()) / (end.log10() - start.log10()),
@@ -57,7 +57,7 @@ impl Axis {
     /// time is `first`: log when the runs' lengths span [`SPAN`] or more, from the power of
     /// ten below where the runs can be told apart; otherwise linear from 0. A time before
     /// the log axis's start is drawn at its start.
-    pub(super) fn for_runs(ends: &[f64], first: f64) -> Self {
+    pub(crate) fn for_runs(ends: &[f64], first: f64) -> Self {
         let longest = ends.iter().copied().fold(0.0, f64::max);
         let shortest = ends
             .iter()

@@ -7,12 +7,12 @@ use image::{ImageFormat, Rgb, RgbImage};
 
 use super::font;
 
-pub(super) const WHITE: Rgb<u8> = Rgb([255, 255, 255]);
-pub(super) const BLACK: Rgb<u8> = Rgb([0, 0, 0]);
+pub(crate) const WHITE: Rgb<u8> = Rgb([255, 255, 255]);
+pub(crate) const BLACK: Rgb<u8> = Rgb([0, 0, 0]);
 
 /// How a line is drawn.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Pen {
+pub(crate) struct Pen {
     pub colour: Rgb<u8>,
     /// Pixels across.
     pub width: u32,
@@ -22,7 +22,7 @@ pub(super) struct Pen {
 
 /// What a board picture is drawn on: pixels here (PNG), shapes in `Svg`, so that one
 /// drawing routine per board makes both files.
-pub(super) trait Surface {
+pub(crate) trait Surface {
     /// Fills `width` x `height` pixels with (x, y) at the top left.
     fn fill(&mut self, x: i64, y: i64, width: i64, height: i64, colour: Rgb<u8>);
     /// A filled disc centred on (x, y).
@@ -34,18 +34,18 @@ pub(super) trait Surface {
     fn glyph(&mut self, c: char, at: (i64, i64), scale: u32, colour: Rgb<u8>);
 }
 
-pub(super) struct Canvas {
+pub(crate) struct Canvas {
     image: RgbImage,
 }
 
 impl Canvas {
-    pub(super) fn new(width: u32, height: u32) -> Self {
+    pub(crate) fn new(width: u32, height: u32) -> Self {
         Canvas {
             image: RgbImage::from_pixel(width, height, WHITE),
         }
     }
 
-    pub(super) fn into_png(self) -> Vec<u8> {
+    pub(crate) fn into_png(self) -> Vec<u8> {
         let mut bytes = Vec::new();
         self.image
             .write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png)

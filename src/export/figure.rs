@@ -5,12 +5,12 @@ use plotters::prelude::*;
 
 /// Embedded so a PNG has its text on any machine (plotters' `ab_glyph` reads no system fonts).
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-pub(super) const FAMILY: &str = "sans-serif";
+pub(crate) const FAMILY: &str = "sans-serif";
 
 /// Makes [`FAMILY`] the embedded font; before any text is drawn.
-pub(super) fn register_font() -> color_eyre::Result<()> {
+pub(crate) fn register_font() -> color_eyre::Result<()> {
     plotters::style::register_font(FAMILY, FontStyle::Normal, FONT)
         .map_err(|_| eyre!("the embedded font does not load"))
 }
 
-pub(super) type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+pub(crate) type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;

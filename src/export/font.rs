@@ -1,8 +1,8 @@
 //! A 5x7 bitmap font for the symbols a Sudoku grid holds: 0-9, then A-P for 25x25 grids.
 
 /// Columns and rows of a glyph.
-pub(super) const WIDTH: u32 = 5;
-pub(super) const HEIGHT: u32 = 7;
+pub(crate) const WIDTH: u32 = 5;
+pub(crate) const HEIGHT: u32 = 7;
 
 const CHARS: &str = "0123456789ABCDEFGHIJKLMNOP";
 
@@ -38,7 +38,7 @@ const GLYPHS: [[u8; 7]; 26] = [
 ];
 
 /// The dots of `c` as (column, row) pairs, or `None` for a character the font lacks.
-pub(super) fn dots(c: char) -> Option<impl Iterator<Item = (u32, u32)>> {
+pub(crate) fn dots(c: char) -> Option<impl Iterator<Item = (u32, u32)>> {
     let rows = GLYPHS[CHARS.find(c)?];
     Some((0..HEIGHT).flat_map(move |y| {
         (0..WIDTH)

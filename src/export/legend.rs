@@ -19,7 +19,7 @@ const PLACES: [(SeriesLabelPosition, (f64, f64)); 8] = [
 /// The place for a legend `size` wide and high (fractions of the plot) over `lines`, whose
 /// points are fractions of the plot too: the one the fewest segments (or lone points) of
 /// the lines pass under.
-pub(super) fn place(lines: &[Vec<(f64, f64)>], size: (f64, f64)) -> SeriesLabelPosition {
+pub(crate) fn place(lines: &[Vec<(f64, f64)>], size: (f64, f64)) -> SeriesLabelPosition {
     let hidden = |(h, v): (f64, f64)| {
         let (left, bottom) = (h * (1.0 - size.0), v * (1.0 - size.1));
         let (right, top) = (left + size.0, bottom + size.1);

@@ -8,7 +8,7 @@ const SAME: f64 = 0.01;
 
 /// The indices of `lines` (points in x order) in groups of lines that coincide, each group
 /// in the order of its lines and the groups in the order of their first lines.
-pub(super) fn groups(lines: &[Vec<(f64, f64)>]) -> Vec<Vec<usize>> {
+pub(crate) fn groups(lines: &[Vec<(f64, f64)>]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         match groups.iter_mut().find(|g| coincide(&lines[g[0]], line)) {

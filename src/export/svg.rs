@@ -8,7 +8,7 @@ use image::Rgb;
 use super::canvas::{Pen, Surface};
 use super::font;
 
-pub(super) struct Svg {
+pub(crate) struct Svg {
     width: u32,
     height: u32,
     body: String,
@@ -20,7 +20,7 @@ fn hex(Rgb([r, g, b]): Rgb<u8>) -> String {
 }
 
 impl Svg {
-    pub(super) fn new(width: u32, height: u32) -> Self {
+    pub(crate) fn new(width: u32, height: u32) -> Self {
         Svg {
             width,
             height,
@@ -28,7 +28,7 @@ impl Svg {
         }
     }
 
-    pub(super) fn into_bytes(self) -> Vec<u8> {
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
         let (w, h) = (self.width, self.height);
         format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\

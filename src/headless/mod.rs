@@ -7,3 +7,4 @@ pub mod json;
 pub mod output;
 pub mod progress;
 pub mod report;
+pub mod spec;

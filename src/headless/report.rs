@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::batch;
 use super::output::{Format, OutputFile};
+use crate::headless::spec::Spec;
 use crate::messages::say;
-use crate::problems::spec::Spec;
 
 /// What a headless run prints and writes.
 pub trait Report: Serialize + Send {

@@ -1,8 +1,10 @@
 //! The problems kiln anneals, each with its model, parsers and moves.
 
+pub mod demos;
 pub mod image;
+#[cfg(test)]
+mod lesson_frames;
 pub mod registry;
-pub mod spec;
 pub mod sudoku;
 pub mod tsp;
 

@@ -14,10 +14,10 @@ use super::image::ImageArgs;
 use super::sudoku::SudokuArgs;
 use super::tsp::TspArgs;
 use crate::input::InputError;
+use crate::problems::demos::Startup;
 use crate::race::lineup::PaneMaker;
 use crate::search::worker::Speed;
-use crate::ui::demos::Startup;
-use crate::ui::{BoardArea, Demo, Session};
+use kiln_tui::{BoardArea, Demo, Session};
 
 /// Which of the flags every problem shares were given, of those the command line refuses
 /// in some uses (a batch's in the live view, `--output` in a race).
@@ -106,7 +106,7 @@ impl<S: Clone + Send + Sync, D: Demo> PaneMaker for TabPane<S, D> {
 /// `A` into its spec with `spec`: how built-in runs are written, in the user's own terms.
 /// Words the problem refuses are the caller's mistake, and panic.
 pub(crate) fn spec_of<A: Args, S>(words: &[&str], spec: fn(&A) -> Result<S, InputError>) -> S {
-    spec(&crate::cli::parse(words)).unwrap_or_else(|e| panic!("{words:?}: {e}"))
+    spec(&crate::flags::parse(words)).unwrap_or_else(|e| panic!("{words:?}: {e}"))
 }
 
 /// `BuiltIn::shared` and `BuiltIn::trace_mut` for flags with the shared `batch`, `output`

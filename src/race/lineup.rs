@@ -6,9 +6,9 @@ use std::io::Write;
 
 use color_eyre::Result;
 
+use crate::race::screen::Standings;
 use crate::search::worker::Speed;
-use crate::ui::race::Standings;
-use crate::ui::{BoardArea, Session};
+use kiln_tui::{BoardArea, Session};
 
 /// What one race pane runs, its flags resolved (and its input read and checked) before
 /// any pane starts: live, a session on the race screen; headless, its problem's own run.

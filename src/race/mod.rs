@@ -1,110 +1,25 @@
-//! Race mode: 2-4 runs of one problem side by side, same seed and budget, ranked by the
-//! energy they reach (a Sudoku: solved first, by seconds). `kiln race PROBLEM ARGS...`
-//! races the values of any flag (`panes`); `kiln race FILE --presets a,b`, the older form,
-//! races Sudoku presets over every puzzle of a file (this module).
+//! Races: several runs side by side, live (`screen`) or headless, ranked the same way.
+//! The planner that reads `kiln race PROBLEM ARGS...` is the command line's
+//! (`cli::race_plan`); each problem's pane comes from its slice.
 
 mod headless;
 pub mod lineup;
-pub mod panes;
+pub mod screen;
 
 pub use headless::headless_lineup;
 pub use lineup::{Entrant, Lineup, PaneMaker};
-pub use panes::{Pane, Plan, Refusal, plan};
+
+use crate::headless::json::Seconds;
 
 /// Race mode runs this many solvers at most (one pane each in the TUI).
 pub const MAX_RACERS: usize = 4;
 
-use std::io::Write;
-use std::thread;
-use std::time::Duration;
-
-use color_eyre::eyre::WrapErr;
-use serde::Serialize;
-
-use crate::headless::json::{self, Seconds, Stop};
-use crate::headless::progress::BatchProgress;
-use crate::input::InputError;
-use crate::messages::say;
-use crate::problems::spec::Run;
-use crate::problems::sudoku::{Preset, Puzzle, Report, SudokuSpec, solve, unsolved_is_failure};
-use crate::search::{Trace, interrupt};
-
-/// `kiln race FILE --presets a,b,..` as the command line asked for it.
-pub struct PresetRace {
-    /// Each racer's preset and run: the race's flags with its preset.
-    pub racers: Vec<(Preset, SudokuSpec)>,
-    /// The puzzles raced in turn.
-    pub puzzles: Vec<Puzzle>,
-    /// The race's own seed, budget and trace.
-    pub run: Run,
-}
-
-impl PresetRace {
-    /// One trace per racer on puzzle `number` (1-based) of `count`: `FILE` gets the
-    /// racer's preset, and the puzzle's number when there are several (`t-ga-2.csv`).
-    pub fn traces(&self, number: usize, count: usize) -> Result<Vec<Trace>, InputError> {
-        self.racers
-            .iter()
-            .map(|(preset, _)| {
-                let part = match count {
-                    1 => preset.name().to_string(),
-                    _ => format!("{}-{number}", preset.name()),
-                };
-                self.run.open_trace(Some(&part))
-            })
-            .collect()
-    }
-}
-
-/// Finishing order: solved before unsolved; solved by seconds; unsolved by the energy left,
-/// then seconds. Returns indices into `reports`, winner first.
-pub fn finishing_order(reports: &[Report]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..reports.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&reports[a], &reports[b]);
-        b.solved
-            .cmp(&a.solved)
-            .then_with(|| match a.solved {
-                true => std::cmp::Ordering::Equal,
-                false => a
-                    .energy
-                    .unwrap_or(u64::MAX)
-                    .cmp(&b.energy.unwrap_or(u64::MAX)),
-            })
-            .then_with(|| a.seconds.total_cmp(&b.seconds))
-    });
-    order
-}
-
-#[derive(Debug, Serialize)]
-struct Standing {
-    rank: usize,
-    preset: &'static str,
-    algorithm: &'static str,
-    solved: bool,
-    #[serde(serialize_with = "json::seconds")]
-    seconds: f64,
-    iterations: u64,
-    energy: Option<u64>,
-    stop: Stop,
-}
-
-/// The line after a race's reports.
-#[derive(Debug, Serialize)]
-struct Ranking {
-    race: String,
-    seed: u64,
-    #[serde(serialize_with = "json::seconds")]
-    time_limit: f64,
-    ranking: Vec<Standing>,
-    winner: Option<&'static str>,
-    margin_seconds: Option<Seconds>,
-}
-
 /// A Sudoku race's winner and lead, from (name, solved, seconds) in finishing order: the
 /// first place wins if it solved the puzzle and the second did not solve it as fast; its
 /// lead is the seconds between them, when both solved.
-fn first_solved<'a>(places: &[(&'a str, bool, f64)]) -> (Option<&'a str>, Option<Seconds>) {
+pub(crate) fn first_solved<'a>(
+    places: &[(&'a str, bool, f64)],
+) -> (Option<&'a str>, Option<Seconds>) {
     // In whole microseconds, as seconds are printed: the lead is the difference one reads.
     let micros = |seconds: f64| (seconds * 1e6).round() as i64;
     match *places {
@@ -118,114 +33,4 @@ fn first_solved<'a>(places: &[(&'a str, bool, f64)]) -> (Option<&'a str>, Option
         [(first, true, _), ..] => (Some(first), None),
         _ => (None, None),
     }
-}
-
-/// Runs every racer of one race on its own thread, each with its trace, and ranks them.
-pub fn race(
-    race: &PresetRace,
-    traces: Vec<Trace>,
-    puzzle: &Puzzle,
-) -> color_eyre::Result<Vec<Report>> {
-    // Racers run side by side: one line for the race, none of their own.
-    let progress = BatchProgress::start(race.racers.len());
-    let progress = &progress;
-    let mut reports: Vec<Report> = thread::scope(|scope| {
-        let handles: Vec<_> = (race.racers.iter())
-            .zip(traces)
-            .map(|((_, racer), mut trace)| {
-                scope.spawn(move || {
-                    let report = solve(puzzle, racer, &mut trace)?;
-                    progress.done();
-                    trace.finish().wrap_err("writing the --trace file")?;
-                    Ok(report)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect::<color_eyre::Result<_>>()
-    })?;
-    let order = finishing_order(&reports);
-    for (rank, &i) in order.iter().enumerate() {
-        reports[i].rank = Some(rank + 1);
-    }
-    Ok(reports)
-}
-
-/// `kiln race FILE --presets a,b,..`: one JSON line per solver (in the order given, with its
-/// rank) and a ranking line per puzzle; the finishing order on stderr.
-pub fn headless_race(
-    race: &PresetRace,
-    out: &mut dyn Write,
-    log: &mut dyn Write,
-) -> color_eyre::Result<()> {
-    let puzzles = &race.puzzles;
-    let (mut solved, mut impossible) = (0, 0);
-    for (i, puzzle) in puzzles.iter().enumerate() {
-        // An interrupt ends the batch after the puzzle it cut short.
-        if interrupt::requested().is_some() {
-            break;
-        }
-        let traces = race.traces(i + 1, puzzles.len())?;
-        let reports = self::race(race, traces, puzzle)?;
-        solved += reports.iter().any(|r| r.solved) as usize;
-        impossible += reports.iter().any(|r| r.error.is_some()) as usize;
-        for report in &reports {
-            serde_json::to_writer(&mut *out, report)?;
-            writeln!(out)?;
-        }
-        let mut ranking: Vec<Standing> = reports
-            .iter()
-            .map(|r| Standing {
-                rank: r.rank.unwrap_or(0),
-                preset: r.preset,
-                algorithm: r.algorithm,
-                solved: r.solved,
-                seconds: r.seconds,
-                iterations: r.iterations,
-                energy: r.energy,
-                stop: r.stop,
-            })
-            .collect();
-        ranking.sort_by_key(|s| s.rank);
-        let order: Vec<String> = ranking
-            .iter()
-            .map(|s| match s.solved {
-                true => format!("{}. {} {:.4} s", s.rank, s.preset, s.seconds),
-                false => format!("{}. {} unsolved", s.rank, s.preset),
-            })
-            .collect();
-        let places: Vec<_> = ranking
-            .iter()
-            .map(|s| (s.preset, s.solved, s.seconds))
-            .collect();
-        let (winner, margin_seconds) = first_solved(&places);
-        let line = Ranking {
-            race: puzzle.source.clone(),
-            seed: race.run.seed,
-            time_limit: time_limit(&race.run).as_secs_f64(),
-            ranking,
-            winner,
-            margin_seconds,
-        };
-        serde_json::to_writer(&mut *out, &line)?;
-        writeln!(out)?;
-        out.flush()?;
-        say(
-            log,
-            format_args!("race {}: {}", puzzle.source, order.join(", ")),
-        );
-    }
-    // A race is won when some racer solves the puzzle; one nobody solves fails the run.
-    unsolved_is_failure(puzzles.len(), solved, impossible)
-}
-
-/// The seconds a race of `run` is allowed: the flag or the default.
-fn time_limit(run: &Run) -> Duration {
-    Duration::from_secs_f64(
-        run.limits
-            .time_limit
-            .unwrap_or(crate::problems::sudoku::DEFAULT_TIME_LIMIT),
-    )
 }

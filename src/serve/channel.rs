@@ -14,8 +14,8 @@ use tokio::sync::mpsc::Sender;
 use tokio::sync::mpsc::error::TrySendError;
 
 use super::input::Keys;
-use crate::ui::keys::Esc;
-use crate::ui::{Events, Input, Sink};
+use kiln_tui::keys::Esc;
+use kiln_tui::{Events, Input, Sink};
 
 /// Frames that may wait for a client at once: one on its way, one behind it, and room
 /// for the bytes that restore the client's terminal at the end.

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::ui::Options;
+use kiln_tui::Options;
 
 /// The server asked for, its defaults applied and its values checked (`--presenter-key`
 /// only with `--shared`, `--record-dir` a directory kiln can write in).

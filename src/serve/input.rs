@@ -248,7 +248,7 @@ fn crossterm_key(code: Code, mods: Modifiers) -> Option<KeyEvent> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::keys::{Action, action};
+    use kiln_tui::keys::{Action, action};
 
     /// The actions `packets` make, each packet a moment after the last (well within
     /// `HOLD`), and what is held read after a pause.

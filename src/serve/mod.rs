@@ -25,9 +25,9 @@ use tokio::net::{TcpListener, TcpStream};
 
 use crate::messages::warn;
 use crate::search::worker::{self, Speed};
-use crate::ui::{App, Glyphs, Theme};
 use auth::Policy;
 use checks::Checks;
+use kiln_tui::{App, Glyphs, Theme};
 use limits::Limits;
 use session::{Connection, Record};
 use shared::Stage;
@@ -73,7 +73,7 @@ fn demo_app(
     attract: bool,
     speed: Option<Speed>,
 ) -> Result<App> {
-    let start = crate::ui::demos::bare();
+    let start = crate::problems::demos::bare();
     Ok(App::new(
         start.demos,
         start.tab,

@@ -20,8 +20,8 @@ use super::input::Keys;
 use super::limits::Place;
 use super::{Mode, Server};
 use crate::messages::warn;
-use crate::ui::record::Recorded;
-use crate::ui::{self, Screen, Sink, Theme};
+use kiln_tui::record::Recorded;
+use kiln_tui::{self as ui, Screen, Sink, Theme};
 
 /// Keys that may wait for a busy view; a client typing faster loses the rest.
 const KEY_QUEUE: usize = 256;

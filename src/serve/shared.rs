@@ -12,8 +12,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::channel::Activity;
-use crate::ui::keys::Action;
-use crate::ui::{App, Flow, Theme, Tui};
+use kiln_tui::keys::Action;
+use kiln_tui::{App, Flow, Theme, Tui};
 
 /// The shared run and who watches it.
 pub struct Stage {
@@ -219,8 +219,8 @@ impl Drop for SharedView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::Theme;
-    use crate::ui::drawn as screen;
+    use kiln_tui::Theme;
+    use kiln_tui::drawn as screen;
 
     #[test]
     fn a_watcher_is_offered_only_what_a_watcher_can_do() {

@@ -10,8 +10,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
-use kiln::export::plot::{self, Series, XAxis};
 use kiln::input::InputError;
+use kiln::plot::{self, Series, XAxis};
 use kiln::problems::image::{file, kernel};
 use kiln::problems::sudoku;
 use kiln::problems::tsp::{tour_file, tsplib};

@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use kiln::search::worker::Speed;
-use kiln::ui::{App, Flow, Theme, Tui, keys};
+use kiln_tui::{App, Flow, Theme, Tui, keys};
 
-use kiln::ui::drawn;
+use kiln_tui::drawn;
 
 /// Every key the view knows but `e`, and some it does not. (`e` saves into the process's
 /// directory, which every test of this crate shares; the pty tests press it.)
@@ -43,7 +43,7 @@ proptest! {
         presses in prop::collection::vec(key(), 1..40),
         sizes in prop::collection::vec((1u16..220, 1u16..70), 1..4),
     ) {
-        let startup = kiln::ui::demos::bare();
+        let startup = kiln::problems::demos::bare();
         let mut app = App::new(
             startup.demos,
             0,

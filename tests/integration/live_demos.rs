@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use kiln::search::StopReason;
 use kiln::search::worker::Speed;
-use kiln::ui::{BoardArea, RunState, Session};
+use kiln_tui::{BoardArea, RunState, Session};
 
 /// The board area of an 80x24 screen.
 const AREA: BoardArea = BoardArea {
@@ -51,7 +51,7 @@ fn run_to_the_end(session: &mut Box<dyn Session>, what: &str) -> (u64, f64, f64)
 #[test]
 fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
     let _cores = crate::common::busy();
-    let startup = kiln::ui::demos::bare();
+    let startup = kiln::problems::demos::bare();
     let mut table = Vec::new();
     for demo in &startup.demos {
         let tab = demo.tab();
@@ -88,7 +88,7 @@ fn every_default_demo_item_runs_10_to_60_seconds_with_a_moving_temperature() {
 
 #[test]
 fn a_finished_tour_is_drawn_as_the_best_one_found() {
-    let args: kiln::problems::tsp::TspArgs = kiln::cli::parse(&[
+    let args: kiln::problems::tsp::TspArgs = kiln::flags::parse(&[
         "--random",
         "300",
         "--seed",

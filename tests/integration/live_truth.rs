@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 
 use kiln::cli::{self, Command};
+use kiln::problems::sudoku::board::SudokuDemo;
 use kiln::problems::sudoku::{self, Puzzle};
 use kiln::search::worker::Speed;
-use kiln::ui::boards::sudoku::SudokuDemo;
-use kiln::ui::{App, Glyphs, Options, Theme, Tui};
+use kiln_tui::{App, Glyphs, Options, Theme, Tui};
 
-use kiln::ui::drawn;
+use kiln_tui::drawn;
 
 const HARDEST: &str = include_str!("../../puzzles/sudoku/hardest11.txt");
 
@@ -208,8 +208,9 @@ fn race_panes_claim_solved_only_over_valid_boards() {
             speed: Some(Speed::Full),
         };
         let (source, entrants) = args.entrants().unwrap();
-        let screen = kiln::ui::terminal::local_area();
-        let mut race = kiln::ui::demos::race(|_| source, &entrants, &options, screen).unwrap();
+        let screen = kiln_tui::terminal::local_area();
+        let mut race =
+            kiln::problems::demos::race(|_| source, &entrants, &options, screen).unwrap();
         let what = format!("race on puzzle {index} seed {seed}");
         // A pane's title reads "kiln #1 SOLVED ──".
         let claims = |text: &str| text.matches("SOLVED ─").count();

@@ -502,7 +502,7 @@ async fn still_drawing(reader: &Reader, since: Option<Instant>, what: &str) {
 /// Asserts that nothing this view drew lies outside the largest screen the server draws.
 fn within_limits(reader: &Reader, what: &str) {
     let (row, col) = reader.got().reach;
-    let (cols, rows) = kiln::ui::MAX_SCREEN;
+    let (cols, rows) = kiln_tui::MAX_SCREEN;
     assert!(
         row <= u32::from(rows) && col <= u32::from(cols),
         "{what}: drawn out to row {row} column {col}"

@@ -6,11 +6,11 @@ use clap::Args;
 
 use super::spec::{ImageModel, ImageSpec};
 use super::{Edges, Neighbourhood};
-use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::batch_args::BatchArgs;
-use crate::cli::output_args::OutputArgs;
-use crate::cli::ranges::{self, real, whole};
-use crate::cli::values::named;
+use crate::flags::anneal_args::AnnealArgs;
+use crate::flags::batch_args::BatchArgs;
+use crate::flags::output_args::OutputArgs;
+use crate::flags::ranges::{self, real, whole};
+use crate::flags::values::named;
 use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
 use crate::problems::registry::spec_of;

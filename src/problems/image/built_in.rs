@@ -7,16 +7,16 @@ use color_eyre::Result;
 use super::spec::ImageSpec;
 use super::{ImageArgs, build};
 use crate::input::InputError;
+use crate::problems::demos::Startup;
+use crate::problems::image::board::{DEFAULT_PACE, ImageDemo};
 use crate::problems::registry::{BuiltIn, shared_flags, tab_pane};
 use crate::race::lineup::PaneMaker;
-use crate::ui::boards::TraceSlot;
-use crate::ui::boards::image::{DEFAULT_PACE, ImageDemo};
-use crate::ui::demos::Startup;
+use kiln_tui::TraceSlot;
 
 /// The run `spec` asks for, as the live view draws it.
 fn demo(spec: ImageSpec) -> Result<ImageDemo> {
     Ok(ImageDemo {
-        trace: TraceSlot::open(&spec.run)?,
+        trace: TraceSlot::of(spec.run.open_trace(None)?),
         runs: vec![spec],
     })
 }

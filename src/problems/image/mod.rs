@@ -2,9 +2,11 @@
 //! and denoising (single flips and region flips under an Ising energy). Files are PBM (P1/P4) or PNG.
 
 mod args;
+pub mod board;
 mod built_in;
 pub mod file;
 mod headless;
+pub mod picture;
 mod report;
 mod setup;
 mod spec;

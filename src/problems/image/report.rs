@@ -13,7 +13,6 @@ use std::io::Write;
 use super::Bitmap;
 use super::setup;
 use super::spec::ImageSpec;
-use crate::export;
 use crate::headless::json::{self, Seconds, Stop};
 use crate::headless::output::Format;
 use crate::headless::report::{self, Counts};
@@ -210,7 +209,7 @@ impl Report {
 
 impl report::Report for Report {
     fn output(&self, format: Format) -> color_eyre::Result<Vec<u8>> {
-        export::image::output(&self.best, format)
+        super::picture::output(&self.best, format)
     }
 
     fn output_failed(&mut self, error: String) {

@@ -13,9 +13,9 @@ use super::pattern::{Edges, Pattern};
 use super::rounds::Plan;
 use super::spec::{ImageModel, ImageSpec};
 use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
+use crate::headless::spec::{Defaults, Run, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::escape_controls;
-use crate::problems::spec::{Defaults, Run, ScheduleKind, StartTemperature};
 
 pub(super) const DEFAULT_SIZE: (usize, usize) = (256, 256);
 pub(super) const DEFAULT_DENSITY: f64 = 0.3;

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Edges, Neighbourhood};
 use crate::headless::output::OutputFile;
+use crate::headless::spec::Spec;
 use crate::input::InputError;
-use crate::problems::spec::Spec;
 
 /// An image run: pattern formation or denoising.
 pub type ImageSpec = Spec<ImageModel>;

@@ -6,10 +6,10 @@ use clap::Args;
 
 use super::Preset;
 use super::spec::{Ga, SudokuModel, SudokuSpec};
-use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::batch_args::BatchArgs;
-use crate::cli::output_args::OutputArgs;
-use crate::cli::ranges::{self, real, whole};
+use crate::flags::anneal_args::AnnealArgs;
+use crate::flags::batch_args::BatchArgs;
+use crate::flags::output_args::OutputArgs;
+use crate::flags::ranges::{self, real, whole};
 use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
 use crate::problems::registry::spec_of;
@@ -166,7 +166,7 @@ impl GaArgs {
             ("--elites", self.elites.is_some()),
             ("--mutation", self.mutation.is_some()),
         ];
-        match crate::cli::first_given(&given) {
+        match crate::flags::first_given(&given) {
             Some(flag) if !with_ga => Err(InputError::flags(format!(
                 "{flag} applies only with {ga_flag}"
             ))),

@@ -6,14 +6,14 @@ use color_eyre::Result;
 
 use super::{Puzzle, SudokuArgs, SudokuSpec, output_file, selected_puzzles, solver};
 use crate::input::InputError;
+use crate::problems::demos::{Startup, file_name};
 use crate::problems::registry::{BuiltIn, shared_flags};
+use crate::problems::sudoku::board::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, paced};
 use crate::race::lineup::PaneMaker;
+use crate::race::screen::Standings;
 use crate::search::worker::Speed;
-use crate::ui::boards::TraceSlot;
-use crate::ui::boards::sudoku::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, paced};
-use crate::ui::demos::{Startup, file_name};
-use crate::ui::race::Standings;
-use crate::ui::{BoardArea, Live, Session};
+use kiln_tui::TraceSlot;
+use kiln_tui::{BoardArea, Live, Session};
 
 /// The one puzzle a race pane runs.
 fn only_puzzle(spec: &SudokuSpec) -> Result<Puzzle> {
@@ -61,7 +61,7 @@ impl BuiltIn for SudokuArgs {
         let demo = SudokuDemo {
             puzzles: selected_puzzles(&all)?,
             seeds: Vec::new(),
-            trace: TraceSlot::open(&spec.run)?,
+            trace: TraceSlot::of(spec.run.open_trace(None)?),
             spec,
         };
         Ok(Startup::one(demo, self.index.map_or(0, |i| i - 1)))
@@ -113,7 +113,7 @@ mod tests {
 
     fn spec(flags: &[&str]) -> SudokuSpec {
         let file = ["puzzles/sudoku/easy20.txt", "--index", "1"];
-        let args: SudokuArgs = crate::cli::parse(&[&file[..], flags].concat());
+        let args: SudokuArgs = crate::flags::parse(&[&file[..], flags].concat());
         args.spec().unwrap()
     }
 

@@ -13,7 +13,6 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
 use super::spec::SudokuSpec;
-use crate::export;
 use crate::headless::json::{self, Stop};
 use crate::headless::output::{Format, OutputFile};
 use crate::headless::progress::Progress;
@@ -298,7 +297,7 @@ impl report::Report for Report {
     fn output(&self, format: Format) -> color_eyre::Result<Vec<u8>> {
         match (&self.best, format) {
             (_, Format::Txt) => Ok(format!("{}\n", self.solution).into_bytes()),
-            (Some(best), _) => Ok(export::sudoku::output(best, format)),
+            (Some(best), _) => Ok(super::picture::output(best, format)),
             (None, _) => bail!(
                 "{}: no grid to draw: the puzzle has no solution",
                 self.source

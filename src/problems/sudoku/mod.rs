@@ -1,11 +1,14 @@
 //! Sudoku, 4x4 to 25x25: parsing, propagation, an exact checker and the annealing models.
 
 mod args;
+pub mod board;
 mod built_in;
 mod headless;
 mod model;
+pub mod picture;
 mod prepare;
 mod presets;
+pub mod race;
 mod spec;
 
 use std::io::Write;

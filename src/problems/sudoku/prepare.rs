@@ -12,7 +12,7 @@ use super::exact::{Solutions, count_solutions, node_limit};
 use super::grid::{Geometry, Puzzle};
 use super::model::Model;
 use crate::anneal::Rng;
-use crate::problems::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
+use crate::headless::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 
 /// Seconds per puzzle when no --time-limit is given, so nothing hangs.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;

@@ -24,8 +24,8 @@ use super::spec::SudokuSpec;
 use crate::anneal::{
     Checkpoint, Launch, Problem, Rng, RunConfig, Runner, Schedule, StallAction, auto_temperature,
 };
+use crate::headless::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::input::InputError;
-use crate::problems::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::search::{Budget, Parallel, Search};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::Preset;
-use crate::problems::spec::Spec;
+use crate::headless::spec::Spec;
 
 /// A Sudoku run: the puzzles, the preset and its overrides.
 pub type SudokuSpec = Spec<SudokuModel>;

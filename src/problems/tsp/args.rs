@@ -6,11 +6,11 @@ use clap::Args;
 
 use super::spec::{Search, TspModel, TspSpec};
 use super::{Cost, Init, Layout, MoveSet};
-use crate::cli::anneal_args::AnnealArgs;
-use crate::cli::batch_args::BatchArgs;
-use crate::cli::output_args::OutputArgs;
-use crate::cli::ranges::{self, real, whole};
-use crate::cli::values::named;
+use crate::flags::anneal_args::AnnealArgs;
+use crate::flags::batch_args::BatchArgs;
+use crate::flags::output_args::OutputArgs;
+use crate::flags::ranges::{self, real, whole};
+use crate::flags::values::named;
 use crate::headless::output::{Format, Formats};
 use crate::input::InputError;
 use crate::problems::registry::spec_of;
@@ -111,7 +111,7 @@ impl TspArgs {
                 "--layout applies only to --random, not to the cities of a file",
             ));
         }
-        match crate::cli::first_given(&self.local_search_flags()) {
+        match crate::flags::first_given(&self.local_search_flags()) {
             Some(flag) if self.moves != MoveSet::TwoOpt => Err(InputError::flags(format!(
                 "{flag} applies only to --moves two-opt, the moves the local search makes"
             ))),

@@ -6,18 +6,18 @@ use color_eyre::Result;
 
 use super::spec::TspSpec;
 use super::{TspArgs, load};
-use crate::cli::first_given;
+use crate::flags::first_given;
 use crate::input::InputError;
+use crate::problems::demos::Startup;
 use crate::problems::registry::{BuiltIn, shared_flags, tab_pane};
+use crate::problems::tsp::board::{DEFAULT_PACE, TspDemo};
 use crate::race::lineup::PaneMaker;
-use crate::ui::boards::TraceSlot;
-use crate::ui::boards::tsp::{DEFAULT_PACE, TspDemo};
-use crate::ui::demos::Startup;
+use kiln_tui::TraceSlot;
 
 /// The tour `spec` asks for, as the live view draws it.
 fn demo(spec: TspSpec) -> Result<TspDemo> {
     Ok(TspDemo {
-        trace: TraceSlot::open(&spec.run)?,
+        trace: TraceSlot::of(spec.run.open_trace(None)?),
         runs: vec![spec],
     })
 }

@@ -16,7 +16,6 @@ use super::problem::{Cost, MoveSet};
 use super::setup::build;
 use super::spec::{Search, TspModel, TspSpec};
 use crate::anneal::{BATCH, Problem, Rng, RunConfig};
-use crate::export;
 use crate::headless::json::{self, Stop};
 use crate::headless::output::Format;
 use crate::headless::progress::Progress;
@@ -296,7 +295,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
 impl report::Report for Report {
     fn output(&self, format: Format) -> color_eyre::Result<Vec<u8>> {
         let reference = self.reference.as_deref();
-        Ok(export::tsp::output(&self.best, reference, format))
+        Ok(super::picture::output(&self.best, reference, format))
     }
 
     fn output_failed(&mut self, error: String) {

@@ -4,8 +4,10 @@
 //! most of the budget on an iterated local search (`ils`).
 
 mod args;
+pub mod board;
 mod built_in;
 mod headless;
+pub mod picture;
 pub(crate) mod setup;
 mod spec;
 

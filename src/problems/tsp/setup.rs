@@ -13,9 +13,9 @@ use super::problem::{Cost, TspProblem};
 use super::spec::TspSpec;
 use super::{random, tour_file, tsplib};
 use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
+use crate::headless::spec::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls, show_number};
-use crate::problems::spec::{Defaults, ScheduleKind, StartTemperature};
 
 /// The instance shown when no file and no `--random` is given.
 pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");

@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use super::{Cost, Init, Layout, MoveSet};
 use crate::headless::output::OutputFile;
+use crate::headless::spec::Spec;
 use crate::input::InputError;
-use crate::problems::spec::Spec;
 
 /// A TSP run: the instance, the model and what follows the anneal.
 pub type TspSpec = Spec<TspModel>;

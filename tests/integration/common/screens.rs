@@ -1,6 +1,6 @@
 //! What the tests that look at screens share: for a program in a pseudo-terminal, the
 //! terminal, its screen as vt100 reads it, and waiting for the screen. The live view driven
-//! in this process is read with `kiln::ui::drawn`.
+//! in this process is read with `kiln_tui::drawn`.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,0 +1,398 @@
+//! `kiln race PROBLEM ARGS...`: the problem's own arguments, where any flag given a
+//! comma-separated list is raced. The words are expanded into one argument list per pane
+//! (one value of each raced flag) and each is parsed by the problem's own parser, so every
+//! flag of every problem can be raced with no code of its own. Several listed flags race
+//! every combination of their values, as long as that makes no more than four panes.
+
+use clap::{CommandFactory, Parser};
+
+use crate::cli::{Cli, Command, check_live};
+use crate::headless::spec::with_part;
+use crate::input::InputError;
+use crate::problems::ProblemCommand;
+use crate::race::MAX_RACERS;
+use crate::race::lineup::{Entrant, Lineup};
+use crate::search::Trace;
+
+/// One pane of a race as its command line reads: its name, the values it races and the
+/// command it runs, until [`Plan::resolve`] makes it an [`Entrant`].
+#[derive(Debug)]
+pub struct Pane {
+    /// The raced values, e.g. `swap-adjacent`, or `swap/clustered` for two flags.
+    pub name: String,
+    /// (flag without dashes, value) for each raced flag, in the order given.
+    pub raced: Vec<(String, String)>,
+    /// The pane's command line, parsed as `kiln PROBLEM ARGS...`: its global flags here,
+    /// its problem in `problem`.
+    pub cli: Cli,
+    pub problem: ProblemCommand,
+}
+
+/// A race of one problem: its panes, in the order of the values given.
+#[derive(Debug)]
+pub struct Plan {
+    pub problem: String,
+    /// The raced flags, without dashes.
+    pub flags: Vec<String>,
+    pub panes: Vec<Pane>,
+}
+
+/// Why a race's command line was refused: a flag of the problem refused its value (said
+/// as clap says it), or the race itself is not one.
+#[derive(Debug)]
+pub enum Refusal {
+    Parse(clap::Error),
+    Race(InputError),
+}
+
+impl From<InputError> for Refusal {
+    fn from(e: InputError) -> Self {
+        Refusal::Race(e)
+    }
+}
+
+/// A flag given a list: where its value is among the words, and the values.
+struct Listed {
+    flag: String,
+    /// The word holding the value, and the text before the list in it (`--moves=`).
+    word: usize,
+    prefix: String,
+    values: Vec<String>,
+}
+
+/// The long names and aliases of `problem`'s flags that take a value, each with the flag's
+/// own long name (`presets` is `preset` for `kiln sudoku`), and their short names.
+fn value_flags(problem: &str) -> (Vec<(String, String)>, Vec<char>) {
+    let cli = Cli::command();
+    let Some(command) = cli.find_subcommand(problem) else {
+        return (Vec::new(), Vec::new());
+    };
+    let takes: Vec<&clap::Arg> = command
+        .get_arguments()
+        .filter(|a| !a.is_positional() && a.get_action().takes_values())
+        .collect();
+    let longs = takes
+        .iter()
+        .filter_map(|a| {
+            let long = a.get_long()?;
+            let names = std::iter::once(long).chain(a.get_all_aliases().unwrap_or_default());
+            Some(names.map(|name| (name.to_string(), long.to_string())))
+        })
+        .flatten()
+        .collect();
+    let shorts = takes.iter().filter_map(|a| a.get_short()).collect();
+    (longs, shorts)
+}
+
+/// The flags of `words` given a comma-separated list.
+fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
+    let (longs, shorts) = value_flags(problem);
+    // The flag's own long name, so that a pane names a flag raced under an alias as JSON
+    // reports it.
+    let own_name = |flag: &str| {
+        let long = flag.strip_prefix("--")?;
+        longs
+            .iter()
+            .find(|(name, _)| name == long)
+            .map(|(_, own)| own.clone())
+    };
+    let takes_value = |flag: &str| match flag.strip_prefix("--") {
+        Some(_) => own_name(flag).is_some(),
+        None => {
+            let mut chars = flag.chars().skip(1);
+            matches!((chars.next(), chars.next()), (Some(c), None) if shorts.contains(&c))
+        }
+    };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        let (flag, word_at, prefix, value) = match word.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_string(), i, format!("{flag}="), value.to_string())
+            }
+            _ if word.starts_with('-') && takes_value(word) && i + 1 < words.len() => {
+                i += 1;
+                (word.clone(), i, String::new(), words[i].clone())
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        i += 1;
+        if !value.contains(',') {
+            continue;
+        }
+        let values: Vec<String> = value.split(',').map(|v| v.trim().to_string()).collect();
+        if values.iter().any(String::is_empty) {
+            return Err(InputError::new(
+                &flag,
+                format!("'{value}' has an empty value"),
+            ));
+        }
+        if let Some((_, twice)) = values
+            .iter()
+            .enumerate()
+            .find(|(i, v)| values[..*i].contains(v))
+        {
+            return Err(InputError::new(&flag, format!("{twice} is named twice")));
+        }
+        found.push(Listed {
+            flag: own_name(&flag).unwrap_or_else(|| flag.trim_start_matches('-').to_string()),
+            word: word_at,
+            prefix,
+            values,
+        });
+    }
+    Ok(found)
+}
+
+/// Parses `kiln race PROBLEM WORDS...` into its panes.
+pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
+    // `kiln race tsp --help` lists the flags there are to race: those of `kiln tsp`.
+    if words.iter().any(|w| w == "--help" || w == "-h") {
+        let help = Cli::try_parse_from(["kiln", problem, "--help"]);
+        return Err(Refusal::Parse(help.expect_err("--help stops the parser")));
+    }
+    let lists = listed(problem, words)?;
+    let panes: usize = lists.iter().map(|l| l.values.len()).product();
+    if lists.is_empty() {
+        return Err(InputError::new(
+            "race",
+            format!(
+                "give one flag 2 to {MAX_RACERS} comma-separated values to race \
+                 (e.g. kiln race tsp --moves swap,two-opt)"
+            ),
+        )
+        .into());
+    }
+    if !(2..=MAX_RACERS).contains(&panes) {
+        let flags: Vec<String> = lists.iter().map(|l| format!("--{}", l.flag)).collect();
+        return Err(InputError::new(
+            flags.join(" "),
+            format!("a race has 2 to {MAX_RACERS} panes, not {panes}"),
+        )
+        .into());
+    }
+    let mut plan = Plan {
+        problem: problem.to_string(),
+        flags: lists.iter().map(|l| l.flag.clone()).collect(),
+        panes: Vec::with_capacity(panes),
+    };
+    for n in 0..panes {
+        // Pane n takes value (n / stride) % len of each list, the first list slowest.
+        let mut stride = panes;
+        let mut pane_words = words.to_vec();
+        let mut raced = Vec::new();
+        for list in &lists {
+            stride /= list.values.len();
+            let value = &list.values[(n / stride) % list.values.len()];
+            pane_words[list.word] = format!("{}{value}", list.prefix);
+            raced.push((list.flag.clone(), value.clone()));
+        }
+        let line = ["kiln", problem]
+            .into_iter()
+            .map(String::from)
+            .chain(pane_words);
+        let mut cli = Cli::try_parse_from(line).map_err(Refusal::Parse)?;
+        let Some(Command::Problem(problem)) = cli.command.take() else {
+            return Err(Refusal::Race(InputError::new(
+                "race",
+                format!("`kiln {problem}` is not a problem to race"),
+            )));
+        };
+        let name = raced
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .collect::<Vec<_>>()
+            .join("/");
+        plan.panes.push(Pane {
+            name,
+            raced,
+            cli,
+            problem,
+        });
+    }
+    Ok(plan)
+}
+
+impl Plan {
+    /// The race, resolved before anything runs into what each pane runs (its spec, its
+    /// input read and checked: `BuiltIn::racer`), once what the panes' parser cannot
+    /// check is checked: each pane's own flags (as `kiln PROBLEM` checks them, live or
+    /// `headless`), nothing that makes a pane more than one run or writes one file from
+    /// every pane, one puzzle per Sudoku pane; and each pane's `--trace` named by the pane
+    /// (`t.csv` becomes `t-two-opt.csv`), none of them an existing file. Nothing after
+    /// this reads a pane's flags.
+    pub fn resolve(self, headless: bool) -> color_eyre::Result<Lineup> {
+        let mut entrants = Vec::with_capacity(self.panes.len());
+        for mut pane in self.panes {
+            pane.cli.check_view(headless)?;
+            let part = pane.file_part();
+            let problem = pane.problem.get_mut();
+            problem.check()?;
+            if !headless {
+                check_live(problem)?;
+            }
+            let shared = problem.shared();
+            let one_run = "a race pane is one run: race --seed A,B instead";
+            if shared.seeds {
+                return Err(InputError::new("--seeds", one_run).into());
+            }
+            if shared.shard {
+                return Err(InputError::new("--shard", one_run).into());
+            }
+            if shared.output {
+                return Err(InputError::new(
+                    "--output",
+                    "a race writes no --output (its panes would share the file); --trace \
+                     writes one file per pane",
+                )
+                .into());
+            }
+            let trace = problem.trace_mut();
+            if let Some(path) = trace {
+                let path = with_part(path, &part);
+                Trace::check_new(&path)?;
+                *trace = Some(path);
+            }
+            entrants.push(Entrant {
+                maker: problem.racer()?,
+                name: pane.name,
+                raced: pane.raced,
+            });
+        }
+        Ok(Lineup {
+            problem: self.problem,
+            flags: self.flags,
+            entrants,
+        })
+    }
+}
+
+impl Pane {
+    /// The pane's name as part of a file name: `[A-Za-z0-9._-]` kept, anything else `-`.
+    pub fn file_part(&self) -> String {
+        self.name
+            .chars()
+            .map(|c| match c {
+                'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' => c,
+                _ => '-',
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    fn names(line: &str) -> Vec<String> {
+        let (problem, rest) = line.split_once(' ').unwrap();
+        match plan(problem, &words(rest)) {
+            Ok(plan) => plan.panes.into_iter().map(|p| p.name).collect(),
+            Err(e) => panic!("{line}: {e:?}"),
+        }
+    }
+
+    fn refused(line: &str) -> String {
+        let (problem, rest) = line.split_once(' ').unwrap();
+        match plan(problem, &words(rest)) {
+            Ok(plan) => panic!("{line}: raced {} panes", plan.panes.len()),
+            Err(Refusal::Race(e)) => e.to_string(),
+            Err(Refusal::Parse(e)) => crate::cli::errors::one_line(&e),
+        }
+    }
+
+    #[test]
+    fn a_listed_flag_makes_one_pane_per_value_parsed_by_the_problem() {
+        let plan = plan(
+            "tsp",
+            &words("puzzles/tsp/berlin52.tsp --moves swap-adjacent,swap,two-opt --seed 7"),
+        )
+        .unwrap();
+        assert_eq!(plan.flags, ["moves"]);
+        let moves: Vec<String> = plan
+            .panes
+            .iter()
+            .map(|p| match &p.problem {
+                ProblemCommand::Tsp(args) => {
+                    assert_eq!(args.anneal.seed, 7);
+                    assert!(args.file.is_some());
+                    format!("{:?}", args.moves)
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(moves.len(), 3);
+        assert_ne!(moves[0], moves[2]);
+        let names: Vec<&str> = plan.panes.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["swap-adjacent", "swap", "two-opt"]);
+    }
+
+    #[test]
+    fn equals_and_short_forms_are_raced_and_positionals_are_not() {
+        assert_eq!(
+            names("tsp --random 200 --layout=uniform,clustered"),
+            ["uniform", "clustered"]
+        );
+        assert_eq!(
+            names("image --kernel n8,8-16 --density 0.3"),
+            ["n8", "8-16"]
+        );
+        assert_eq!(
+            names("sudoku puzzles/sudoku/easy20.txt --index 1 --preset kiln,lundy,ga"),
+            ["kiln", "lundy", "ga"]
+        );
+    }
+
+    #[test]
+    fn two_listed_flags_race_every_combination_within_four_panes() {
+        assert_eq!(
+            names("tsp --random 50 --moves swap,two-opt --layout uniform,clustered"),
+            [
+                "swap/uniform",
+                "swap/clustered",
+                "two-opt/uniform",
+                "two-opt/clustered"
+            ]
+        );
+        let e =
+            refused("tsp --random 50 --moves swap,two-opt,swap-adjacent --layout uniform,normal");
+        assert_eq!(e, "--moves --layout: a race has 2 to 4 panes, not 6");
+    }
+
+    #[test]
+    fn too_few_or_too_many_panes_and_bad_values_are_refused() {
+        assert!(refused("tsp --random 50").starts_with("race: give one flag 2 to 4"));
+        assert_eq!(
+            refused("tsp --random 50 --moves swap,swap"),
+            "--moves: swap is named twice"
+        );
+        assert_eq!(
+            refused("tsp --seed 1,2,3,4,5"),
+            "--seed: a race has 2 to 4 panes, not 5"
+        );
+        let e = refused("tsp --moves swap,sideways");
+        assert!(e.contains("sideways"), "{e}");
+        assert!(refused("tsp --moves swap,").contains("empty value"));
+    }
+
+    #[test]
+    fn file_parts_keep_only_safe_characters() {
+        let pane = |name: &str| Pane {
+            name: name.to_string(),
+            raced: Vec::new(),
+            cli: Cli::parse_from(["kiln"]),
+            problem: ProblemCommand::Tsp(crate::flags::parse(&[])),
+        };
+        assert_eq!(pane("swap-adjacent").file_part(), "swap-adjacent");
+        assert_eq!(pane("swap/clustered").file_part(), "swap-clustered");
+        assert_eq!(pane("0.3 x").file_part(), "0.3-x");
+    }
+}
