@@ -183,6 +183,22 @@ class Annealer:
                            **schedule)
         return self._finish(run, copier)
 
+    def watch(self, record=None, pace=1000, title=None):
+        """Anneals the state as ``anneal()`` does, in kiln's live view in the terminal:
+        stats, plots, the lesson line (your move's dE, T, p and the decision), and kiln's
+        keys (space pauses, ``s`` steps, ``+``/``-`` change the pace of ``pace`` steps a
+        second, ``r`` reheats, ``x`` explains, ``?`` helps, ``q`` quits). The board is
+        what the annealer's ``draw(state) -> str`` returns, or the energy alone.
+        ``record`` names a new asciicast file the view is recorded to. Returns
+        ``(best_state, best_energy)`` once the user quits (Ctrl-C too)."""
+        schedule = self._schedule()
+        self.start = time.time()
+        keep, copier = self._keeping()
+        run = _kiln.watch(self, keep=keep, copy=copier, draw=getattr(self, "draw", None),
+                          title=title or type(self).__name__, pace=int(pace),
+                          record=None if record is None else str(record), **schedule)
+        return self._finish(run, copier)
+
     def auto(self, minutes, steps=2000):
         """Explores the energy landscape in runs of ``steps`` steps at fixed temperatures
         and returns a schedule for ``set_schedule()``: Tmax where 98 % of the moves are

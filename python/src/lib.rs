@@ -4,6 +4,7 @@
 
 mod annealer;
 mod headless;
+mod live;
 
 use pyo3::prelude::*;
 
@@ -54,10 +55,44 @@ fn explore(
     headless::explore(py, annealer, temperature, steps, seed)
 }
 
+/// Anneals `annealer` as `anneal` does, in kiln's live view, until the user quits.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (annealer, *, tmax, tmin, steps, seed, keep, copy, draw, title, pace, record))]
+fn watch(
+    py: Python<'_>,
+    annealer: Py<PyAny>,
+    tmax: f64,
+    tmin: f64,
+    steps: u64,
+    seed: u64,
+    keep: &str,
+    copy: Py<PyAny>,
+    draw: Option<Py<PyAny>>,
+    title: String,
+    pace: u64,
+    record: Option<std::path::PathBuf>,
+) -> PyResult<(Py<PyAny>, f64, u64, f64, &'static str)> {
+    let plan = Plan {
+        tmax,
+        tmin,
+        steps,
+        seed,
+    };
+    let options = live::Options {
+        title,
+        pace,
+        record,
+        draw,
+    };
+    live::watch(py, annealer, Keep::parse(keep)?, copy, plan, options)
+}
+
 #[pymodule]
 #[pyo3(name = "_kiln")]
 fn kiln(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(anneal, module)?)?;
     module.add_function(wrap_pyfunction!(explore, module)?)?;
+    module.add_function(wrap_pyfunction!(watch, module)?)?;
     Ok(())
 }
