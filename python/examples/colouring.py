@@ -48,7 +48,14 @@ class Colouring(Annealer):
         old = self.state[place]
         new = random.choice(COLOURS.replace(old, ""))
         self.state[place] = new
+        self.last = place, old
         return self.clashes_at(place, new) - self.clashes_at(place, old)
+
+    def undo(self):
+        """Takes back the last move (kiln_anneal calls it for a rejected move, instead
+        of copying the state before every move; simanneal never calls it)."""
+        place, old = self.last
+        self.state[place] = old
 
     def energy(self):
         state = self.state

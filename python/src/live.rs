@@ -184,6 +184,10 @@ impl Board<Arc<str>> for Text {
     fn energy_means(&self) -> &'static str {
         "what your energy() returns"
     }
+    /// A finished run shows the state `watch()` returns.
+    fn best_at_end(&self) -> bool {
+        true
+    }
 }
 
 /// The annealer as the view's one tab.
