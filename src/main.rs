@@ -54,7 +54,7 @@ fn main() -> ExitCode {
             if let Some(input) = e.downcast_ref::<InputError>() {
                 warn(format_args!("{input}"));
                 ExitCode::from(BAD_INPUT)
-            } else if let Some(failed) = e.downcast_ref::<kiln::headless::output::OutputFailed>() {
+            } else if let Some(failed) = e.downcast_ref::<kiln_core::files::OutputFailed>() {
                 warn(format_args!("{failed}"));
                 ExitCode::from(OUTPUT_FAILED)
             } else {

@@ -10,10 +10,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::eyre;
-use kiln::anneal::worker::Speed;
-use kiln::anneal::{Explained, Launch, Runner, Sample, Search, StopReason};
-use kiln::ui::keys::Action;
-use kiln::ui::{App, Board, BoardArea, Demo, Flow, Glyphs, Live, Session, Tab, Theme, Tui};
+use kiln_core::anneal::worker::Speed;
+use kiln_core::anneal::{Explained, Launch, Runner, Sample, Search, StopReason};
+use kiln_tui::keys::Action;
+use kiln_tui::{App, Board, BoardArea, Demo, Flow, Glyphs, Live, Session, Tab, Theme, Tui};
 use pyo3::exceptions::{PyFileExistsError, PyRuntimeError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -178,7 +178,7 @@ impl Board<Arc<str>> for Text {
     }
     fn render(&self, text: &Arc<str>, area: Rect, buf: &mut Buffer, theme: &Theme) {
         for (y, line) in text.lines().enumerate() {
-            kiln::ui::put(buf, area, (0, y), line, theme.annealed);
+            kiln_tui::put(buf, area, (0, y), line, theme.annealed);
         }
     }
     fn energy_means(&self) -> &'static str {
@@ -286,7 +286,7 @@ pub(crate) fn watch(
     options: Options,
 ) -> PyResult<(Py<PyAny>, f64, u64, f64, &'static str)> {
     if let Some(path) = &options.record {
-        kiln::ui::record::check(path).map_err(|e| PyFileExistsError::new_err(e.to_string()))?;
+        kiln_tui::record::check(path).map_err(|e| PyFileExistsError::new_err(e.to_string()))?;
     }
     let shared = Arc::new(Shared::default());
     let watched = Watched {
@@ -304,7 +304,7 @@ pub(crate) fn watch(
     let stop = AtomicBool::new(false);
     let interrupted = py.detach(|| -> color_eyre::Result<bool> {
         let theme = Theme::from_env(Glyphs::Detect);
-        let screen = kiln::ui::terminal::local_area();
+        let screen = kiln_tui::terminal::local_area();
         let demos: Vec<Box<dyn Demo>> = vec![Box::new(watched)];
         let app = App::new(demos, 0, 0, None, theme, screen, false)?;
         let mut ui = Embedded {
@@ -314,7 +314,7 @@ pub(crate) fn watch(
             interrupted: false,
             looked: Instant::now(),
         };
-        let driven = kiln::ui::drive_until(&mut ui, FPS, record.as_deref(), &stop, || Ok(()));
+        let driven = kiln_tui::drive_until(&mut ui, FPS, record.as_deref(), &stop, || Ok(()));
         let interrupted = ui.interrupted;
         // Dropped while detached: the annealing thread may be waiting to attach.
         drop(ui);

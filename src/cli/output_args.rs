@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::headless::output::{Formats, OutputFile, Target};
+use crate::headless::output::{Formats, OutputFile};
 use crate::input::InputError;
+use kiln_core::files::Target;
 
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct OutputArgs {

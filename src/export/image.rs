@@ -1,10 +1,10 @@
 //! A binary image as a picture (one square per pixel), and the best image as the file
 //! `--output` writes in a headless run.
 
-use super::Export;
 use super::canvas::{BLACK, Canvas, Surface};
 use crate::headless::output::Format;
 use crate::problems::image::{Bitmap, ImageModel, Mode, file, pbm};
+use kiln_tui::save::Export;
 
 /// Small images are scaled up by a whole factor until their short side is this long...
 const SHORT_SIDE: usize = 256;

@@ -5,12 +5,12 @@ use std::path::Path;
 use image::Rgb;
 use serde::Serialize;
 
-use super::Export;
 use super::canvas::{BLACK, Canvas, Surface};
 use super::font;
 use super::svg::Svg;
 use crate::headless::output::Format;
 use crate::problems::sudoku::{CellKind, SudokuSnapshot, first_clash, line_cost, line_of, symbol};
+use kiln_tui::save::Export;
 
 const PROPAGATED: Rgb<u8> = Rgb([0, 120, 120]);
 const ANNEALED: Rgb<u8> = Rgb([30, 80, 200]);

@@ -2,11 +2,11 @@
 
 use image::Rgb;
 
-use super::Export;
 use super::canvas::{BLACK, Canvas, Pen, Surface};
 use super::svg::Svg;
 use crate::headless::output::Format;
 use crate::problems::tsp::{Bounds, Point, TspSnapshot, tour_file};
+use kiln_tui::save::Export;
 
 /// Pixels along the longer side of the cities' bounding box.
 const LONG_SIDE: f64 = 800.0;

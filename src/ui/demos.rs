@@ -199,3 +199,184 @@ pub fn race_lineup(lineup: &Lineup, options: &Options, screen: Rect) -> Result<R
         screen,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use kiln_tui::keys::{Action, keys_for};
+    use kiln_tui::{App, BoardArea, RunState, Session, Theme, Tui};
+    use ratatui::layout::Rect;
+
+    use super::*;
+    use crate::anneal::worker::Speed;
+    use crate::problems::sudoku::{self, SudokuSpec};
+    use crate::problems::tsp::TspSpec;
+    use crate::ui::boards::sudoku::SudokuDemo;
+
+    const BUDGET: u64 = 1_000_000;
+
+    fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
+        kiln_tui::drawn(app, width, height)
+    }
+
+    /// Whether `text` stands whole on a row of `rows`, inside a popup's border: a border
+    /// before it, then nothing but spaces up to the border after it.
+    fn boxed(rows: &[String], text: &str) -> bool {
+        rows.iter().any(|row| {
+            row.split_once(&format!("│{text}"))
+                .is_some_and(|(_, rest)| rest.trim_start_matches(' ').starts_with('│'))
+        })
+    }
+
+    /// The lines the help must show whole on `app`'s current tab: every key, the board's
+    /// own, and a line for each thing in the stats panel.
+    fn help_lines(app: &App) -> Vec<String> {
+        let keys = keys_for(app.view())
+            .map(|k| (k.key.to_string(), k.what))
+            .chain(
+                app.session()
+                    .board_keys()
+                    .iter()
+                    .map(|k| (k.key.to_string(), k.what)),
+            )
+            .map(|(key, what)| format!(" {key:<7}{what}"));
+        let panel = kiln_tui::help::panel_terms(app.session().energy_means())
+            .map(|(term, what)| format!(" {term:<12}{what}"));
+        keys.chain(panel).collect()
+    }
+
+    #[test]
+    fn the_help_shows_the_keys_and_the_panel_whole_at_80x24_and_on_two_pages_at_60x20() {
+        let start = bare();
+        let screen80 = Rect::new(0, 0, 80, 24);
+        let mut app = App::new(
+            start.demos,
+            start.tab,
+            start.index,
+            None,
+            Theme::colour(false),
+            screen80,
+            false,
+        )
+        .unwrap();
+        // Every tab: TSP's two keys of its own make the tallest help.
+        for tab in ["Sudoku", "TSP", "Image"] {
+            assert!(screen(&app, 80, 24)[0].contains(&format!("[{tab}]")));
+            let lines = help_lines(&app);
+            assert!(lines.iter().any(|l| l.contains("Progress")), "{lines:?}");
+            // 80x24: one page holds it all.
+            app.resize(screen80);
+            app.on_action(Action::Help);
+            let page = screen(&app, 80, 24);
+            for line in &lines {
+                assert!(
+                    boxed(&page, line),
+                    "{tab} 80x24 misses {line:?}:\n{}",
+                    page.join("\n")
+                );
+            }
+            assert!(page.join("\n").contains("any key closes this help"));
+            app.on_action(Action::Help);
+            assert!(!screen(&app, 80, 24).join("\n").contains("any key closes"));
+            // 60x20: the keys, then `?` turns to the panel, then any key closes.
+            app.resize(Rect::new(0, 0, 60, 20));
+            app.on_action(Action::Help);
+            let keys = screen(&app, 60, 20);
+            assert!(
+                keys.join("\n")
+                    .contains("? the stats panel · any other key closes")
+            );
+            app.on_action(Action::Help);
+            let panel = screen(&app, 60, 20);
+            for line in &lines {
+                assert!(
+                    boxed(&keys, line) || boxed(&panel, line),
+                    "{tab} 60x20 misses {line:?}:\n{}\n{}",
+                    keys.join("\n"),
+                    panel.join("\n")
+                );
+            }
+            app.on_action(Action::Help);
+            assert!(!screen(&app, 60, 20).join("\n").contains("any key closes"));
+            app.on_action(Action::NextDemo);
+        }
+    }
+
+    #[test]
+    fn a_resized_image_is_drawn_one_pixel_per_dot_again() {
+        let demo = ImageDemo {
+            runs: image_presets(),
+            trace: TraceSlot::default(),
+        };
+        let mut app = App::new(
+            vec![Box::new(demo)],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
+            false,
+        )
+        .unwrap();
+        app.on_action(Action::Faster);
+        let speed = app.speed();
+        // 48x22 cells of 2x4 dots.
+        assert!(screen(&app, 80, 24)[0].contains("random 96x88"));
+        app.resize(Rect::new(0, 0, 120, 40));
+        // As the terminal keeps its new size, the run starts again sized to it.
+        std::thread::sleep(Duration::from_millis(400));
+        app.poll();
+        let title = &screen(&app, 120, 40)[0];
+        assert!(title.contains("random 156x152"), "{title}");
+        assert!(title.contains(" 1/5 "), "{title}");
+        assert_eq!(app.speed(), speed);
+    }
+
+    /// Runs `session` until it has taken some steps, then pauses it: its progress and the
+    /// steps of the sample it was read from.
+    fn progress_after_some_steps(mut session: Box<dyn Session>) -> (f64, u64) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while session
+            .history()
+            .latest()
+            .is_none_or(|s| s.iteration < 5_000)
+        {
+            assert!(Instant::now() < deadline, "no steps in 10 s");
+            std::thread::sleep(Duration::from_millis(10));
+            session.poll();
+        }
+        assert_eq!(*session.state(), RunState::Running);
+        let steps = session.history().latest().map(|s| s.iteration).unwrap();
+        (session.progress(), steps)
+    }
+
+    #[test]
+    fn progress_is_the_step_budget_used_on_a_sudoku_as_on_a_tour() {
+        let area = BoardArea {
+            width: 48,
+            height: 22,
+        };
+        let budget = BUDGET.to_string();
+        let sudoku = SudokuDemo {
+            puzzles: vec![sudoku::default_puzzle()],
+            spec: SudokuSpec::from_flags(&["--no-propagate", "--max-steps", &budget]),
+            seeds: Vec::new(),
+            trace: TraceSlot::default(),
+        };
+        let tsp = TspDemo {
+            runs: vec![TspSpec::from_flags(&["--max-steps", &budget])],
+            trace: TraceSlot::default(),
+        };
+        let speed = Speed::Limited(200_000);
+        for (name, session) in [
+            ("sudoku", sudoku.start(0, speed, area).unwrap()),
+            ("tsp", tsp.start(0, speed, area).unwrap()),
+        ] {
+            let (progress, steps) = progress_after_some_steps(session);
+            // Steps of the budget, not how far the energy has fallen.
+            assert_eq!(progress, steps as f64 / BUDGET as f64, "{name}");
+            assert!(progress > 0.0 && progress < 1.0, "{name}: {progress}");
+        }
+    }
+}

@@ -7,11 +7,10 @@ use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
-use super::app::App;
-use super::keys::Action;
-use super::theme::Theme;
-use super::{Tui, demos, drawn};
+use super::demos;
 use crate::anneal::worker::Speed;
+use kiln_tui::keys::Action;
+use kiln_tui::{App, Theme, Tui, drawn};
 
 /// The decision line's numbers: dE, p, u (if drawn) and whether the move was taken.
 #[derive(Debug)]

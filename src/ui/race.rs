@@ -10,14 +10,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::format::{self, Si};
-use super::help::Help;
-use super::keys::{Action, View, close_help, footer, hint_spans};
-use super::session::{BoardArea, RunState, Session};
-use super::stats::sparkline;
-use super::theme::Theme;
 use super::{Flow, Tui};
 use crate::anneal::worker::{Command, Speed};
+use kiln_tui::format::{self, Si};
+use kiln_tui::help::Help;
+use kiln_tui::keys::{Action, View, close_help, footer, hint_spans};
+use kiln_tui::{BoardArea, RunState, Session, Theme, sparkline};
 
 /// One contestant: a name ("kiln", "two-opt", ...) and its live run.
 pub struct Racer {
@@ -499,7 +497,7 @@ mod tests {
     use crate::anneal::StopReason;
     use crate::ui::boards::sudoku::SudokuThumbnail;
     use crate::ui::drawn as screen;
-    use crate::ui::testing::{frozen, frozen_solved};
+    use kiln_tui::testing::{frozen, frozen_solved};
 
     #[test]
     fn a_racer_at_the_target_over_a_wrong_board_is_not_solved() {

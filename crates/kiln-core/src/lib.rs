@@ -52,6 +52,7 @@
 #![deny(missing_docs)]
 
 pub mod anneal;
+pub mod files;
 pub mod input;
 pub mod messages;
 pub mod named;

@@ -16,7 +16,7 @@ use crate::ui::demos::Startup;
 /// The run `spec` asks for, as the live view draws it.
 fn demo(spec: ImageSpec) -> Result<ImageDemo> {
     Ok(ImageDemo {
-        trace: TraceSlot::open(&spec.run)?,
+        trace: TraceSlot::of(spec.run.open_trace(None)?),
         runs: vec![spec],
     })
 }

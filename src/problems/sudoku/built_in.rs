@@ -61,7 +61,7 @@ impl BuiltIn for SudokuArgs {
         let demo = SudokuDemo {
             puzzles: selected_puzzles(&all)?,
             seeds: Vec::new(),
-            trace: TraceSlot::open(&spec.run)?,
+            trace: TraceSlot::of(spec.run.open_trace(None)?),
             spec,
         };
         Ok(Startup::one(demo, self.index.map_or(0, |i| i - 1)))

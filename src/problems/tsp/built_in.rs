@@ -17,7 +17,7 @@ use crate::ui::demos::Startup;
 /// The tour `spec` asks for, as the live view draws it.
 fn demo(spec: TspSpec) -> Result<TspDemo> {
     Ok(TspDemo {
-        trace: TraceSlot::open(&spec.run)?,
+        trace: TraceSlot::of(spec.run.open_trace(None)?),
         runs: vec![spec],
     })
 }

@@ -10,13 +10,14 @@ use ratatui::layout::Rect;
 use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
 use crate::anneal::{Launch, RunConfig, Runner, Search};
-use crate::export::{self, Export, Output};
+use crate::export;
 use crate::headless::output::OutputFile;
 use crate::problems::image::{Bitmap, ImageSpec, Mode, Rounds, Setup, build};
 use crate::problems::spec::Limits;
 use crate::ui::boards::TraceSlot;
-use crate::ui::session::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
-use crate::ui::theme::Theme;
+use kiln_tui::Theme;
+use kiln_tui::save::{Export, Output};
+use kiln_tui::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 
 pub struct ImageView {
     /// The start image (pattern) or the noisy observation (denoising), for the `i` key.

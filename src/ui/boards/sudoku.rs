@@ -8,14 +8,15 @@ use ratatui::style::Style;
 
 use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
-use crate::export::{self, Export, Output};
+use crate::export;
 use color_eyre::Result;
 use color_eyre::eyre::{bail, eyre};
+use kiln_tui::save::{Export, Output};
 
 use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuSnapshot, SudokuSpec, solver, symbol};
 use crate::ui::boards::TraceSlot;
-use crate::ui::session::{Board, BoardArea, Demo, Live, Session, Tab};
-use crate::ui::theme::Theme;
+use kiln_tui::Theme;
+use kiln_tui::{Board, BoardArea, Demo, Live, Session, Tab};
 
 pub struct SudokuView {
     n: usize,
@@ -461,6 +462,8 @@ mod tests {
 
     use super::*;
     use crate::problems::sudoku::swapped_4x4;
+    use kiln_tui::testing::{frozen, frozen_solved};
+    use kiln_tui::{App, RunState};
 
     #[test]
     fn the_title_names_conflict_learning_when_the_grid_is_its() {
@@ -558,5 +561,139 @@ mod tests {
         let text: String = buf.content.iter().map(|c| c.symbol()).collect();
         assert!(text.is_ascii(), "{text}");
         assert!(text.starts_with("+-----+-----+"));
+    }
+
+    /// A demo whose runs are frozen in `.0`, on a solved board when `.1`: the app as it
+    /// draws a Sudoku board.
+    struct FrozenDemo(RunState, bool);
+
+    impl Demo for FrozenDemo {
+        fn tab(&self) -> Tab {
+            Tab::new("Sudoku", 3, 1_000)
+        }
+        fn start(&self, _: usize, _: Speed, _: BoardArea) -> Result<Box<dyn Session>> {
+            let view = SudokuView::new(3, "27 givens +0 propagated".to_string());
+            Ok(if self.1 {
+                Box::new(frozen_solved(self.0.clone(), view))
+            } else {
+                Box::new(frozen(self.0.clone(), view))
+            })
+        }
+    }
+
+    fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
+        kiln_tui::drawn(app, width, height)
+    }
+
+    fn app(state: RunState) -> App {
+        App::new(
+            vec![Box::new(FrozenDemo(state, false))],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+            Rect::new(0, 0, 80, 24),
+            false,
+        )
+        .unwrap()
+    }
+
+    /// The lines of the screen but the wall-clock one, which moves with the test machine.
+    fn steady(lines: Vec<String>) -> Vec<String> {
+        lines
+            .into_iter()
+            .filter(|l| !l.contains("elapsed"))
+            .collect()
+    }
+
+    #[test]
+    fn full_screen_at_80x24() {
+        let expected = [
+            " kiln 1/3 running · 27 givens +0 propagated · 9x9 frozen.txt:1                  ",
+            "                                                │Energy 4  best 4               ",
+            "                                                │█                              ",
+            "                                                │█▃                             ",
+            "                                                │██▅▁                           ",
+            "          ┌───────┬───────┬───────┐             │Temperature 0.3000             ",
+            "          │ 2 1 3 │ 4 5 6 │ 7 8 9 │             │                               ",
+            "          │ 4 5 6 │ 7 8 9 │ 1 2 3 │             │▄▄▄▄                           ",
+            "          │ 7 8 9 │ 1 2 3 │ 4 5 6 │             │████                           ",
+            "          ├───────┼───────┼───────┤             │                               ",
+            "          │ 2 1 4 │ 3 6 5 │ 8 9 7 │             │Progress █████████████░░░░  75%",
+            "          │ 3 6 5 │ 8 9 7 │ 2 1 4 │             │T (log)  █████████████████ 100%",
+            "          │ 8 9 7 │ 2 1 4 │ 3 6 5 │             │Accepted ████░░░░░░░░░░░░░  25%",
+            "          ├───────┼───────┼───────┤             │                               ",
+            "          │ 5 3 1 │ 6 4 2 │ 9 7 8 │             │iteration  3,000,000           ",
+            "          │ 6 4 2 │ 9 7 8 │ 5 3 1 │             │iter/s     10.0M               ",
+            "          │ 9 7 8 │ 5 3 1 │ 6 4 2 │             │best E     4                   ",
+            "          └───────┴───────┴───────┘             │restarts   2                   ",
+            "            ▴ ▴                                 │reheats    1                   ",
+            "                                                │speed      1.0k/s              ",
+            "                                                │                               ",
+            "                                                │                               ",
+            " space pause r reheat + - speed n p next e save ? help                          ",
+        ];
+        assert_eq!(steady(screen(&app(RunState::Running), 80, 24)), expected);
+    }
+
+    #[test]
+    fn full_screen_at_120x40() {
+        let expected = [
+            " kiln 1/3 running · 27 givens +0 propagated · 9x9 frozen.txt:1                                                          ",
+            "                                                                              │Energy 4  best 4                         ",
+            "                                                                              │█                                        ",
+            "                                                                              │█                                        ",
+            "       ┌───────────────────┬───────────────────┬───────────────────┐          │█                                        ",
+            "       │                   │                   │                   │          │█                                        ",
+            "       │   2     1     3   │   4     5     6   │   7     8     9   │          │█                                        ",
+            "       │                   │                   │                   │          │█                                        ",
+            "       │                   │                   │                   │          │█▇                                       ",
+            "       │   4     5     6   │   7     8     9   │   1     2     3   │          │██                                       ",
+            "       │                   │                   │                   │          │██                                       ",
+            "       │                   │                   │                   │          │██▇                                      ",
+            "       │   7     8     9   │   1     2     3   │   4     5     6   │          │███▁                                     ",
+            "       │                   │                   │                   │          │Temperature 0.3000                       ",
+            "       ├───────────────────┼───────────────────┼───────────────────┤          │                                         ",
+            "       │                   │                   │                   │          │                                         ",
+            "       │   2     1     4   │   3     6     5   │   8     9     7   │          │                                         ",
+            "       │                   │                   │                   │          │                                         ",
+            "       │                   │                   │                   │          │                                         ",
+            "       │   3     6     5   │   8     9     7   │   2     1     4   │          │▄▄▄▄                                     ",
+            "       │                   │                   │                   │          │████                                     ",
+            "       │                   │                   │                   │          │████                                     ",
+            "       │   8     9     7   │   2     1     4   │   3     6     5   │          │████                                     ",
+            "       │                   │                   │                   │          │████                                     ",
+            "       ├───────────────────┼───────────────────┼───────────────────┤          │████                                     ",
+            "       │                   │                   │                   │          │                                         ",
+            "       │   5     3     1   │   6     4     2   │   9     7     8   │          │Progress ████████████████████░░░░░░░  75%",
+            "       │                   │                   │                   │          │T (log)  ███████████████████████████ 100%",
+            "       │                   │                   │                   │          │Accepted ███████░░░░░░░░░░░░░░░░░░░░  25%",
+            "       │   6     4     2   │   9     7     8   │   5     3     1   │          │                                         ",
+            "       │                   │                   │                   │          │iteration  3,000,000                     ",
+            "       │                   │                   │                   │          │iter/s     10.0M                         ",
+            "       │   9     7     8   │   5     3     1   │   6     4     2   │          │best E     4                             ",
+            "       │                   │                   │                   │          │restarts   2                             ",
+            "       └───────────────────┴───────────────────┴───────────────────┘          │reheats    1                             ",
+            "                                                                              │speed      1.0k/s                        ",
+            "                                                                              │                                         ",
+            "                                                                              │                                         ",
+            " space pause r reheat + - speed n p next e save ? help                                                                  ",
+        ];
+        assert_eq!(steady(screen(&app(RunState::Running), 120, 40)), expected);
+    }
+
+    #[test]
+    fn a_tiny_terminal_gets_a_message_not_a_panic() {
+        let lines = screen(&app(RunState::Running), 40, 10);
+        let text = lines.join("\n");
+        assert!(text.contains("terminal too small (need 60x20)"), "{text}");
+        let tiny = screen(&app(RunState::Running), 10, 5).join("\n");
+        assert!(
+            tiny.contains("need 60x20") && tiny.contains("q quits"),
+            "{tiny}"
+        );
+        for (w, h) in [(1, 1), (0, 0), (59, 19), (59, 20), (3, 40)] {
+            screen(&app(RunState::Running), w, h);
+        }
     }
 }

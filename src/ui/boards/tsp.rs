@@ -15,11 +15,12 @@ use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 
 use crate::anneal::Sketch;
 use crate::anneal::worker::Speed;
-use crate::export::{self, Export, Output};
+use crate::export;
 use crate::problems::tsp::{Cost, Loaded, Point, TspSnapshot, TspSpec, build};
 use crate::ui::boards::TraceSlot;
-use crate::ui::session::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
-use crate::ui::theme::Theme;
+use kiln_tui::Theme;
+use kiln_tui::save::{Export, Output};
+use kiln_tui::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 
 pub struct TspView {
     loaded: Arc<Loaded>,
@@ -408,7 +409,7 @@ impl Demo for TspDemo {
         };
         let output = spec.output_file()?.map(|file| {
             let loaded = Arc::clone(&view.loaded);
-            let encode: export::Encode<TspSnapshot> = Box::new(move |best| {
+            let encode: kiln_tui::save::Encode<TspSnapshot> = Box::new(move |best| {
                 Ok(export::tsp::output(
                     best,
                     loaded.reference.as_deref(),

@@ -5,9 +5,9 @@
 
 use std::process::ExitCode;
 
-use kiln::anneal::{Problem, Rng, randomized};
-use kiln::ui::watch::{self, Watch};
-use kiln::ui::{Board, Theme, put};
+use kiln_core::anneal::{Problem, Rng, randomized};
+use kiln_tui::watch::{self, Watch};
+use kiln_tui::{Board, Theme, put};
 use rand::RngExt;
 use rand::seq::SliceRandom;
 use ratatui::{buffer::Buffer, layout::Rect};

@@ -4,7 +4,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::Span;
 
 use super::theme::Theme;
-use crate::anneal::worker::Command;
+use kiln_core::anneal::worker::Command;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {

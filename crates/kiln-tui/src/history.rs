@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use crate::anneal::{Budget, Sample};
+use kiln_core::anneal::{Budget, Sample};
 
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;

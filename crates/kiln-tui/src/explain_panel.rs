@@ -11,7 +11,7 @@ use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget
 
 use super::format;
 use super::theme::Theme;
-use crate::anneal::explain::{BUCKET_WIDTH, BUCKETS, Measured};
+use kiln_core::anneal::explain::{BUCKET_WIDTH, BUCKETS, Measured};
 
 /// The curve is drawn out to this many temperatures of dE, where p is below 1 %.
 const REACH: f64 = 5.0;
@@ -203,8 +203,8 @@ impl Widget for ExplainPanel<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anneal::Decision;
-    use crate::anneal::explain::Acceptance;
+    use kiln_core::anneal::Decision;
+    use kiln_core::anneal::explain::Acceptance;
 
     #[test]
     fn the_table_shows_the_rule_and_the_share_taken_per_bucket() {

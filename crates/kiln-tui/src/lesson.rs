@@ -2,7 +2,7 @@
 //! and the Metropolis decision on it, in the runner's own numbers, e.g.
 //! `swap r3c4 <-> r3c6   dE = +2   T = 0.8000   p = exp(-2/0.8000) = 0.082   u = 0.31 -> rejected`.
 
-use crate::anneal::{Decision, Explained};
+use kiln_core::anneal::{Decision, Explained};
 
 use super::format;
 
@@ -88,7 +88,7 @@ pub(super) fn lines(explained: &Explained, width: u16) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anneal::Sketch;
+    use kiln_core::anneal::Sketch;
 
     fn told(delta: f64, u: Option<f64>, accepted: bool) -> Explained {
         let p = if delta > 0.0 {

@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
 use super::format::{self, Si};
 use super::history::{History, Scale};
 use super::theme::Theme;
-use crate::anneal::worker::Speed;
+use kiln_core::anneal::worker::Speed;
 
 pub(super) struct StatsPanel<'a> {
     pub history: &'a History,
@@ -51,7 +51,7 @@ fn bars(values: &[f64], scale: Scale) -> Vec<u64> {
 }
 
 /// A sparkline of `values` on `scale`.
-pub(super) fn sparkline(
+pub fn sparkline(
     values: &[f64],
     scale: Scale,
     style: Style,
@@ -244,8 +244,8 @@ mod tests {
         }
     }
 
-    fn sample(iteration: u64, reheats: u64) -> crate::anneal::Sample {
-        crate::anneal::Sample {
+    fn sample(iteration: u64, reheats: u64) -> kiln_core::anneal::Sample {
+        kiln_core::anneal::Sample {
             iteration,
             temperature: 1.0 / (1 + iteration % 5) as f64,
             energy: 10.0,

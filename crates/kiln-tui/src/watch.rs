@@ -5,8 +5,8 @@
 //! line of the outcome.
 //!
 //! ```no_run
-//! # use kiln::anneal::{Problem, Rng};
-//! # use kiln::ui::{Board, Theme, watch::Watch};
+//! # use kiln_core::anneal::{Problem, Rng};
+//! # use kiln_tui::{Board, Theme, watch::Watch};
 //! # use ratatui::{buffer::Buffer, layout::Rect};
 //! # #[derive(Clone)] struct Bits(Vec<bool>);
 //! # impl Problem for Bits {
@@ -40,15 +40,15 @@ use color_eyre::Result;
 use color_eyre::eyre::WrapErr;
 use ratatui::layout::Rect;
 
-use super::boards::TraceSlot;
 use super::session::{Board, BoardArea, Demo, Live, Session, Tab};
 use super::{App, Glyphs, Options, Theme, Tui};
-use crate::anneal::worker::Speed;
-use crate::anneal::{
+use crate::TraceSlot;
+use kiln_core::anneal::worker::Speed;
+use kiln_core::anneal::{
     BATCH, Launch, Outcome, Problem, RunConfig, Runner, Schedule, Trace, Unobserved,
     auto_temperature, nth_seed, run_traced,
 };
-use crate::input::InputError;
+use kiln_core::input::InputError;
 
 mod args;
 pub use args::{Args, ArgsError, main};
@@ -280,7 +280,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anneal::trace;
+    use kiln_core::anneal::trace;
     use rand::RngExt;
 
     /// A row of bits to clear, one flip a move.
@@ -292,7 +292,7 @@ mod tests {
         fn energy(&self) -> f64 {
             self.0.iter().filter(|&&b| b).count() as f64
         }
-        fn propose(&self, rng: &mut crate::anneal::Rng) -> usize {
+        fn propose(&self, rng: &mut kiln_core::anneal::Rng) -> usize {
             rng.random_range(0..self.0.len())
         }
         fn delta(&self, &i: &usize) -> f64 {
@@ -301,7 +301,7 @@ mod tests {
         fn apply(&mut self, &i: &usize) {
             self.0[i] = !self.0[i];
         }
-        fn randomize(&mut self, _: &mut crate::anneal::Rng) {}
+        fn randomize(&mut self, _: &mut kiln_core::anneal::Rng) {}
         fn snapshot(&self) -> Vec<bool> {
             self.0.clone()
         }

@@ -15,10 +15,10 @@ use ratatui::style::Style;
 
 use super::history::History;
 use super::theme::Theme;
-use crate::anneal::explain::Measured;
-use crate::anneal::worker::{Command, Report, Speed, Stamped, Worker};
-use crate::anneal::{Explained, Launch, Search, Sketch, StopReason};
-use crate::export::{Export, Output};
+use crate::save::{Export, Output};
+use kiln_core::anneal::explain::Measured;
+use kiln_core::anneal::worker::{Command, Report, Speed, Stamped, Worker};
+use kiln_core::anneal::{Explained, Launch, Search, Sketch, StopReason};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -470,13 +470,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problems::sudoku::{self, SudokuSpec};
-    use crate::problems::tsp::TspSpec;
-    use crate::ui::boards::TraceSlot;
-    use crate::ui::boards::sudoku::SudokuDemo;
-    use crate::ui::boards::tsp::TspDemo;
-
-    const BUDGET: u64 = 1_000_000;
 
     #[test]
     fn put_writes_within_its_area_and_cuts_at_the_edges() {
@@ -494,52 +487,5 @@ mod tests {
             rows,
             ["          ", "  ab      ", "     xy   ", "          "]
         );
-    }
-
-    /// Runs `session` until it has taken some steps, then pauses it: its progress and the
-    /// steps of the sample it was read from.
-    fn progress_after_some_steps(mut session: Box<dyn Session>) -> (f64, u64) {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while session
-            .history()
-            .latest()
-            .is_none_or(|s| s.iteration < 5_000)
-        {
-            assert!(Instant::now() < deadline, "no steps in 10 s");
-            std::thread::sleep(Duration::from_millis(10));
-            session.poll();
-        }
-        assert_eq!(*session.state(), RunState::Running);
-        let steps = session.history().latest().map(|s| s.iteration).unwrap();
-        (session.progress(), steps)
-    }
-
-    #[test]
-    fn progress_is_the_step_budget_used_on_a_sudoku_as_on_a_tour() {
-        let area = BoardArea {
-            width: 48,
-            height: 22,
-        };
-        let budget = BUDGET.to_string();
-        let sudoku = SudokuDemo {
-            puzzles: vec![sudoku::default_puzzle()],
-            spec: SudokuSpec::from_flags(&["--no-propagate", "--max-steps", &budget]),
-            seeds: Vec::new(),
-            trace: TraceSlot::default(),
-        };
-        let tsp = TspDemo {
-            runs: vec![TspSpec::from_flags(&["--max-steps", &budget])],
-            trace: TraceSlot::default(),
-        };
-        let speed = Speed::Limited(200_000);
-        for (name, session) in [
-            ("sudoku", sudoku.start(0, speed, area).unwrap()),
-            ("tsp", tsp.start(0, speed, area).unwrap()),
-        ] {
-            let (progress, steps) = progress_after_some_steps(session);
-            // Steps of the budget, not how far the energy has fallen.
-            assert_eq!(progress, steps as f64 / BUDGET as f64, "{name}");
-            assert!(progress > 0.0 && progress < 1.0, "{name}: {progress}");
-        }
     }
 }

@@ -12,7 +12,7 @@ use super::session::BoardKey;
 use super::theme::Theme;
 
 /// The keys of `view` and the board's own.
-pub(super) struct Help<'a> {
+pub struct Help<'a> {
     pub view: View,
     pub board_keys: &'a [BoardKey],
     pub theme: &'a Theme,
@@ -20,7 +20,7 @@ pub(super) struct Help<'a> {
 
 /// The stats panel's words, as the panel labels them, and what each shows in a line a
 /// teacher would say; `energy` is what the energy counts on the board shown.
-pub(super) fn panel_terms(energy: &str) -> [(&'static str, &str); 8] {
+pub fn panel_terms(energy: &str) -> [(&'static str, &str); 8] {
     [
         ("Energy", energy),
         ("best", "the lowest energy found so far"),
@@ -72,7 +72,7 @@ impl Widget for Help<'_> {
 
 /// The single-board view's help: the keys, then the stats panel, on one page where they
 /// fit `area` and on two where they do not.
-pub(super) struct WithPanel<'a> {
+pub struct WithPanel<'a> {
     pub help: Help<'a>,
     /// What the energy counts on the board shown (`Board::energy_means`).
     pub energy: &'a str,
@@ -82,7 +82,7 @@ pub(super) struct WithPanel<'a> {
 
 /// Whether the keys of `view` and `board_keys` and the panel's lines need two pages in
 /// `area`: the popup is as tall as its lines and its borders.
-pub(super) fn two_pages(view: View, board_keys: &[BoardKey], area: Rect) -> bool {
+pub fn two_pages(view: View, board_keys: &[BoardKey], area: Rect) -> bool {
     let keys = keys_for(view).count() + board_keys.len();
     let one_page = keys + 1 + panel_terms("").len() + 2;
     one_page > usize::from(area.height)

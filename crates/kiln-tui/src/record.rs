@@ -14,8 +14,8 @@ use ratatui::layout::Rect;
 
 use super::cast::Cast;
 use super::terminal::Sink;
-use crate::headless::output::{Existing, check_new_file, create_streamed};
-use crate::input::InputError;
+use kiln_core::files::{Existing, check_new_file, create_streamed};
+use kiln_core::input::InputError;
 
 /// Refuses, before anything runs, a `--record` file that would replace one or that
 /// cannot be made.

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 
 /// `line` in at most `width` columns: a longer one is cut after its last whole word that
 /// fits, separators dropped, and ends in an ellipsis, so a title is never cut mid-word.
-pub(super) fn fit(line: Line<'_>, width: u16) -> Line<'_> {
+pub fn fit(line: Line<'_>, width: u16) -> Line<'_> {
     let width = usize::from(width);
     if line.width() <= width {
         return line;
@@ -48,7 +48,7 @@ pub(super) fn fit(line: Line<'_>, width: u16) -> Line<'_> {
 }
 
 /// 1234567 -> "1,234,567".
-pub(super) fn count(n: u64) -> String {
+pub fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -62,7 +62,7 @@ pub(super) fn count(n: u64) -> String {
 
 /// Where a number `si` writes is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Si {
+pub enum Si {
     /// A panel's counter, four characters and a prefix at most: "45.2M", "1.0k", "950".
     Panel,
     /// A plot's tick, a round number shown exactly: "2500", "250k", "0.125", "1.8e19".
@@ -70,7 +70,7 @@ pub(crate) enum Si {
 }
 
 /// `x` with an SI prefix (k, M or G), as `place` wants it.
-pub(crate) fn si(x: f64, place: Si) -> String {
+pub fn si(x: f64, place: Si) -> String {
     let a = x.abs();
     // A trace's energies can be anything up to f64::MAX, and "1000000000G" fits no axis.
     if place == Si::Tick && a >= 1e12 {
@@ -106,7 +106,7 @@ fn trim(v: f64) -> String {
 }
 
 /// Whole energies without decimals, others with as few as tell them apart.
-pub(super) fn energy(e: f64) -> String {
+pub fn energy(e: f64) -> String {
     if !e.is_finite() {
         "-".to_string()
     } else if e.fract() == 0.0 && e.abs() < 1e15 {
@@ -118,7 +118,7 @@ pub(super) fn energy(e: f64) -> String {
     }
 }
 
-pub(super) fn temperature(t: f64) -> String {
+pub fn temperature(t: f64) -> String {
     if t == 0.0 {
         "0".to_string()
     } else if t.abs() >= 100.0 || t.abs() < 0.001 {
@@ -128,7 +128,7 @@ pub(super) fn temperature(t: f64) -> String {
     }
 }
 
-pub(super) fn elapsed(d: Duration) -> String {
+pub fn elapsed(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s < 60.0 {
         format!("{s:.2} s")

@@ -1,4 +1,6 @@
-//! Test doubles for screen tests: a session frozen at one moment, and a screen as text.
+//! Test doubles for screen tests: a session frozen at one moment on a 9x9 Sudoku grid, and
+//! a board that draws the grid as plain digits. Built for this crate's tests and, with the
+//! `testing` feature, for crates that test screens of their own boards.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -6,15 +8,15 @@ use std::time::{Duration, Instant};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::history::History;
-use super::session::{Board, BoardKey, RunState, Session};
-use super::theme::Theme;
-use crate::anneal::worker::Command;
-use crate::anneal::{Budget, Sample};
-use crate::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
+use crate::history::History;
+use crate::session::{Board, BoardKey, RunState, Session, put};
+use crate::theme::Theme;
+use kiln_core::anneal::worker::Command;
+use kiln_core::anneal::{Budget, Sample};
+use kiln_core::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
 
 /// A session frozen at one moment, so a whole screen can be compared as text.
-pub(super) struct Frozen<V> {
+pub struct Frozen<V> {
     history: History,
     state: RunState,
     board: SudokuSnapshot,
@@ -24,14 +26,14 @@ pub(super) struct Frozen<V> {
 
 /// A 9x9 board solved but for r1c1 and r1c2 swapped (columns 1 and 2 clash), after four
 /// samples with the energy falling 40, 20, 10, 4 over 3M iterations of a 4M-step budget.
-pub(super) fn frozen<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+pub fn frozen<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let mut frozen = frozen_solved(state, view);
     frozen.board.values.swap(0, 1);
     frozen
 }
 
 /// The same moment with the board solved.
-pub(super) fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
+pub fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Frozen<V> {
     let solved =
         "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
     let values: Vec<u8> = solved.bytes().map(|b| b - b'0').collect();
@@ -77,7 +79,7 @@ pub(super) fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) 
 
 impl<V> Frozen<V> {
     /// The same session, having run for `elapsed` (a race places its finishers by this).
-    pub(super) fn after(self, elapsed: Duration) -> Self {
+    pub fn after(self, elapsed: Duration) -> Self {
         Frozen { elapsed, ..self }
     }
 }
@@ -96,7 +98,7 @@ impl<V: Board<SudokuSnapshot>> Session for Frozen<V> {
         &self.state
     }
     fn solved(&self) -> bool {
-        self.state == RunState::Finished(crate::anneal::StopReason::Target)
+        self.state == RunState::Finished(kiln_core::anneal::StopReason::Target)
             && self.view.at_target(&self.board)
     }
     fn elapsed(&self) -> Duration {
@@ -130,5 +132,36 @@ impl<V: Board<SudokuSnapshot>> Session for Frozen<V> {
     }
     fn target_word(&self) -> &'static str {
         "SOLVED"
+    }
+}
+
+/// A board that draws a Sudoku grid as rows of digits, with a fixed headline: the plainest
+/// board a screen test of the view around it needs.
+#[derive(Debug, Clone)]
+pub struct Digits(pub &'static str);
+
+impl Board<SudokuSnapshot> for Digits {
+    fn min_size(&self, snapshot: Option<&SudokuSnapshot>) -> (u16, u16) {
+        let side = snapshot.map_or(9, |s| s.geometry.side) as u16;
+        (2 * side - 1, side)
+    }
+
+    fn render(&self, s: &SudokuSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        for (y, row) in s.values.chunks(s.geometry.side).enumerate() {
+            let digits: Vec<String> = row.iter().map(u8::to_string).collect();
+            put(buf, area, (0, y), &digits.join(" "), theme.annealed);
+        }
+    }
+
+    fn headline(&self, _: &SudokuSnapshot, _: Option<f64>) -> Option<String> {
+        Some(self.0.to_string())
+    }
+
+    fn energy_means(&self) -> &'static str {
+        "digits missing in rows, columns; 0 = solved"
+    }
+
+    fn at_target(&self, s: &SudokuSnapshot) -> bool {
+        s.is_solved()
     }
 }

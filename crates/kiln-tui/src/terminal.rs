@@ -18,7 +18,7 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use super::compact::Compact;
-use crate::anneal::worker::WORKER_THREAD;
+use kiln_core::anneal::worker::WORKER_THREAD;
 
 /// The largest screen kiln draws, in cells. Every size a terminal or an SSH client reports
 /// goes through [`screen_area`] before anything is allocated for it: a client may claim

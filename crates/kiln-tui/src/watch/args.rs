@@ -13,8 +13,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{DEFAULT_SEED, Watch};
-use crate::anneal::{Outcome, Problem, StopReason};
-use crate::ui::Board;
+use crate::Board;
+use kiln_core::anneal::{Outcome, Problem, StopReason};
 
 /// The flags every [`main`] takes, named in every complaint about a word it does not know.
 const FLAGS: &str = "[NUMBER] [--seed N] [--headless] [--record FILE.cast]";
@@ -122,8 +122,8 @@ enum Failure {
 /// line on stderr and exit code 2; a failed run, exit code 1.
 ///
 /// ```no_run
-/// # use kiln::anneal::{Problem, Rng};
-/// # use kiln::ui::{Board, Theme, watch::{self, Watch}};
+/// # use kiln_core::anneal::{Problem, Rng};
+/// # use kiln_tui::{Board, Theme, watch::{self, Watch}};
 /// # use ratatui::{buffer::Buffer, layout::Rect};
 /// # struct Bits(Vec<bool>);
 /// # impl Problem for Bits {

@@ -20,9 +20,9 @@ use super::lesson;
 use super::session::{BoardArea, Demo, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
-use crate::anneal::StopReason;
-use crate::anneal::worker::{Command, Speed};
-use crate::export::saved_message;
+use crate::save::saved_message;
+use kiln_core::anneal::StopReason;
+use kiln_core::anneal::worker::{Command, Speed};
 
 /// How long a notice (files saved, a puzzle that would not start) stays in the title.
 const NOTICE_TIME: Duration = Duration::from_secs(4);
@@ -391,8 +391,18 @@ impl App {
         Line::from(spans)
     }
 
+    /// The run shown.
+    pub fn session(&self) -> &dyn Session {
+        self.session.as_ref()
+    }
+
+    /// The speed runs go at (the next one starts at it too).
+    pub fn speed(&self) -> Speed {
+        self.speed
+    }
+
     /// Which keys this view has, for the footer and the help.
-    fn view(&self) -> View {
+    pub fn view(&self) -> View {
         View::Single {
             tabs: self.demos.len() > 1,
             saves: self.saves,
@@ -626,10 +636,9 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
-    use crate::ui::boards::sudoku::SudokuView;
-    use crate::ui::keys::keys_for;
-    use crate::ui::session::Tab;
-    use crate::ui::testing::{frozen, frozen_solved};
+    use crate::keys::keys_for;
+    use crate::session::Tab;
+    use crate::testing::{Digits, frozen, frozen_solved};
 
     /// A demo whose runs are frozen in `.0`, on a solved board when `.1`.
     struct FrozenDemo(RunState, bool);
@@ -639,7 +648,7 @@ mod tests {
             Tab::new("Sudoku", 3, 1_000)
         }
         fn start(&self, _: usize, _: Speed, _: BoardArea) -> Result<Box<dyn Session>> {
-            let view = SudokuView::new(3, "27 givens +0 propagated".to_string());
+            let view = Digits("27 givens +0 propagated");
             Ok(if self.1 {
                 Box::new(frozen_solved(self.0.clone(), view))
             } else {
@@ -649,7 +658,7 @@ mod tests {
     }
 
     fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
-        crate::ui::drawn(app, width, height)
+        crate::drawn(app, width, height)
     }
 
     fn app(state: RunState) -> App {
@@ -675,97 +684,6 @@ mod tests {
             .into_iter()
             .filter(|l| !l.contains("elapsed"))
             .collect()
-    }
-
-    #[test]
-    fn full_screen_at_80x24() {
-        let expected = [
-            " kiln 1/3 running · 27 givens +0 propagated · 9x9 frozen.txt:1                  ",
-            "                                                │Energy 4  best 4               ",
-            "                                                │█                              ",
-            "                                                │█▃                             ",
-            "                                                │██▅▁                           ",
-            "          ┌───────┬───────┬───────┐             │Temperature 0.3000             ",
-            "          │ 2 1 3 │ 4 5 6 │ 7 8 9 │             │                               ",
-            "          │ 4 5 6 │ 7 8 9 │ 1 2 3 │             │▄▄▄▄                           ",
-            "          │ 7 8 9 │ 1 2 3 │ 4 5 6 │             │████                           ",
-            "          ├───────┼───────┼───────┤             │                               ",
-            "          │ 2 1 4 │ 3 6 5 │ 8 9 7 │             │Progress █████████████░░░░  75%",
-            "          │ 3 6 5 │ 8 9 7 │ 2 1 4 │             │T (log)  █████████████████ 100%",
-            "          │ 8 9 7 │ 2 1 4 │ 3 6 5 │             │Accepted ████░░░░░░░░░░░░░  25%",
-            "          ├───────┼───────┼───────┤             │                               ",
-            "          │ 5 3 1 │ 6 4 2 │ 9 7 8 │             │iteration  3,000,000           ",
-            "          │ 6 4 2 │ 9 7 8 │ 5 3 1 │             │iter/s     10.0M               ",
-            "          │ 9 7 8 │ 5 3 1 │ 6 4 2 │             │best E     4                   ",
-            "          └───────┴───────┴───────┘             │restarts   2                   ",
-            "            ▴ ▴                                 │reheats    1                   ",
-            "                                                │speed      1.0k/s              ",
-            "                                                │                               ",
-            "                                                │                               ",
-            " space pause r reheat + - speed n p next e save ? help                          ",
-        ];
-        assert_eq!(steady(screen(&app(RunState::Running), 80, 24)), expected);
-    }
-
-    #[test]
-    fn full_screen_at_120x40() {
-        let expected = [
-            " kiln 1/3 running · 27 givens +0 propagated · 9x9 frozen.txt:1                                                          ",
-            "                                                                              │Energy 4  best 4                         ",
-            "                                                                              │█                                        ",
-            "                                                                              │█                                        ",
-            "       ┌───────────────────┬───────────────────┬───────────────────┐          │█                                        ",
-            "       │                   │                   │                   │          │█                                        ",
-            "       │   2     1     3   │   4     5     6   │   7     8     9   │          │█                                        ",
-            "       │                   │                   │                   │          │█                                        ",
-            "       │                   │                   │                   │          │█▇                                       ",
-            "       │   4     5     6   │   7     8     9   │   1     2     3   │          │██                                       ",
-            "       │                   │                   │                   │          │██                                       ",
-            "       │                   │                   │                   │          │██▇                                      ",
-            "       │   7     8     9   │   1     2     3   │   4     5     6   │          │███▁                                     ",
-            "       │                   │                   │                   │          │Temperature 0.3000                       ",
-            "       ├───────────────────┼───────────────────┼───────────────────┤          │                                         ",
-            "       │                   │                   │                   │          │                                         ",
-            "       │   2     1     4   │   3     6     5   │   8     9     7   │          │                                         ",
-            "       │                   │                   │                   │          │                                         ",
-            "       │                   │                   │                   │          │                                         ",
-            "       │   3     6     5   │   8     9     7   │   2     1     4   │          │▄▄▄▄                                     ",
-            "       │                   │                   │                   │          │████                                     ",
-            "       │                   │                   │                   │          │████                                     ",
-            "       │   8     9     7   │   2     1     4   │   3     6     5   │          │████                                     ",
-            "       │                   │                   │                   │          │████                                     ",
-            "       ├───────────────────┼───────────────────┼───────────────────┤          │████                                     ",
-            "       │                   │                   │                   │          │                                         ",
-            "       │   5     3     1   │   6     4     2   │   9     7     8   │          │Progress ████████████████████░░░░░░░  75%",
-            "       │                   │                   │                   │          │T (log)  ███████████████████████████ 100%",
-            "       │                   │                   │                   │          │Accepted ███████░░░░░░░░░░░░░░░░░░░░  25%",
-            "       │   6     4     2   │   9     7     8   │   5     3     1   │          │                                         ",
-            "       │                   │                   │                   │          │iteration  3,000,000                     ",
-            "       │                   │                   │                   │          │iter/s     10.0M                         ",
-            "       │   9     7     8   │   5     3     1   │   6     4     2   │          │best E     4                             ",
-            "       │                   │                   │                   │          │restarts   2                             ",
-            "       └───────────────────┴───────────────────┴───────────────────┘          │reheats    1                             ",
-            "                                                                              │speed      1.0k/s                        ",
-            "                                                                              │                                         ",
-            "                                                                              │                                         ",
-            " space pause r reheat + - speed n p next e save ? help                                                                  ",
-        ];
-        assert_eq!(steady(screen(&app(RunState::Running), 120, 40)), expected);
-    }
-
-    #[test]
-    fn a_tiny_terminal_gets_a_message_not_a_panic() {
-        let lines = screen(&app(RunState::Running), 40, 10);
-        let text = lines.join("\n");
-        assert!(text.contains("terminal too small (need 60x20)"), "{text}");
-        let tiny = screen(&app(RunState::Running), 10, 5).join("\n");
-        assert!(
-            tiny.contains("need 60x20") && tiny.contains("q quits"),
-            "{tiny}"
-        );
-        for (w, h) in [(1, 1), (0, 0), (59, 19), (59, 20), (3, 40)] {
-            screen(&app(RunState::Running), w, h);
-        }
     }
 
     #[test]
@@ -871,80 +789,6 @@ mod tests {
         })
     }
 
-    /// The lines the help must show whole on `app`'s current tab: every key, the board's
-    /// own, and a line for each thing in the stats panel.
-    fn help_lines(app: &App) -> Vec<String> {
-        let keys = keys_for(app.view())
-            .map(|k| (k.key.to_string(), k.what))
-            .chain(
-                app.session
-                    .board_keys()
-                    .iter()
-                    .map(|k| (k.key.to_string(), k.what)),
-            )
-            .map(|(key, what)| format!(" {key:<7}{what}"));
-        let panel = super::super::help::panel_terms(app.session.energy_means())
-            .map(|(term, what)| format!(" {term:<12}{what}"));
-        keys.chain(panel).collect()
-    }
-
-    #[test]
-    fn the_help_shows_the_keys_and_the_panel_whole_at_80x24_and_on_two_pages_at_60x20() {
-        let start = crate::ui::demos::bare();
-        let screen80 = Rect::new(0, 0, 80, 24);
-        let mut app = App::new(
-            start.demos,
-            start.tab,
-            start.index,
-            None,
-            Theme::colour(false),
-            screen80,
-            false,
-        )
-        .unwrap();
-        // Every tab: TSP's two keys of its own make the tallest help.
-        for tab in ["Sudoku", "TSP", "Image"] {
-            assert!(screen(&app, 80, 24)[0].contains(&format!("[{tab}]")));
-            let lines = help_lines(&app);
-            assert!(lines.iter().any(|l| l.contains("Progress")), "{lines:?}");
-            // 80x24: one page holds it all.
-            app.resize(screen80);
-            app.on_action(Action::Help);
-            let page = screen(&app, 80, 24);
-            for line in &lines {
-                assert!(
-                    boxed(&page, line),
-                    "{tab} 80x24 misses {line:?}:\n{}",
-                    page.join("\n")
-                );
-            }
-            assert!(page.join("\n").contains("any key closes this help"));
-            app.on_action(Action::Help);
-            assert!(!screen(&app, 80, 24).join("\n").contains("any key closes"));
-            // 60x20: the keys, then `?` turns to the panel, then any key closes.
-            app.resize(Rect::new(0, 0, 60, 20));
-            app.on_action(Action::Help);
-            let keys = screen(&app, 60, 20);
-            assert!(
-                keys.join("\n")
-                    .contains("? the stats panel · any other key closes")
-            );
-            app.on_action(Action::Help);
-            let panel = screen(&app, 60, 20);
-            for line in &lines {
-                assert!(
-                    boxed(&keys, line) || boxed(&panel, line),
-                    "{tab} 60x20 misses {line:?}:\n{}\n{}",
-                    keys.join("\n"),
-                    panel.join("\n")
-                );
-            }
-            app.on_action(Action::Help);
-            assert!(!screen(&app, 60, 20).join("\n").contains("any key closes"));
-            app.on_action(Action::NextDemo);
-        }
-    }
-
     /// The item and board of every run a demo started.
     type Started = Arc<Mutex<Vec<(usize, BoardArea)>>>;
 
@@ -962,7 +806,7 @@ mod tests {
         }
         fn start(&self, index: usize, _: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
             self.boards.lock().unwrap().push((index, area));
-            let view = SudokuView::new(3, String::new());
+            let view = Digits("");
             Ok(Box::new(frozen(self.state.clone(), view)))
         }
         fn sized_to_board(&self, _: usize) -> bool {
@@ -1049,34 +893,6 @@ mod tests {
             app.on_action(Action::NextPuzzle);
             assert_eq!(boards.lock().unwrap()[1], (2, LARGE));
         }
-    }
-
-    #[test]
-    fn a_resized_image_is_drawn_one_pixel_per_dot_again() {
-        let demo = crate::ui::boards::image::ImageDemo {
-            runs: crate::ui::demos::image_presets(),
-            trace: crate::ui::boards::TraceSlot::default(),
-        };
-        let mut app = App::new(
-            vec![Box::new(demo)],
-            0,
-            0,
-            None,
-            Theme::colour(false),
-            Rect::new(0, 0, 80, 24),
-            false,
-        )
-        .unwrap();
-        app.on_action(Action::Faster);
-        let speed = app.speed;
-        // 48x22 cells of 2x4 dots.
-        assert!(screen(&app, 80, 24)[0].contains("random 96x88"));
-        app.resize(Rect::new(0, 0, 120, 40));
-        settle(&mut app);
-        let title = &screen(&app, 120, 40)[0];
-        assert!(title.contains("random 156x152"), "{title}");
-        assert!(title.contains(" 1/5 "), "{title}");
-        assert_eq!(app.speed, speed);
     }
 
     #[test]

@@ -8,9 +8,9 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use kiln::anneal::{Problem, Rng, randomized};
-use kiln::ui::watch::{self, Watch};
-use kiln::ui::{Board, Theme, put};
+use kiln_core::anneal::{Problem, Rng, randomized};
+use kiln_tui::watch::{self, Watch};
+use kiln_tui::{Board, Theme, put};
 use rand::{RngExt, SeedableRng};
 use ratatui::{buffer::Buffer, layout::Rect};
 
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn headless_it_colours_a_twenty_by_twenty_map() {
         let outcome = watch(20, 1).solve().unwrap();
-        assert_eq!(outcome.reason, kiln::anneal::StopReason::Target);
+        assert_eq!(outcome.reason, kiln_core::anneal::StopReason::Target);
         assert_eq!(outcome.energy, 0.0);
         assert_eq!(Graph::new(20, 1).clashes(&outcome.best), 0);
     }
