@@ -14,7 +14,7 @@ use kiln_core::anneal::worker::Speed;
 use kiln_core::anneal::{Explained, Launch, Runner, Sample, Search, StopReason};
 use kiln_tui::keys::Action;
 use kiln_tui::{App, Board, BoardArea, Demo, Flow, Glyphs, Live, Session, Tab, Theme, Tui};
-use pyo3::exceptions::{PyFileExistsError, PyRuntimeError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use ratatui::buffer::Buffer;
@@ -286,7 +286,7 @@ pub(crate) fn watch(
     options: Options,
 ) -> PyResult<(Py<PyAny>, f64, u64, f64, &'static str)> {
     if let Some(path) = &options.record {
-        kiln_tui::record::check(path).map_err(|e| PyFileExistsError::new_err(e.to_string()))?;
+        kiln_tui::record::check(path).map_err(|e| PyOSError::new_err(e.to_string()))?;
     }
     let shared = Arc::new(Shared::default());
     let watched = Watched {

@@ -176,3 +176,18 @@ def test_an_error_in_move_ends_the_view_with_its_traceback():
     after = terminal.written[restored:]
     assert "Traceback" in after and "in move" in after, after
     assert "ZeroDivisionError: a bug in move()" in after
+
+
+def test_a_recording_over_an_existing_file_is_refused_before_the_view_opens(tmp_path):
+    cast = tmp_path / "taken.cast"
+    cast.write_text("mine")
+    terminal = Terminal(salesman("""
+        try:
+            Salesman(read_places(BERLIN52)).watch(record=%r)
+        except OSError as error:
+            print("refused:", error)
+        """ % str(cast)))
+    assert terminal.finish() == 0
+    assert "refused:" in terminal.written and "exists" in terminal.written
+    assert "\x1b[?1049h" not in terminal.written, "the view never opened"
+    assert cast.read_text() == "mine"
