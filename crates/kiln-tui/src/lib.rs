@@ -180,6 +180,21 @@ impl Events for LocalEvents {
 /// Runs `ui` in the local terminal until the user quits or a signal comes, recording what
 /// the terminal is sent to a new file at `record` if given (`--record`).
 pub fn drive(ui: &mut impl Tui, fps: u32, record: Option<&Path>) -> Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    drive_until(ui, fps, record, &stop, || watch_signals(Arc::clone(&stop)))
+}
+
+/// Runs `ui` in the local terminal as [`drive`] does, until the user quits or `stop` is
+/// set, with signals left to the caller: a program that embeds the view (a Python
+/// module, whose Ctrl-C is Python's) sets `stop` itself. `signals` is called once the
+/// terminal is known to be there, before it is taken.
+pub fn drive_until(
+    ui: &mut impl Tui,
+    fps: u32,
+    record: Option<&Path>,
+    stop: &AtomicBool,
+    signals: impl FnOnce() -> std::io::Result<()>,
+) -> Result<()> {
     // Without a controlling terminal nothing tells kiln when its terminal goes away (no
     // SIGHUP comes), and crossterm would read end-of-file for ever at full CPU.
     if std::fs::File::open("/dev/tty").is_err() {
@@ -191,8 +206,7 @@ pub fn drive(ui: &mut impl Tui, fps: u32, record: Option<&Path>) -> Result<()> {
     let recording = record
         .map(|path| record::create(path).map(|file| (file, path)))
         .transpose()?;
-    let stop = Arc::new(AtomicBool::new(false));
-    watch_signals(Arc::clone(&stop))?;
+    signals()?;
     let mut screen = terminal::enter_local(|out, area| -> std::io::Result<Box<dyn Sink>> {
         Ok(match recording {
             None => Box::new(out),
@@ -208,7 +222,7 @@ pub fn drive(ui: &mut impl Tui, fps: u32, record: Option<&Path>) -> Result<()> {
             }
         })
     })?;
-    event_loop(ui, fps, &mut screen, &mut LocalEvents, &stop)
+    event_loop(ui, fps, &mut screen, &mut LocalEvents, stop)
 }
 
 /// The event loop, for a local or a remote terminal: draws at most `fps` frames a second,

@@ -18,6 +18,12 @@ pub fn randomized<P: Problem>(mut problem: P, seed: u64) -> P {
 /// and `delta` must not change the state. `delta` must equal `energy()` after the move
 /// minus `energy()` before it; every problem has a property test that checks exactly that.
 ///
+/// A problem whose moves cannot be looked at before they are made (a Python annealer's
+/// `move()` changes its state and at most says by how much) sets
+/// [`Problem::MOVES_IN_PROPOSE`]: its `propose` makes the move, through interior
+/// mutability, `delta` says what it changed, and the runner keeps it with `apply` or takes
+/// it back with [`Problem::undo`].
+///
 /// # Example
 ///
 /// Sorting a permutation: the energy counts the values out of place, a move swaps two
@@ -76,6 +82,11 @@ pub trait Problem {
     /// What leaves the annealer: the board for the UI and the best state for the report.
     type Snapshot: Clone + Send + 'static;
 
+    /// Whether `propose` makes the move it draws, to be kept by `apply` or taken back by
+    /// `undo` (see the trait's docs). The runner then keeps a copy of a new best state
+    /// before it proposes from it, not when an uphill move leaves it.
+    const MOVES_IN_PROPOSE: bool = false;
+
     /// Full energy, recomputed from scratch (for checks and resynchronisation).
     fn energy(&self) -> f64;
     /// Draws a random move from the current state.
@@ -84,6 +95,9 @@ pub trait Problem {
     fn delta(&self, mv: &Self::Move) -> f64;
     /// Carries out `mv`.
     fn apply(&mut self, mv: &Self::Move);
+    /// Takes back the move `propose` made, which the runner rejected; only called when
+    /// [`Problem::MOVES_IN_PROPOSE`] holds.
+    fn undo(&self, _mv: &Self::Move) {}
     /// Replaces the state by a fresh random one (a restart).
     fn randomize(&mut self, rng: &mut Rng);
     /// A copy of the state for the UI or the final report.

@@ -353,6 +353,12 @@ impl<P: Problem> Runner<P> {
             }
             let stop_at = end.min(self.chunk_end);
             while self.iterations < stop_at {
+                // A move made as it is proposed leaves the state before it is judged: a
+                // new best is copied first.
+                if P::MOVES_IN_PROPOSE && self.best_pending && self.energy <= self.best_energy + EPS
+                {
+                    self.save_best();
+                }
                 let mv = self.problem.propose(&mut self.rng);
                 let delta = self.problem.delta(&mv);
                 self.iterations += 1;
@@ -362,10 +368,14 @@ impl<P: Problem> Runner<P> {
                     Decision::new(delta, temperature, energy, u, accepted)
                 });
                 if !accepted {
+                    if P::MOVES_IN_PROPOSE {
+                        self.problem.undo(&mv);
+                    }
                     continue;
                 }
                 // Leaving the best state uphill: keep a copy first (not too often).
-                if delta > 0.0
+                if !P::MOVES_IN_PROPOSE
+                    && delta > 0.0
                     && self.best_pending
                     && self.energy <= self.best_energy + EPS
                     && self.iterations - self.last_save >= self.save_gap
@@ -572,6 +582,9 @@ pub fn auto_temperature<P: Problem>(
     for _ in 0..samples {
         let mv = problem.propose(&mut rng);
         let d = problem.delta(&mv);
+        if P::MOVES_IN_PROPOSE {
+            problem.undo(&mv);
+        }
         if d > 0.0 {
             sum += d;
             count += 1;
@@ -818,6 +831,68 @@ mod tests {
         fn delta_quantum(&self) -> f64 {
             0.25
         }
+    }
+
+    /// Bits whose flips are made as they are proposed, and undone when rejected.
+    struct FlipFirst(std::cell::RefCell<Bits>);
+
+    impl Problem for FlipFirst {
+        type Move = (usize, f64);
+        type Snapshot = Vec<bool>;
+        const MOVES_IN_PROPOSE: bool = true;
+        fn energy(&self) -> f64 {
+            self.0.borrow().energy()
+        }
+        fn propose(&self, rng: &mut Rng) -> (usize, f64) {
+            let mut bits = self.0.borrow_mut();
+            let i = bits.propose(rng);
+            let delta = bits.delta(&i);
+            bits.apply(&i);
+            (i, delta)
+        }
+        fn delta(&self, &(_, delta): &(usize, f64)) -> f64 {
+            delta
+        }
+        fn apply(&mut self, _: &(usize, f64)) {}
+        fn undo(&self, (i, _): &(usize, f64)) {
+            self.0.borrow_mut().apply(i);
+        }
+        fn randomize(&mut self, rng: &mut Rng) {
+            self.0.get_mut().randomize(rng)
+        }
+        fn snapshot(&self) -> Vec<bool> {
+            self.0.borrow().snapshot()
+        }
+    }
+
+    #[test]
+    fn moves_made_in_propose_and_undone_run_as_moves_looked_at_first() {
+        let mut config = RunConfig::new(Schedule::Exponential { t_min: 0.05 }, 3.0);
+        config.budget.max_steps = Some(100_000);
+        config.stagnation = Some(Stagnation {
+            window: 3_000,
+            action: StallAction::Reheat { temperature: 2.0 },
+        });
+        let plain = Runner::new(Bits::ones(300), config.clone(), 4);
+        let first = Runner::new(
+            FlipFirst(std::cell::RefCell::new(Bits::ones(300))),
+            config,
+            4,
+        );
+        let (mut plain, mut first) = (plain, first);
+        for _ in 0..40 {
+            plain.step_batch(2_500);
+            first.step_batch(2_500);
+            assert_eq!(first.energy(), plain.energy());
+            assert_eq!(first.problem().snapshot(), plain.problem().snapshot());
+            let (best, energy) = first.best();
+            assert_eq!(best.iter().filter(|&&b| b).count() as f64, energy);
+            assert_eq!(energy, plain.best().1);
+        }
+        assert!(plain.sample().reheats > 0, "the runs reheat");
+        let t = auto_temperature(first.problem(), 1, 0.5, 100);
+        assert_eq!(t, auto_temperature(plain.problem(), 1, 0.5, 100));
+        assert_eq!(first.problem().snapshot(), plain.problem().snapshot());
     }
 
     #[test]
