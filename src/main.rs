@@ -84,11 +84,12 @@ fn command_line_error(e: &clap::Error) -> ExitCode {
     }
 }
 
-/// color-eyre's hooks, with a panic report that cannot itself panic: color-eyre's own
+/// color-eyre's panic hook, with a report that cannot itself panic: color-eyre's own
 /// writes it with `eprintln!`, which aborts the process when stderr is closed or full.
 fn install_hooks() {
-    let (panic_hook, eyre_hook) = color_eyre::config::HookBuilder::default().into_hooks();
-    let _ = eyre_hook.install();
+    // Errors are printed as one line, never with their report: color-eyre's error hook would
+    // only resolve a backtrace (0.3 s and 130 MB under RUST_BACKTRACE=1) for nothing.
+    let (panic_hook, _) = color_eyre::config::HookBuilder::default().into_hooks();
     std::panic::set_hook(Box::new(move |info| {
         let _ = writeln!(std::io::stderr(), "{}", panic_hook.panic_report(info));
     }));
