@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::search::interrupt;
 use crate::input::InputError;
+use crate::search::interrupt;
 
 /// Where a run writes its result, and whether it may replace a file there.
 #[derive(Debug, Clone)]
