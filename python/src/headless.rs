@@ -2,7 +2,8 @@
 //! Tmin over `steps`, `updates` calls of the annealer's `update()`) and the runs at a fixed
 //! temperature its `auto()` explores with, both on kiln's runner.
 
-use kiln_core::anneal::{RunConfig, Runner, Schedule, StopReason};
+use kiln_core::anneal::{RunConfig, Runner, Schedule};
+use kiln_core::search::StopReason;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::intern;
 use pyo3::prelude::*;

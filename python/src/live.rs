@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::eyre;
-use kiln_core::anneal::worker::Speed;
-use kiln_core::anneal::{Explained, Launch, Runner, Sample, Search, StopReason};
+use kiln_core::anneal::{Launch, Runner};
+use kiln_core::search::worker::Speed;
+use kiln_core::search::{Explained, Sample, Search, StopReason};
 use kiln_tui::keys::Action;
 use kiln_tui::{App, Board, BoardArea, Demo, Flow, Glyphs, Live, Session, Tab, Theme, Tui};
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
