@@ -1,10 +1,13 @@
 //! `kiln race PROBLEM ARGS...`: the problem's own arguments, where any flag given a
-//! comma-separated list is raced. The words are expanded into one argument list per pane
-//! (one value of each raced flag) and each is parsed by the problem's own parser, so every
-//! flag of every problem can be raced with no code of its own. Several listed flags race
+//! comma-separated list is raced. clap reads the words once with the problem's own parser
+//! (every value as text) to find the lists; each pane's arguments, one value of each raced
+//! flag, are then parsed by the same parser with its real value types, so every flag of
+//! every problem can be raced with no code of its own. Several listed flags race
 //! every combination of their values, as long as that makes no more than four panes.
 
-use clap::{CommandFactory, Parser};
+use clap::builder::{Arg, ArgAction};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, Parser, value_parser};
 
 use crate::cli::{Cli, Command, check_live};
 use crate::headless::spec::with_part;
@@ -51,101 +54,167 @@ impl From<InputError> for Refusal {
     }
 }
 
-/// A flag given a list: where its value is among the words, and the values.
+/// A flag given a comma-separated list: its id, its own long name (as JSON reports it, also
+/// when raced under an alias) and the values.
 struct Listed {
+    id: String,
     flag: String,
-    /// The word holding the value, and the text before the list in it (`--moves=`).
-    word: usize,
-    prefix: String,
     values: Vec<String>,
 }
 
-/// The long names and aliases of `problem`'s flags that take a value, each with the flag's
-/// own long name (`presets` is `preset` for `kiln sudoku`), and their short names.
-fn value_flags(problem: &str) -> (Vec<(String, String)>, Vec<char>) {
-    let cli = Cli::command();
-    let Some(command) = cli.find_subcommand(problem) else {
-        return (Vec::new(), Vec::new());
-    };
-    let takes: Vec<&clap::Arg> = command
-        .get_arguments()
-        .filter(|a| !a.is_positional() && a.get_action().takes_values())
-        .collect();
-    let longs = takes
-        .iter()
-        .filter_map(|a| {
-            let long = a.get_long()?;
-            let names = std::iter::once(long).chain(a.get_all_aliases().unwrap_or_default());
-            Some(names.map(|name| (name.to_string(), long.to_string())))
-        })
-        .flatten()
-        .collect();
-    let shorts = takes.iter().filter_map(|a| a.get_short()).collect();
-    (longs, shorts)
+/// The arguments as clap reads them: `kiln PROBLEM WORDS...` parsed by the problem's own
+/// parser with every value taken as text, so that a list (`swap,two-opt`) parses wherever
+/// one value would. Nothing here tells flags from values: clap does.
+struct Read {
+    /// The problem's command, built (globals included).
+    command: clap::Command,
+    matches: ArgMatches,
 }
 
-/// The flags of `words` given a comma-separated list.
-fn listed(problem: &str, words: &[String]) -> Result<Vec<Listed>, InputError> {
-    let (longs, shorts) = value_flags(problem);
-    // The flag's own long name, so that a pane names a flag raced under an alias as JSON
-    // reports it.
-    let own_name = |flag: &str| {
-        let long = flag.strip_prefix("--")?;
-        longs
-            .iter()
-            .find(|(name, _)| name == long)
-            .map(|(_, own)| own.clone())
-    };
-    let takes_value = |flag: &str| match flag.strip_prefix("--") {
-        Some(_) => own_name(flag).is_some(),
-        None => {
-            let mut chars = flag.chars().skip(1);
-            matches!((chars.next(), chars.next()), (Some(c), None) if shorts.contains(&c))
-        }
-    };
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let word = &words[i];
-        let (flag, word_at, prefix, value) = match word.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_string(), i, format!("{flag}="), value.to_string())
-            }
-            _ if word.starts_with('-') && takes_value(word) && i + 1 < words.len() => {
-                i += 1;
-                (word.clone(), i, String::new(), words[i].clone())
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
+/// A value-taking argument of `kiln PROBLEM` that takes its value as text.
+fn as_text(arg: Arg) -> Arg {
+    match arg.get_action().takes_values() {
+        true => arg.value_parser(value_parser!(String)),
+        false => arg,
+    }
+}
+
+impl Read {
+    fn new(problem: &str, words: &[String]) -> Result<Self, Refusal> {
+        let not_a_problem = || {
+            Refusal::Race(InputError::new(
+                "race",
+                format!("`kiln {problem}` is not a problem to race"),
+            ))
         };
-        i += 1;
-        if !value.contains(',') {
-            continue;
+        if Cli::command().find_subcommand(problem).is_none() {
+            return Err(not_a_problem());
         }
-        let values: Vec<String> = value.split(',').map(|v| v.trim().to_string()).collect();
-        if values.iter().any(String::is_empty) {
-            return Err(InputError::new(
-                &flag,
-                format!("'{value}' has an empty value"),
+        let mut cli = Cli::command()
+            .mut_args(as_text)
+            .mut_subcommand(problem, |command| command.mut_args(as_text));
+        let line = ["kiln", problem].into_iter().map(String::from);
+        let mut matches = cli
+            .try_get_matches_from_mut(line.chain(words.iter().cloned()))
+            .map_err(Refusal::Parse)?;
+        let (Some(command), Some((_, matches))) =
+            (cli.find_subcommand(problem), matches.remove_subcommand())
+        else {
+            return Err(not_a_problem());
+        };
+        Ok(Read {
+            command: command.clone(),
+            matches,
+        })
+    }
+
+    /// The flags given on the command line, not positionals and not defaults.
+    fn given(&self) -> impl Iterator<Item = &Arg> {
+        self.command.get_arguments().filter(|arg| {
+            self.matches.value_source(arg.get_id().as_str()) == Some(ValueSource::CommandLine)
+        })
+    }
+
+    /// The flags given a comma-separated list, in the order they were given.
+    fn listed(&self) -> Result<Vec<Listed>, InputError> {
+        let mut found = Vec::new();
+        for arg in self.given().filter(|arg| !arg.is_positional()) {
+            let id = arg.get_id().as_str();
+            let flag = arg.get_long().unwrap_or(id).to_string();
+            let Some(value) = self
+                .matches
+                .get_raw(id)
+                .into_iter()
+                .flatten()
+                .filter_map(|value| value.to_str())
+                .find(|value| value.contains(','))
+            else {
+                continue;
+            };
+            let values: Vec<String> = value.split(',').map(|v| v.trim().to_string()).collect();
+            let typed = format!("--{flag}");
+            if values.iter().any(String::is_empty) {
+                return Err(InputError::new(
+                    &typed,
+                    format!("'{value}' has an empty value"),
+                ));
+            }
+            if let Some((_, twice)) = values
+                .iter()
+                .enumerate()
+                .find(|(i, v)| values[..*i].contains(v))
+            {
+                return Err(InputError::new(&typed, format!("{twice} is named twice")));
+            }
+            let at = self.matches.index_of(id).unwrap_or(usize::MAX);
+            found.push((
+                at,
+                Listed {
+                    id: id.to_string(),
+                    flag,
+                    values,
+                },
             ));
         }
-        if let Some((_, twice)) = values
-            .iter()
-            .enumerate()
-            .find(|(i, v)| values[..*i].contains(v))
-        {
-            return Err(InputError::new(&flag, format!("{twice} is named twice")));
-        }
-        found.push(Listed {
-            flag: own_name(&flag).unwrap_or_else(|| flag.trim_start_matches('-').to_string()),
-            word: word_at,
-            prefix,
-            values,
-        });
+        found.sort_by_key(|(at, _)| *at);
+        Ok(found.into_iter().map(|(_, listed)| listed).collect())
     }
-    Ok(found)
+
+    /// The words again, as clap read them, with `chosen` (id, value) in place of the lists:
+    /// positionals first, then every flag given, each value as `--flag=VALUE`.
+    fn words(&self, chosen: &[(&str, &str)]) -> Vec<String> {
+        let mut positionals = Vec::new();
+        let mut flags = Vec::new();
+        for arg in self.given() {
+            let id = arg.get_id().as_str();
+            let name = match (arg.get_long(), arg.get_short()) {
+                (Some(long), _) => format!("--{long}"),
+                (None, Some(short)) => format!("-{short}"),
+                (None, None) => String::new(),
+            };
+            let chosen = chosen.iter().find(|(raced, _)| *raced == id);
+            let occurrences: Vec<Vec<String>> = self
+                .matches
+                .get_raw_occurrences(id)
+                .into_iter()
+                .flatten()
+                .map(|values| {
+                    let values = values.map(|v| v.to_string_lossy().into_owned());
+                    match chosen {
+                        Some((_, value)) => vec![value.to_string()],
+                        None => values.collect(),
+                    }
+                })
+                .collect();
+            match arg.get_action() {
+                _ if arg.is_positional() => {
+                    positionals.push((arg.get_index(), occurrences.concat()));
+                }
+                ArgAction::Count => {
+                    let times = self.matches.get_count(id);
+                    flags.extend((0..times).map(|_| name.clone()));
+                }
+                action if !action.takes_values() => flags.push(name),
+                _ => {
+                    for values in occurrences {
+                        match values.as_slice() {
+                            [one] => flags.push(format!("{name}={one}")),
+                            many => {
+                                flags.push(name.clone());
+                                flags.extend(many.iter().cloned());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        positionals.sort_by_key(|(index, _)| *index);
+        positionals
+            .into_iter()
+            .flat_map(|(_, values)| values)
+            .chain(flags)
+            .collect()
+    }
 }
 
 /// Parses `kiln race PROBLEM WORDS...` into its panes.
@@ -155,7 +224,8 @@ pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
         let help = Cli::try_parse_from(["kiln", problem, "--help"]);
         return Err(Refusal::Parse(help.expect_err("--help stops the parser")));
     }
-    let lists = listed(problem, words)?;
+    let read = Read::new(problem, words)?;
+    let lists = read.listed()?;
     let panes: usize = lists.iter().map(|l| l.values.len()).product();
     if lists.is_empty() {
         return Err(InputError::new(
@@ -183,18 +253,18 @@ pub fn plan(problem: &str, words: &[String]) -> Result<Plan, Refusal> {
     for n in 0..panes {
         // Pane n takes value (n / stride) % len of each list, the first list slowest.
         let mut stride = panes;
-        let mut pane_words = words.to_vec();
         let mut raced = Vec::new();
+        let mut chosen = Vec::new();
         for list in &lists {
             stride /= list.values.len();
             let value = &list.values[(n / stride) % list.values.len()];
-            pane_words[list.word] = format!("{}{value}", list.prefix);
+            chosen.push((list.id.as_str(), value.as_str()));
             raced.push((list.flag.clone(), value.clone()));
         }
         let line = ["kiln", problem]
             .into_iter()
             .map(String::from)
-            .chain(pane_words);
+            .chain(read.words(&chosen));
         let mut cli = Cli::try_parse_from(line).map_err(Refusal::Parse)?;
         let Some(Command::Problem(problem)) = cli.command.take() else {
             return Err(Refusal::Race(InputError::new(
@@ -381,6 +451,32 @@ mod tests {
         let e = refused("tsp --moves swap,sideways");
         assert!(e.contains("sideways"), "{e}");
         assert!(refused("tsp --moves swap,").contains("empty value"));
+    }
+
+    #[test]
+    fn every_other_word_reaches_each_pane_as_given() {
+        let plan = plan(
+            "tsp",
+            &words("--random 60 --no-polish --moves=swap,two-opt --seed 9 --speed 5 --quiet"),
+        )
+        .unwrap();
+        for pane in &plan.panes {
+            let ProblemCommand::Tsp(args) = &pane.problem else {
+                panic!("{:?}", pane.problem);
+            };
+            assert!(args.no_polish);
+            assert_eq!(args.anneal.seed, 9);
+            assert!(pane.cli.globals.quiet);
+            assert!(pane.cli.globals.speed.is_some());
+        }
+        // Raced under an alias, a flag is named by its own name.
+        let presets = super::plan(
+            "sudoku",
+            &words("puzzles/sudoku/easy20.txt --presets kiln,lundy --index 2"),
+        )
+        .unwrap();
+        assert_eq!(presets.flags, ["preset"]);
+        assert_eq!(presets.panes[1].raced, [("preset".into(), "lundy".into())]);
     }
 
     #[test]
