@@ -1,10 +1,16 @@
 //! The command line: `kiln [sudoku|tsp|image] ...`, headless or live.
 
+/// clap's errors as kiln's one-line messages.
 pub mod errors;
+/// `kiln completions` and `kiln man`.
 pub mod generate;
+/// `kiln plot`'s flags.
 pub mod plot_args;
+/// `kiln race`'s flags.
 pub mod race_args;
+/// `kiln race PROBLEM ARGS...` into its panes.
 pub mod race_plan;
+/// `kiln serve`'s flags.
 pub mod serve_args;
 
 use std::path::PathBuf;
@@ -42,8 +48,10 @@ const DEFAULT_FPS: u32 = 20;
         `kiln COMMAND --headless` (or with stdout not a terminal) prints JSON lines instead."
 )]
 pub struct Cli {
+    /// The command; none opens the demos.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The flags every command takes.
     #[command(flatten)]
     pub globals: Globals,
 }
@@ -229,8 +237,10 @@ impl Cli {
     }
 }
 
+/// What `kiln` is asked to do.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// `kiln sudoku|tsp|image ...`: one of the built-in problems.
     #[command(flatten)]
     Problem(ProblemCommand),
     /// List the Sudoku presets (`kiln sudoku --preset NAME`) and their parameters.

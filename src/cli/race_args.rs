@@ -20,6 +20,7 @@ use crate::search::Trace;
 #[derive(Args, Debug, Clone)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct RaceArgs {
+    /// `kiln race PROBLEM ARGS...`: a race of any flag; without it, Sudoku presets.
     #[command(subcommand)]
     pub problem: Option<RaceProblem>,
     /// Puzzle file; every puzzle in it is raced in turn unless --index picks one.
@@ -40,8 +41,10 @@ pub struct RaceArgs {
     /// No singles propagation, even for presets that use it.
     #[arg(long)]
     pub no_propagate: bool,
+    /// The annealing flags every preset takes.
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    /// The genetic algorithm's flags.
     #[command(flatten)]
     pub ga: GaArgs,
 }

@@ -28,15 +28,18 @@ pub struct Pane {
     /// The pane's command line, parsed as `kiln PROBLEM ARGS...`: its global flags here,
     /// its problem in `problem`.
     pub cli: Cli,
+    /// The pane's problem and its flags.
     pub problem: ProblemCommand,
 }
 
 /// A race of one problem: its panes, in the order of the values given.
 #[derive(Debug)]
 pub struct Plan {
+    /// The problem's command name (`tsp`).
     pub problem: String,
     /// The raced flags, without dashes.
     pub flags: Vec<String>,
+    /// One per combination of the raced values.
     pub panes: Vec<Pane>,
 }
 

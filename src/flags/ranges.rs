@@ -41,14 +41,20 @@ pub const MAX_SEEDS: u64 = 1_000_000;
 /// A range of real numbers, each end open or closed, and what the numbers are.
 #[derive(Debug, Clone, Copy)]
 pub struct Reals {
+    /// The lower end.
     pub low: f64,
+    /// Whether `low` itself is out of range.
     pub low_open: bool,
+    /// The upper end.
     pub high: f64,
+    /// Whether `high` itself is out of range.
     pub high_open: bool,
+    /// What the numbers are, as an error message says it ("a temperature").
     pub unit: &'static str,
 }
 
 impl Reals {
+    /// Whether `x` is in the range.
     pub fn contains(&self, x: f64) -> bool {
         let above = if self.low_open {
             x > self.low
@@ -95,8 +101,11 @@ impl fmt::Display for Reals {
 /// Whole numbers from `low` to `high` (both included), read as a `T`.
 #[derive(Debug)]
 pub struct Wholes<T> {
+    /// The smallest allowed.
     pub low: u64,
+    /// The largest allowed.
     pub high: u64,
+    /// What the numbers are, as an error message says it ("cities").
     pub unit: &'static str,
     target: PhantomData<T>,
 }
@@ -110,6 +119,7 @@ impl<T> Clone for Wholes<T> {
 impl<T> Copy for Wholes<T> {}
 
 impl<T: TryFrom<u64>> Wholes<T> {
+    /// `low..=high`, of `unit`.
     pub const fn new(low: u64, high: u64, unit: &'static str) -> Self {
         Wholes {
             low,
@@ -119,6 +129,7 @@ impl<T: TryFrom<u64>> Wholes<T> {
         }
     }
 
+    /// Parses `text` and checks it is in range; the error says which range and why.
     pub fn parse(&self, text: &str) -> Result<T, String> {
         let range = format!("[{}, {}]", show_whole(self.low), show_whole(self.high));
         let shown = excerpt(text);
@@ -152,6 +163,7 @@ fn show_whole(n: u64) -> String {
     }
 }
 
+/// `Reals` from its ends (`true`: that end is open) and unit.
 const fn reals(low: f64, low_open: bool, high: f64, high_open: bool, unit: &'static str) -> Reals {
     Reals {
         low,
@@ -162,9 +174,13 @@ const fn reals(low: f64, low_open: bool, high: f64, high_open: bool, unit: &'sta
     }
 }
 
+/// `--time-limit` and other durations.
 pub const SECONDS: Reals = reals(0.0, true, MAX_SECONDS, false, "seconds, a year at most");
+/// `--max-steps` and other step counts.
 pub const STEPS: Wholes<u64> = Wholes::new(1, MAX_STEPS, "steps");
+/// `--seed`.
 pub const SEED: Wholes<u64> = Wholes::new(0, u64::MAX, "any 64-bit number");
+/// Temperatures other than the start (`--t-min`, `--reheat-t`).
 pub const TEMPERATURE: Reals = reals(0.0, true, MAX_TEMPERATURE, false, "a temperature");
 /// A start temperature may be 0: a greedy descent.
 pub const START_TEMPERATURE: Reals = reals(
@@ -174,16 +190,23 @@ pub const START_TEMPERATURE: Reals = reals(
     false,
     "a temperature, or 'auto'",
 );
+/// A geometric schedule's factor per step.
 pub const COOLING_FACTOR: Reals = reals(0.0, true, 1.0, true, "a factor per step");
+/// Lundy and Mees' schedule constant.
 pub const LUNDY_K: Reals = reals(0.0, true, 1e6, false, "T = T0/(1+k*i)");
+/// A target share of uphill moves accepted (a start temperature found from it).
 pub const ACCEPTANCE: Reals = reals(0.0, true, 1.0, true, "a share of uphill moves");
+/// A share of moves of one kind (`--pairs`, `--focus`).
 pub const SHARE: Reals = reals(0.0, false, 1.0, false, "a share of moves");
+/// `--chains`, `--replicas`, `--threads`.
 pub const CHAINS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "each runs a copy of the state");
+/// The genetic algorithm's `--population`.
 pub const POPULATION: Wholes<u64> = Wholes::new(
     2,
     MAX_POPULATION,
     "candidates; larger ones take minutes and gigabytes",
 );
+/// The genetic algorithm's `--elites`.
 pub const ELITES: Reals = reals(0.0, true, 1.0, true, "a share of the population");
 /// The GA adapts its rate within these bounds; a start outside them would be clamped.
 pub const MUTATION: Reals = reals(
@@ -195,17 +218,27 @@ pub const MUTATION: Reals = reals(
 );
 /// Puzzle numbers in a file.
 pub const INDEX: Wholes<usize> = Wholes::new(1, u32::MAX as u64, "a puzzle number");
+/// `--fps` of the live view.
 pub const FPS: Wholes<u32> = Wholes::new(1, 120, "frames per second");
+/// `--speed`, when a number.
 pub const SPEED: Wholes<u64> = Wholes::new(1, MAX_SPEED, "steps per second, or 'full'");
+/// `--random N` and a TSPLIB file's `DIMENSION`.
 pub const CITIES: Wholes<usize> = Wholes::new(3, MAX_CITIES, "cities; a tour needs 3");
+/// `--neighbours`: candidates per city.
 pub const NEIGHBOURS: Wholes<u16> = Wholes::new(1, MAX_NEIGHBOURS, "candidates per city");
 /// A tour length: TSP lengths stay below 2^53.
 pub const OPTIMUM: Wholes<u64> = Wholes::new(1, 1 << 53, "a tour length");
+/// `--kick-share`.
 pub const KICK_SHARE: Reals = reals(0.0, false, 1.0, true, "a share of the budget");
+/// `--density` of a pattern-formation image.
 pub const DENSITY: Reals = reals(0.0, true, 1.0, true, "a share of black pixels");
+/// Energy weights (`--lambda`, `--beta`, kernel weights).
 pub const WEIGHT: Reals = reals(0.0, false, MAX_WEIGHT, false, "a weight");
+/// Probabilities (`--noise`).
 pub const PROBABILITY: Reals = reals(0.0, false, 1.0, false, "a probability");
+/// `--rounds` of the image problem.
 pub const ROUNDS: Wholes<u64> = Wholes::new(1, MAX_CHAINS, "rounds");
+/// `--jobs`.
 pub const JOBS: Wholes<usize> = Wholes::new(1, MAX_JOBS, "threads");
 /// Sessions of `kiln serve`: each holds a thread, a run and its annealing thread.
 pub const SESSIONS: Wholes<usize> = Wholes::new(1, 1024, "sessions at once");
@@ -231,6 +264,7 @@ pub fn shard(text: &str) -> Result<Shard, String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seeds(pub Vec<u64>);
 
+/// `--seeds`, parsed and checked.
 pub fn seeds(text: &str) -> Result<Seeds, String> {
     // A seed that is no number at all is likely another range syntax (`1-20`, `1:20`).
     let seed = |item: &str| match item.trim().parse::<u128>() {

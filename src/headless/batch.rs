@@ -19,6 +19,7 @@ const STACK_SIZE: usize = 8 << 20;
 pub struct Shard {
     /// 1-based, at most `count`.
     pub part: usize,
+    /// How many shards the batch is cut into.
     pub count: usize,
 }
 
@@ -35,7 +36,9 @@ impl Shard {
 pub struct Batch {
     /// `--seeds`; without it, the run's own seed.
     pub seeds: Option<Vec<u64>>,
+    /// `--shard`: the part of the seeds this machine runs.
     pub shard: Option<Shard>,
+    /// `--jobs`: threads the runs share.
     pub jobs: Option<usize>,
 }
 

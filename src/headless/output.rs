@@ -28,6 +28,7 @@ pub enum Format {
 pub struct Formats {
     /// The problem's subcommand, for messages.
     pub problem: &'static str,
+    /// (extension, format), the default first.
     pub choices: &'static [(&'static str, Format)],
 }
 
@@ -65,7 +66,9 @@ impl Formats {
 /// Where a run writes its result, and in which format.
 #[derive(Debug, Clone)]
 pub struct OutputFile {
+    /// Where it is written.
     pub target: Target,
+    /// What is written there.
     pub format: Format,
 }
 

@@ -29,8 +29,11 @@ pub trait Report: Serialize + Send {
 /// One run, as a tally counts it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Counts {
+    /// Wall time of the run.
     pub seconds: f64,
+    /// Steps (or evaluations) it took.
     pub iterations: u64,
+    /// Whether it reached its goal (a solved Sudoku).
     pub solved: bool,
     /// The input has no solution: nothing was searched.
     pub impossible: bool,
@@ -42,7 +45,9 @@ pub struct Tally {
     seconds: Vec<f64>,
     iterations: u64,
     anneal_time: Duration,
+    /// Runs that reached their goal.
     pub solved: usize,
+    /// Runs whose input has no solution.
     pub impossible: usize,
 }
 

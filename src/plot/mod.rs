@@ -129,7 +129,9 @@ pub fn format_of(path: &Path) -> Result<Format, InputError> {
 /// One trace, named for the legend.
 #[derive(Clone)]
 pub struct Series {
+    /// The legend's name for it (the file's, or the pane's).
     pub name: String,
+    /// Its rows, in step order.
     pub samples: Vec<Sample>,
 }
 

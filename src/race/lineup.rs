@@ -41,6 +41,7 @@ pub struct Lineup {
     pub problem: String,
     /// The raced flags, without dashes.
     pub flags: Vec<String>,
+    /// The panes, in the order of the values given.
     pub entrants: Vec<Entrant>,
 }
 

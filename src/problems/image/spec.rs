@@ -15,20 +15,31 @@ pub type ImageSpec = Spec<ImageModel>;
 pub struct ImageModel {
     /// The input image; without one, a random image (or the built-in picture to denoise).
     pub file: Option<PathBuf>,
+    /// `--size`: width and height of a random or built-in image.
     pub size: Option<(usize, usize)>,
+    /// `--density`: the share of black pixels of a pattern's random start.
     pub density: Option<f64>,
     /// A kernel's name or JSON file.
     pub kernel: Option<String>,
+    /// `--edges`: how the image's borders meet.
     pub edges: Option<Edges>,
+    /// `--denoise`: restore a noisy image instead of forming a pattern.
     pub denoise: bool,
+    /// `--lambda`: the weight of agreeing with the noisy image.
     pub lambda: Option<f64>,
+    /// `--beta`: the weight of agreeing with neighbours.
     pub beta: Option<f64>,
+    /// `--neighbourhood`: 4 or 8 neighbours.
     pub neighbourhood: Option<Neighbourhood>,
+    /// `--noise`: the probability each input pixel is inverted first.
     pub noise: Option<f64>,
     /// A clean image to count pixel errors against.
     pub clean: Option<PathBuf>,
+    /// `--no-icm`: no greedy start before the anneal.
     pub no_icm: bool,
+    /// `--no-multiscale`: no coarse-to-fine start.
     pub no_multiscale: bool,
+    /// `--rounds`: independent anneals fused into one result.
     pub rounds: Option<u64>,
 }
 

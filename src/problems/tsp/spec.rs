@@ -17,16 +17,23 @@ pub type TspSpec = Spec<TspModel>;
 pub struct TspModel {
     /// A TSPLIB file; with neither it nor `random`, the built-in berlin52.
     pub file: Option<PathBuf>,
+    /// `--random N`: N cities drawn from the seed.
     pub random: Option<usize>,
+    /// `--layout`: how random cities are laid out.
     pub layout: Layout,
+    /// `--moves`: the moves the annealer proposes.
     pub moves: MoveSet,
+    /// `--cost`: what the annealer minimises.
     pub cost: Cost,
+    /// `--neighbours`: candidates per city.
     pub neighbours: u16,
+    /// `--init`: the starting tour.
     pub init: Init,
     /// `--optimum`: the known optimal length, over the built-in table's.
     pub optimum: Option<u64>,
     /// A reference tour file, drawn beside ours and measured.
     pub tour: Option<PathBuf>,
+    /// What follows the anneal.
     pub search: Search,
     /// The share of the budget the kicks take (`Search::AnnealIls`).
     pub kick_share: f64,
