@@ -294,7 +294,10 @@ fn plot_refuses_bad_traces_and_formats_in_one_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         err.trim(),
-        format!("kiln: {}:3: 2 fields, a row has 8", bad.display())
+        format!(
+            "kiln: {}:3: 2 fields, a row has 9 (8 in traces without the phase)",
+            bad.display()
+        )
     );
     let out = kiln(&["plot", arg(&bad), "-o", arg(&dir.join("f.gif"))]);
     assert_eq!(out.status.code(), Some(2));
