@@ -423,3 +423,135 @@ impl Search for TspPipeline {
         self.runner.restart();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::anneal::{RunConfig, Schedule};
+    use crate::problems::tsp::random::{self, Layout};
+    use crate::problems::tsp::{Cost, Init, MoveSet};
+
+    /// A 120-city run of `steps` anneal steps, then `then` for `evaluations`.
+    fn pipeline(then: Then, steps: u64, evaluations: u64) -> TspPipeline {
+        let instance = Arc::new(random::instance(120, Layout::Uniform, 7));
+        let mut rng = Rng::seed_from_u64(7);
+        let problem = TspProblem::new(
+            instance,
+            MoveSet::TwoOpt,
+            Cost::Euclidean,
+            5,
+            Init::Nearest,
+            &mut rng,
+        );
+        let mut config = RunConfig::new(Schedule::Linear { t_min: 1.0 }, 200.0);
+        config.budget.max_steps = Some(steps);
+        let budget = ils::Budget {
+            evaluations,
+            deadline: None,
+            target: None,
+        };
+        TspPipeline::new(Runner::new(problem, config, 7), then, budget)
+    }
+
+    /// Steps `p` to its end in batches of `batch`, sampling after each; the samples.
+    fn run(p: &mut TspPipeline, batch: u64) -> Vec<Sample> {
+        let mut samples = vec![p.sample()];
+        while p.stopped().is_none() {
+            p.step_batch(batch);
+            samples.push(p.sample());
+        }
+        samples
+    }
+
+    #[test]
+    fn the_tour_does_not_depend_on_how_the_steps_are_batched() {
+        let kicks = Then::Kicks { seed: 3 };
+        let ends: Vec<_> = [1, 997, 16_384, u64::MAX]
+            .into_iter()
+            .map(|batch| {
+                let mut p = pipeline(kicks, 20_000, 200_000);
+                run(&mut p, batch);
+                let outcome = p.finish();
+                (outcome.best.tour, outcome.energy, outcome.local.kicks)
+            })
+            .collect();
+        assert!(ends[0].2 > 10, "{} kicks", ends[0].2);
+        for end in &ends[1..] {
+            assert_eq!(end, &ends[0]);
+        }
+    }
+
+    #[test]
+    fn samples_name_each_phase_and_the_best_goes_on_across_them() {
+        let mut p = pipeline(Then::Kicks { seed: 3 }, 20_000, 200_000);
+        let samples = run(&mut p, 2048);
+        let first_local = samples
+            .iter()
+            .position(|s| s.phase == Phase::LocalSearch)
+            .expect("a local search");
+        assert!(
+            samples[..first_local]
+                .iter()
+                .all(|s| s.phase == Phase::Anneal && matches!(s.control, Control::Temperature(_)))
+        );
+        assert!(
+            samples[first_local..]
+                .iter()
+                .all(|s| s.phase == Phase::LocalSearch
+                    && matches!(s.control, Control::Threshold(t) if t >= 0.0))
+        );
+        // The anneal's batches end where it ends: its last sample has all its steps.
+        assert_eq!(samples[first_local - 1].iteration, 20_000);
+        for pair in samples.windows(2) {
+            assert!(pair[1].best_energy <= pair[0].best_energy);
+            assert!(pair[1].iteration >= pair[0].iteration);
+        }
+        // The run ends on its best tour, and says why it ended.
+        let last = samples.last().unwrap();
+        assert_eq!(last.energy, last.best_energy);
+        assert_eq!(p.stopped(), Some(StopReason::MaxSteps));
+        let outcome = p.finish();
+        assert_eq!(outcome.best.length() as f64, outcome.energy);
+        assert_eq!(outcome.energy, last.best_energy);
+        assert!(outcome.local.evaluations >= 200_000);
+        assert!(outcome.energy <= outcome.annealed_energy);
+    }
+
+    #[test]
+    fn annealing_alone_ends_on_its_best_tour_and_a_descent_takes_no_uphill_step() {
+        let mut alone = pipeline(Then::Nothing, 20_000, 0);
+        let samples = run(&mut alone, 4096);
+        assert!(samples.iter().all(|s| s.phase == Phase::Anneal));
+        let last = samples.last().unwrap();
+        assert_eq!(last.energy, last.best_energy);
+        assert_eq!(alone.finish().found_by, Phase::Anneal);
+
+        let mut descent = pipeline(Then::Descent, 20_000, u64::MAX);
+        let samples = run(&mut descent, 4096);
+        let last = samples.last().unwrap();
+        assert_eq!(
+            (last.phase, last.control),
+            (Phase::LocalSearch, Control::Threshold(0.0))
+        );
+        // A descent at its local optimum leaves the anneal's reason.
+        assert_eq!(descent.stopped(), Some(StopReason::MaxSteps));
+    }
+
+    #[test]
+    fn a_reheat_in_the_local_search_anneals_again_and_keeps_the_best() {
+        let mut p = pipeline(Then::Kicks { seed: 3 }, 20_000, 100_000);
+        run(&mut p, 4096);
+        let best = p.sample().best_energy;
+        p.reheat(200.0);
+        assert_eq!(p.stopped(), None);
+        assert_eq!(p.phase(), Phase::Anneal);
+        let samples = run(&mut p, 4096);
+        assert!(samples.iter().all(|s| s.best_energy <= best));
+        assert_eq!(p.phase(), Phase::LocalSearch);
+        let outcome = p.finish();
+        assert!(outcome.energy <= best);
+        assert_eq!(outcome.best.length() as f64, outcome.energy);
+    }
+}
