@@ -63,6 +63,8 @@ impl LocalSearch {
     fn energy(&self) -> f64 {
         match &self.way {
             Way::Descent { energy, .. } => *energy,
+            // Ended, the kicks leave the best tour in the problem.
+            Way::Kicks(kicks) if self.stopped.is_some() => kicks.best_energy(),
             Way::Kicks(kicks) => kicks.current_energy(),
         }
     }
@@ -511,6 +513,7 @@ mod tests {
         // The run ends on its best tour, and says why it ended.
         let last = samples.last().unwrap();
         assert_eq!(last.energy, last.best_energy);
+        assert_eq!(p.snapshot().length() as f64, last.energy);
         assert_eq!(p.stopped(), Some(StopReason::MaxSteps));
         let outcome = p.finish();
         assert_eq!(outcome.best.length() as f64, outcome.energy);
