@@ -139,7 +139,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         steps: annealed.iterations,
         seconds: anneal_seconds,
     }];
-    if args.search != Search::Anneal {
+    if outcome.local_ran {
         phases.push(PhaseReport {
             name: Phase::LocalSearch.name(),
             steps: outcome.local.evaluations,
@@ -164,7 +164,11 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         annealed_length: annealed.best.length(),
         kicks: outcome.local.kicks,
         kick_improvements: outcome.local.improvements,
-        kick_evaluations: outcome.local.evaluations,
+        // The kicks' evaluations, as before there was a phase for a descent's too.
+        kick_evaluations: match args.search {
+            Search::AnnealIls => outcome.local.evaluations,
+            _ => 0,
+        },
         reference_length: loaded.reference_length(),
         metric: loaded.instance.metric.name(),
         moves: args.moves,

@@ -146,6 +146,8 @@ pub struct PipelineOutcome {
     pub local: KickStats,
     /// Time the local search took.
     pub local_elapsed: Duration,
+    /// Whether a local search ran (not when the anneal reached the target, say).
+    pub local_ran: bool,
     /// Energy of the tour the local search started from.
     pub annealed_energy: f64,
     /// Which phase found `best`.
@@ -323,6 +325,7 @@ impl TspPipeline {
             anneal: self.runner.finish(),
             local,
             local_elapsed,
+            local_ran: self.local.is_some() || self.kept.is_some(),
             annealed_energy,
             found_by,
             reason,
