@@ -245,7 +245,7 @@ fn or_opt_of_any_segment_to_any_place() {
 
 #[test]
 fn descent_reports_its_delta_and_kicks_never_lengthen() {
-    for (mut p, mut rng) in problems(5).step_by(7) {
+    for (mut p, rng) in problems(5).step_by(7) {
         let n = p.order().len();
         let before = p.energy();
         let mut descent = Descent::new(n);

@@ -280,9 +280,9 @@ pub struct Kicks {
     /// The tour the kicks go on from and its energy.
     current: Vec<u32>,
     current_energy: f64,
-    /// The threshold at its start of an epoch, and where it stands now.
+    /// The threshold at the start of an epoch, and where it stands now.
+    threshold_start: f64,
     threshold: f64,
-    threshold_now: f64,
     epoch_start: u64,
     epoch: u64,
 }
@@ -305,8 +305,8 @@ impl Kicks {
             energy: problem.energy(),
             current: problem.order().to_vec(),
             current_energy: problem.energy(),
+            threshold_start: threshold,
             threshold,
-            threshold_now: threshold,
             epoch_start: 0,
             epoch: EPOCH_EVALUATIONS_PER_CITY * n as u64,
         }
@@ -325,7 +325,7 @@ impl Kicks {
     /// How much longer than the tour it came from a kicked tour may be and still be taken,
     /// now.
     pub fn threshold(&self) -> f64 {
-        self.threshold_now
+        self.threshold
     }
 
     /// The energy of the tour the kicks go on from.
@@ -400,8 +400,8 @@ impl Kicks {
         let in_epoch = 1.0 - (self.stats.evaluations - self.epoch_start) as f64 / self.epoch as f64;
         let spent = left(&self.budget, self.started, self.stats.evaluations);
         let cooling = spent.min(in_epoch.max(0.0));
-        self.threshold_now = self.threshold * cooling.powi(2);
-        if now <= self.current_energy + self.threshold_now {
+        self.threshold = self.threshold_start * cooling.powi(2);
+        if now <= self.current_energy + self.threshold {
             self.stats.taken += 1;
             self.current_energy = now;
             self.current.copy_from_slice(problem.order());
