@@ -53,8 +53,9 @@ pub struct AnnealArgs {
     /// Temperature a reheat raises T to [default: the start temperature].
     #[arg(long, value_name = "T", value_parser = real(ranges::TEMPERATURE))]
     pub reheat_t: Option<f64>,
-    /// Write the run's history to this CSV file (never overwritten): step, seconds,
-    /// temperature, energy, best energy, acceptance, restarts, reheats. `kiln plot` draws it.
+    /// Write the run's history, every phase of it, to this CSV file (never overwritten):
+    /// step, seconds, temperature, energy, best energy, acceptance, restarts, reheats,
+    /// phase. `kiln plot` draws it.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub trace: Option<PathBuf>,
 }

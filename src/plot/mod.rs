@@ -29,7 +29,7 @@ use crate::export::figure::{Drawn, FAMILY, register_font};
 use crate::export::{legend, overlap};
 use crate::input::InputError;
 use crate::problems::image::file;
-use crate::search::{Sample, trace};
+use crate::search::{Control, Sample, trace};
 use image_figure::Picture;
 
 const SIZE: (u32, u32) = (1000, 800);
@@ -340,7 +340,7 @@ fn energy_panel<DB: DrawingBackend>(
         }
     };
     let caption = format!(
-        "{}Energy{scale} (dashed: best so far; dot: end of run)",
+        "{}Energy{scale} (dashed: best so far; dot: result; dotted: next phase)",
         layout.heading
     );
     let mut chart = ChartBuilder::on(area)
@@ -411,10 +411,12 @@ fn energy_lines<'a, DB: DrawingBackend + 'a>(
             5,
             colour.stroke_width(1),
         ))?;
-        // Where each run stopped: in a race the story is who got where first, and the end
-        // of a short run is otherwise lost among the others' lines.
+        phase_boundaries(chart, s, x, colour)?;
+        // Where each run stopped, at its result (the best it found): in a race the story
+        // is who got where first, and the end of a short run is otherwise lost among the
+        // others' lines.
         if let Some(end) = s.samples.last() {
-            let end = (x.of(end), end.energy);
+            let end = (x.of(end), end.best_energy);
             let dot = Circle::new(end, END_DOT, colour.filled());
             chart.draw_series(std::iter::once(dot))?;
             drawn.push(vec![end]);
@@ -422,6 +424,36 @@ fn energy_lines<'a, DB: DrawingBackend + 'a>(
         drawn.extend([energy, best]);
     }
     draw_legend(chart, &drawn, &layout.names)
+}
+
+/// A dotted line where a run's next phase begins (the local search after the anneal),
+/// named at the top of the panel.
+fn phase_boundaries<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    s: &Series,
+    x: XAxis,
+    colour: RGBColor,
+) -> Drawn<DB> {
+    let ys = chart.y_range();
+    for pair in s.samples.windows(2) {
+        if pair[0].phase == pair[1].phase {
+            continue;
+        }
+        let at = x.of(&pair[1]);
+        chart.draw_series(DashedLineSeries::new(
+            [(at, ys.start), (at, ys.end)],
+            2,
+            4,
+            colour.stroke_width(1),
+        ))?;
+        let name = Text::new(
+            format!(" {}", pair[1].phase.name()),
+            (at, ys.end),
+            (FAMILY, 14).into_font().color(&colour),
+        );
+        chart.draw_series(std::iter::once(name))?;
+    }
+    Ok(())
 }
 
 fn temperature_panel<DB: DrawingBackend>(
@@ -449,8 +481,17 @@ fn temperature_panel<DB: DrawingBackend>(
         }
         false => 0.1..10.0,
     };
+    // A local search has a threshold where annealing has a temperature.
+    let thresholds = series
+        .iter()
+        .flat_map(|s| &s.samples)
+        .any(|s| matches!(s.control, Control::Threshold(_)));
+    let caption = match thresholds {
+        true => "Temperature, then threshold (log scale)",
+        false => "Temperature (log scale)",
+    };
     let mut chart = ChartBuilder::on(area)
-        .caption("Temperature (log scale)", (FAMILY, 22))
+        .caption(caption, (FAMILY, 22))
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(80)
@@ -478,6 +519,9 @@ fn temperature_panel<DB: DrawingBackend>(
                 .collect()
         })
         .collect();
+    for (i, s) in series.iter().enumerate() {
+        phase_boundaries(&mut chart, s, x, COLOURS[i % COLOURS.len()])?;
+    }
     let (mut drawn, mut names) = (Vec::new(), Vec::new());
     for group in overlap::groups(&lines) {
         let (colour, name) = match group.as_slice() {
@@ -717,7 +761,7 @@ mod tests {
         let texts = texts(&svg);
         let has = |t: &str| texts.iter().filter(|x| *x == t).count();
         assert_eq!(
-            has("lab-uniform: Energy (dashed: best so far; dot: end of run)"),
+            has("lab-uniform: Energy (dashed: best so far; dot: result; dotted: next phase)"),
             1
         );
         assert_eq!(has("swap, two-opt (same T)"), 1, "{texts:?}");

@@ -282,6 +282,7 @@ fn every_example_prints_the_documented_fields_and_the_documented_lines() {
         [
             "anneal_seconds",
             "check_seconds",
+            "local_search_seconds",
             "margin_seconds",
             "multiscale_seconds",
             "seconds",

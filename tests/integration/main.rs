@@ -28,4 +28,5 @@ mod serve_hostile;
 mod sudoku_headless;
 mod traces;
 mod tsp_headless;
+mod tsp_pipeline;
 mod tui_pty;

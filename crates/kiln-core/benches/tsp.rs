@@ -67,7 +67,7 @@ fn kick_evaluations(c: &mut Criterion) {
     group.bench_function("kicks_pcb442", |b| {
         b.iter(|| {
             let mut kicked = problem.clone();
-            ils::iterate(&mut kicked, &mut rng, budget, |_, _| {})
+            ils::iterate(&mut kicked, rng.clone(), budget)
         })
     });
     group.finish();

@@ -15,6 +15,7 @@ use super::Tui;
 use super::explain_panel::ExplainPanel;
 use super::format;
 use super::help::{self, Help, WithPanel};
+use super::history::History;
 use super::keys::{Action, Flow, View, close_help, footer, hint_spans};
 use super::lesson;
 use super::session::{BoardArea, Demo, RunState, Session};
@@ -443,11 +444,32 @@ impl App {
             format::count(s.restarts)
         );
         let mut lines = vec![headline, effort];
+        lines.extend(credit(self.session.history()));
         if let Some(left) = self.seconds_left() {
             lines.push(format!("next in {left} s · a stays"));
         }
         Some(lines)
     }
+}
+
+/// Who made the result of a run of several phases, e.g. "after 20% annealing + 80% local
+/// search" and "best found by local search"; nothing for a run of one phase.
+fn credit(history: &History) -> Vec<String> {
+    let shares = history.phase_shares();
+    if shares.len() < 2 {
+        return Vec::new();
+    }
+    let parts: Vec<String> = shares
+        .iter()
+        .map(|(phase, share)| format!("{:.0}% {}", share * 100.0, phase.name()))
+        .collect();
+    let mut lines = vec![format!("after {}", parts.join(" + "))];
+    lines.extend(
+        history
+            .found_by()
+            .map(|p| format!("best found by {}", p.name())),
+    );
+    lines
 }
 
 impl Tui for App {

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use kiln_core::search::{Budget, Sample};
+use kiln_core::search::{Budget, Control, Phase, Planned, Sample};
 
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;
@@ -37,6 +37,12 @@ pub struct History {
     /// (when it was published, iteration) of recent samples: iterations per second are
     /// measured on the wall clock, so a slowed-down run shows its real pace.
     arrivals: VecDeque<(Instant, u64)>,
+    /// The phases the run was planned to go through, with their shares of the budget.
+    plan: Vec<Planned>,
+    /// The steps each phase took, in the order the phases first came.
+    spent: Vec<(Phase, u64)>,
+    /// The phase whose sample last lowered the best energy.
+    found_by: Option<Phase>,
 }
 
 impl Default for History {
@@ -62,7 +68,37 @@ impl History {
             budget: Budget::default(),
             origin: (0, Duration::ZERO),
             arrivals: VecDeque::new(),
+            plan: Vec::new(),
+            spent: Vec::new(),
+            found_by: None,
         }
+    }
+
+    /// The same history for a run that goes through the phases of `plan`.
+    pub fn with_plan(mut self, plan: Vec<Planned>) -> Self {
+        self.plan = plan;
+        self
+    }
+
+    /// The planned share of the budget of `phase`, if the run has a plan naming it.
+    pub fn planned_share(&self, phase: Phase) -> Option<f64> {
+        let planned = self.plan.iter().find(|p| p.phase == phase)?;
+        Some(planned.share)
+    }
+
+    /// The phases that ran, in order, each with its share of the steps taken.
+    pub fn phase_shares(&self) -> Vec<(Phase, f64)> {
+        let total: u64 = self.spent.iter().map(|(_, steps)| steps).sum();
+        let share = |steps: u64| steps as f64 / total.max(1) as f64;
+        self.spent
+            .iter()
+            .map(|&(p, steps)| (p, share(steps)))
+            .collect()
+    }
+
+    /// The phase whose sample last lowered the best energy: what found the result.
+    pub fn found_by(&self) -> Option<Phase> {
+        self.found_by
     }
 
     /// The same history for a run that stops at `budget`, for the progress gauge.
@@ -91,8 +127,25 @@ impl History {
         while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
             self.arrivals.pop_front();
         }
-        self.t_low = self.t_low.min(sample.control.level());
-        self.t_high = self.t_high.max(sample.control.level());
+        if sample.control != Control::None {
+            self.t_low = self.t_low.min(sample.control.level());
+            self.t_high = self.t_high.max(sample.control.level());
+        }
+        let before = self.recent.back();
+        // A sample's steps since the one before are its phase's: a search ends its batches
+        // where a phase ends.
+        let steps = sample.iteration - before.map_or(0, |b| b.iteration.min(sample.iteration));
+        match self
+            .spent
+            .iter_mut()
+            .find(|(phase, _)| *phase == sample.phase)
+        {
+            Some((_, spent)) => *spent += steps,
+            None => self.spent.push((sample.phase, steps)),
+        }
+        if before.is_none_or(|b| sample.best_energy < b.best_energy) {
+            self.found_by = Some(sample.phase);
+        }
         if sample.energy.is_finite() {
             self.e_low = self.e_low.min(sample.energy);
             self.e_high = self.e_high.max(sample.energy);

@@ -277,6 +277,7 @@ where
             span: (high, low),
             reheat_to,
             budget,
+            plan,
         } = launch;
         let snapshot = Some(search.snapshot());
         Live {
@@ -284,7 +285,7 @@ where
             worker: Worker::spawn(search, speed, reheat_to),
             view,
             snapshot,
-            history: History::new(high, low).with_budget(budget),
+            history: History::new(high, low).with_budget(budget).with_plan(plan),
             state: RunState::Running,
             output: None,
             pending: VecDeque::new(),

@@ -160,10 +160,14 @@ impl Widget for StatsPanel<'_> {
 
         let temperatures = self.history.tail(width, |s| s.control.level());
         let reheated = reheat_columns(self.history, width);
-        let mut label = vec![
-            Span::styled("Temperature ", theme.temperature),
-            Span::raw(format::temperature(now.control.level())),
-        ];
+        // Each search's own number, or none: never a made-up temperature of 0.
+        let mut label = match now.control.label() {
+            Some(name) => vec![
+                Span::styled(format!("{name} "), theme.temperature),
+                Span::raw(format::temperature(now.control.level())),
+            ],
+            None => vec![Span::styled("no temperature", theme.dim)],
+        };
         if !reheated.is_empty() {
             label.push(Span::styled(
                 format!("  {} reheat", reheat_mark(theme)),
@@ -217,8 +221,13 @@ impl Widget for StatsPanel<'_> {
             Speed::Full => "full".to_string(),
             Speed::Limited(rate) => format!("{}/s", format::si(rate as f64, Si::Panel)),
         };
+        let phase = match self.history.planned_share(now.phase) {
+            Some(share) if share < 1.0 => format!("{} {:.0}%", now.phase.name(), share * 100.0),
+            _ => now.phase.name().to_string(),
+        };
         Paragraph::new(vec![
             Line::raw(""),
+            counter("phase", phase, theme),
             counter("iteration", format::count(now.iteration), theme),
             counter("iter/s", rate, theme),
             counter("best E", format::energy(now.best_energy), theme),

@@ -408,6 +408,8 @@ impl Solver {
             reheat_to: self.reheat_to,
             budget: self.budget,
             search: self.search,
+            // The phases a solver goes through are named by its samples.
+            plan: Vec::new(),
         }
     }
 }

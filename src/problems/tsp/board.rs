@@ -399,7 +399,7 @@ impl Demo for TspDemo {
             budget.max_steps = Some(steps);
             budget.time_limit = None;
         }
-        let (loaded, launch) = setup.launch(spec.run.seed);
+        let (loaded, launch) = setup.launch(spec, std::time::Instant::now());
         let view = TspView {
             loaded: Arc::new(loaded),
             energy_is_length: spec.model.cost == Cost::Euclidean,

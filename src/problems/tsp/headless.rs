@@ -3,25 +3,22 @@
 //! with `--kick-share 0`, descend greedily once), print one JSON line (and a tour file).
 
 use std::io::Write;
-use std::sync::Arc;
 use std::time::Instant;
 
 use color_eyre::eyre::WrapErr;
-use rand::SeedableRng;
 use serde::Serialize;
 
 use super::TspSnapshot;
-use super::ils::{self, Budget, KickStats};
 use super::problem::{Cost, MoveSet};
 use super::setup::build;
-use super::spec::{Search, TspModel, TspSpec};
-use crate::anneal::{BATCH, Problem, Rng, RunConfig};
+use super::spec::{Search, TspSpec};
+use crate::anneal::BATCH;
 use crate::headless::json::{self, Stop};
 use crate::headless::output::Format;
 use crate::headless::progress::Progress;
 use crate::headless::report::{self, Counts};
 use crate::messages::say;
-use crate::search::{StopReason, interrupt, run_traced};
+use crate::search::{Phase, StopReason, run_traced};
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
@@ -66,6 +63,15 @@ struct Report {
     reason: StopReason,
     /// Why the whole run ended, polish included.
     stop: Stop,
+    /// Steps of the anneal, and move evaluations of the local search after it.
+    anneal_steps: u64,
+    local_search_evaluations: u64,
+    #[serde(serialize_with = "json::seconds")]
+    local_search_seconds: f64,
+    /// The phases that ran, in order.
+    phases: Vec<PhaseReport>,
+    /// The phase that found the reported tour ("annealing" or "local search").
+    found_by: &'static str,
     /// 1-based city ids in visiting order.
     tour: Vec<u32>,
     /// Why `--output` could not be written, when it could not.
@@ -81,85 +87,14 @@ struct Report {
     optimum_given: bool,
 }
 
-/// The share of the budget taken from the annealer: the kicks' (`--kick-share`), or a
-/// sliver of time for the descent so that it ends within the time limit too.
-fn share(model: &TspModel) -> f64 {
-    match model.search {
-        Search::Anneal => 0.0,
-        Search::AnnealDescent => DESCENT_SHARE,
-        Search::AnnealIls => model.kick_share,
-    }
-}
-
-/// The share of the time limit kept for the final descent. From an annealed tour it makes
-/// few moves: well under 1 % of the budget at every size we measured (docs/benchmarks.md).
-const DESCENT_SHARE: f64 = 0.01;
-
-/// The most steps the anneal takes before the kicks, per city, however long the time limit:
-/// annealing finds the region in a few thousand steps per city and the kicks find the best
-/// tour in it, so an anneal that spanned a share of a generous limit only delayed the answer
-/// (docs/benchmarks.md, "Anytime").
-const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
-
-/// Mixed into the seed for the kicks' own generator.
-const KICK_SEED: u64 = 0x6b69_636b;
-
-/// Takes `share` of the time budget (and, for the kicks, of the step budget) from the
-/// annealer for what follows it, which ends with the time limit of the whole run (counted
-/// from `started`, setup included) or after its evaluations. Before the kicks the annealer
-/// takes at most `ANNEAL_STEPS_PER_CITY` steps for each of the `n` cities.
-fn split_budget(
-    mut config: RunConfig,
-    search: Search,
-    share: f64,
-    started: Instant,
-    n: usize,
-) -> (RunConfig, Budget) {
-    // The time limit counts from the start of the run: what setup took is spent.
-    let left = config
-        .budget
-        .time_limit
-        .map(|limit| limit.saturating_sub(started.elapsed()));
-    // A descent is not counted in steps: the annealer keeps them all.
-    let step_share = if search == Search::AnnealIls {
-        share
-    } else {
-        0.0
-    };
-    let budget = Budget {
-        evaluations: config
-            .budget
-            .max_steps
-            .map_or(u64::MAX, |steps| (steps as f64 * step_share) as u64),
-        // A limit no clock can reach is no deadline.
-        deadline: left.and_then(|left| Instant::now().checked_add(left)),
-        target: None,
-    };
-    config.budget.max_steps = config
-        .budget
-        .max_steps
-        .map(|steps| (steps as f64 * (1.0 - step_share)) as u64);
-    if search == Search::AnnealIls {
-        let cap = ANNEAL_STEPS_PER_CITY * n as u64;
-        config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
-    }
-    config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
-    (config, budget)
-}
-
-/// Why a polished run ended: the kicks stop at the known optimum (and do not start when the
-/// anneal reached it), or when their evaluations or the time are spent; a polish that ended
-/// before either (a tour too small to kick) leaves the annealer's reason.
-fn kicks_stop(kicks: &KickStats, budget: &Budget, energy: f64, annealed: StopReason) -> Stop {
-    if budget.target.is_some_and(|optimum| energy == optimum) {
-        Stop::Optimum
-    } else if kicks.evaluations >= budget.evaluations {
-        Stop::Steps
-    } else if budget.deadline.is_some_and(|d| Instant::now() >= d) {
-        Stop::Time
-    } else {
-        annealed.into()
-    }
+/// One phase of the run in the JSON: its name, the steps (a local search's: move
+/// evaluations) and the time it took.
+#[derive(Serialize)]
+struct PhaseReport {
+    name: &'static str,
+    steps: u64,
+    #[serde(serialize_with = "json::seconds")]
+    seconds: f64,
 }
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
@@ -175,78 +110,42 @@ pub fn headless(
 fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     let started = Instant::now();
     let (args, seed) = (&spec.model, spec.run.seed);
-    let mut setup = build(spec)?;
+    let setup = build(spec)?;
     let mut trace = spec.run.open_trace(None)?;
     let t0 = setup.config.t0;
     let schedule = setup.config.schedule.to_string();
-    let search = args.search;
-    let share = share(args);
-    // One line for the whole run: the anneal's steps, then the kicks' evaluations.
+    // One line for the whole run: the anneal's steps, then the local search's evaluations.
     let budget = setup.config.budget;
     let mut progress = Progress::start(budget.time_limit, budget.max_steps);
-    let local_budget;
-    (setup.config, local_budget) = split_budget(
-        setup.config,
-        search,
-        share,
-        started,
-        setup.problem.order().len(),
-    );
-    // Keep a handle on the model (cheap: tables are shared) to polish the best tour.
-    let mut polished = setup.problem.clone();
-    // The run the live view would make of these flags, with the polish's share taken out.
-    let (loaded, launch) = setup.launch(seed);
-    let mut runner = launch.search;
-    run_traced(&mut runner, BATCH, &mut trace, &mut progress);
-    // A tour shorter than the stated optimum shows it is none: the run goes on without it
-    // (the summary says so), as it would have without --optimum.
-    if runner.stopped() == Some(StopReason::Target)
-        && runner.best().1 < runner.config().budget.target.unwrap_or(f64::INFINITY) - 0.5
-    {
-        runner.forget_target();
-        run_traced(&mut runner, BATCH, &mut trace, &mut progress);
-    }
-    let outcome = runner.finish();
-    polished.set_order(&outcome.best.tour);
-    let annealed_length = polished.length();
-    // The energy is the length only for the Euclidean cost.
-    let local_budget = Budget {
-        target: loaded
-            .optimum
-            .filter(|&o| args.cost == Cost::Euclidean && annealed_length >= o)
-            .map(|o| o as f64),
-        ..local_budget
-    };
-    let mut descent_cut = false;
-    let kicks = match search {
-        Search::AnnealIls => {
-            let mut rng = Rng::seed_from_u64(seed ^ KICK_SEED);
-            let annealed = outcome.iterations;
-            ils::iterate(&mut polished, &mut rng, local_budget, |kicks, best| {
-                progress.show_at(started.elapsed(), best, annealed + kicks.evaluations);
-            })
-        }
-        Search::AnnealDescent => {
-            descent_cut = !polished.polish(local_budget.deadline).local_optimum;
-            KickStats::default()
-        }
-        Search::Anneal => KickStats::default(),
-    };
+    // The run the live view makes of these flags: the same phases, the same budgets.
+    let (loaded, launch) = setup.launch(spec, started);
+    let mut pipeline = launch.search;
+    run_traced(&mut pipeline, BATCH, &mut trace, &mut progress);
     drop(progress);
-    // One pass over the tour: at a million cities each takes a hundredth of a second.
-    let energy = polished.energy();
-    // The annealing may have ended on its budget and the local search on a signal.
-    let stop = match (interrupt::requested(), search) {
-        (Some(_), _) => Stop::Interrupted,
-        (None, Search::AnnealIls) => kicks_stop(&kicks, &local_budget, energy, outcome.reason),
-        (None, Search::AnnealDescent) if descent_cut => Stop::Time,
-        // The annealer's only target is the known optimum.
-        (None, _) if outcome.reason == StopReason::Target => Stop::Optimum,
-        (None, _) => outcome.reason.into(),
+    let outcome = pipeline.finish();
+    let annealed = &outcome.anneal;
+    let stop = match outcome.reason {
+        // The run's only target is the known optimum.
+        StopReason::Target => Stop::Optimum,
+        reason => reason.into(),
     };
-    let length = polished.length();
+    let best = outcome.best;
+    let length = best.length();
     let seconds = started.elapsed().as_secs_f64();
-    let anneal_seconds = outcome.elapsed.as_secs_f64();
+    let anneal_seconds = annealed.elapsed.as_secs_f64();
+    let local_seconds = outcome.local_elapsed.as_secs_f64();
+    let mut phases = vec![PhaseReport {
+        name: Phase::Anneal.name(),
+        steps: annealed.iterations,
+        seconds: anneal_seconds,
+    }];
+    if outcome.local_ran {
+        phases.push(PhaseReport {
+            name: Phase::LocalSearch.name(),
+            steps: outcome.local.evaluations,
+            seconds: local_seconds,
+        });
+    }
 
     trace.finish().wrap_err("writing the --trace file")?;
     Ok(Report {
@@ -258,35 +157,41 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         length,
         optimum: loaded.optimum,
         gap: loaded.gap(length),
-        iterations: outcome.iterations,
+        iterations: annealed.iterations,
         seconds,
         anneal_seconds,
-        steps_per_second: outcome.iterations as f64 / anneal_seconds.max(1e-9),
-        annealed_length,
-        kicks: kicks.kicks,
-        kick_improvements: kicks.improvements,
-        kick_evaluations: kicks.evaluations,
+        steps_per_second: annealed.iterations as f64 / anneal_seconds.max(1e-9),
+        annealed_length: annealed.best.length(),
+        kicks: outcome.local.kicks,
+        kick_improvements: outcome.local.improvements,
+        // The kicks' evaluations, as before there was a phase for a descent's too.
+        kick_evaluations: match args.search {
+            Search::AnnealIls => outcome.local.evaluations,
+            _ => 0,
+        },
         reference_length: loaded.reference_length(),
         metric: loaded.instance.metric.name(),
         moves: args.moves,
         cost: args.cost,
-        energy,
+        energy: outcome.energy,
         t0,
         schedule,
-        restarts: outcome.restarts,
-        reheats: outcome.reheats,
-        search,
+        restarts: annealed.restarts,
+        reheats: annealed.reheats,
+        search: args.search,
         reason: match stop {
             Stop::Interrupted => StopReason::Interrupted,
-            _ => outcome.reason,
+            _ => annealed.reason,
         },
         stop,
-        tour: polished.order().iter().map(|c| c + 1).collect(),
+        anneal_steps: annealed.iterations,
+        local_search_evaluations: outcome.local.evaluations,
+        local_search_seconds: local_seconds,
+        phases,
+        found_by: outcome.found_by.name(),
+        tour: best.tour.iter().map(|c| c + 1).collect(),
         output_error: None,
-        best: TspSnapshot {
-            instance: Arc::clone(&loaded.instance),
-            tour: polished.order().to_vec(),
-        },
+        best,
         reference: loaded.reference,
         optimum_given: args.optimum.is_some(),
     })

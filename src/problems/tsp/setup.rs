@@ -10,12 +10,14 @@ use rand::SeedableRng;
 
 use super::instance::Instance;
 use super::problem::{Cost, TspProblem};
-use super::spec::TspSpec;
+use super::spec::{Search, TspModel, TspSpec};
+use super::{Then, TspPipeline, ils};
 use super::{random, tour_file, tsplib};
 use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
 use crate::headless::spec::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls, show_number};
+use crate::search::{Budget, Phase, Planned};
 
 /// The instance shown when no file and no `--random` is given.
 pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
@@ -208,21 +210,124 @@ pub struct Setup {
     pub reheat_temperature: f64,
 }
 
+/// The share of the time limit kept for the final descent. From an annealed tour it makes
+/// few moves: well under 1 % of the budget at every size we measured (docs/benchmarks.md).
+const DESCENT_SHARE: f64 = 0.01;
+
+/// The most steps the anneal takes before the kicks, per city, however long the time limit:
+/// annealing finds the region in a few thousand steps per city and the kicks find the best
+/// tour in it, so an anneal that spanned a share of a generous limit only delayed the answer
+/// (docs/benchmarks.md, "Anytime").
+const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
+
+/// Mixed into the seed for the kicks' own generator.
+const KICK_SEED: u64 = 0x6b69_636b;
+
+/// The share of the budget taken from the annealer: the kicks' (`--kick-share`), or a
+/// sliver of time for the descent so that it ends within the time limit too.
+fn share(model: &TspModel) -> f64 {
+    match model.search {
+        Search::Anneal => 0.0,
+        Search::AnnealDescent => DESCENT_SHARE,
+        Search::AnnealIls => model.kick_share,
+    }
+}
+
+/// Takes `share` of the time budget (and, for the kicks, of the step budget) from the
+/// annealer for what follows it, which ends with the time limit of the whole run (counted
+/// from `started`, setup included) or after its evaluations. Before the kicks the annealer
+/// takes at most `ANNEAL_STEPS_PER_CITY` steps for each of the `n` cities.
+fn split_budget(
+    mut config: RunConfig,
+    search: Search,
+    share: f64,
+    started: Instant,
+    n: usize,
+) -> (RunConfig, ils::Budget) {
+    // The time limit counts from the start of the run: what setup took is spent.
+    let left = config
+        .budget
+        .time_limit
+        .map(|limit| limit.saturating_sub(started.elapsed()));
+    // A descent is not counted in steps: the annealer keeps them all.
+    let step_share = if search == Search::AnnealIls {
+        share
+    } else {
+        0.0
+    };
+    let budget = ils::Budget {
+        evaluations: config
+            .budget
+            .max_steps
+            .map_or(u64::MAX, |steps| (steps as f64 * step_share) as u64),
+        // A limit no clock can reach is no deadline.
+        deadline: left.and_then(|left| Instant::now().checked_add(left)),
+        target: None,
+    };
+    config.budget.max_steps = config
+        .budget
+        .max_steps
+        .map(|steps| (steps as f64 * (1.0 - step_share)) as u64);
+    if search == Search::AnnealIls {
+        let cap = ANNEAL_STEPS_PER_CITY * n as u64;
+        config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
+    }
+    config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
+    (config, budget)
+}
+
+/// The phases of a run and their shares of its budget: of its steps when it has a step
+/// budget (the anneal's may be capped), of its time otherwise.
+fn plan(whole: &Budget, anneal: &Budget, search: Search, share: f64) -> Vec<Planned> {
+    let annealing = match (whole.max_steps, anneal.max_steps) {
+        (Some(all), Some(annealed)) if all > 0 => annealed as f64 / all as f64,
+        _ => 1.0 - share,
+    };
+    let mut plan = vec![Planned {
+        phase: Phase::Anneal,
+        share: annealing,
+    }];
+    if search != Search::Anneal {
+        plan.push(Planned {
+            phase: Phase::LocalSearch,
+            share: 1.0 - annealing,
+        });
+    }
+    plan
+}
+
 impl Setup {
-    /// The annealing run, titled by its instance.
-    pub fn launch(self, seed: u64) -> (Loaded, Launch<Runner<TspProblem>>) {
+    /// The run `spec` asks for, live or headless alike: the anneal with its share of the
+    /// budget, then the local search with the rest, as one search titled by its instance.
+    /// A time limit counts from `started`.
+    pub fn launch(self, spec: &TspSpec, started: Instant) -> (Loaded, Launch<TspPipeline>) {
         let title = format!(
             "{} ({})",
             escape_controls(&self.loaded.instance.name),
             count(self.loaded.instance.len(), "city", "cities")
         );
-        let launch = Launch::annealing(
-            title,
-            Runner::new(self.problem, self.config.clone(), seed),
-            &self.config,
-            self.reheat_temperature,
+        let (model, seed) = (&spec.model, spec.run.seed);
+        let share = share(model);
+        let whole = self.config.clone();
+        let (config, budget) = split_budget(
+            self.config,
+            model.search,
+            share,
+            started,
+            self.problem.order().len(),
         );
-        (self.loaded, launch)
+        let plan = plan(&whole.budget, &config.budget, model.search, share);
+        let then = match model.search {
+            Search::Anneal => Then::Nothing,
+            Search::AnnealDescent => Then::Descent,
+            Search::AnnealIls => Then::Kicks {
+                seed: seed ^ KICK_SEED,
+            },
+        };
+        let runner = Runner::new(self.problem, config, seed);
+        let pipeline = TspPipeline::new(runner, then, budget);
+        let launch = Launch::annealing(title, pipeline, &whole, self.reheat_temperature);
+        (self.loaded, launch.with_plan(plan))
     }
 }
 

@@ -1,7 +1,7 @@
 //! What each problem's setup hands to whoever runs it, live or headless: one value.
 
 use super::RunConfig;
-use crate::search::{Budget, Search, Trace, Traced};
+use crate::search::{Budget, Phase, Planned, Search, Trace, Traced};
 
 /// A search ready to run, and what a display needs to know of it.
 pub struct Launch<S> {
@@ -16,6 +16,8 @@ pub struct Launch<S> {
     pub reheat_to: f64,
     /// When the run stops, for a display to show how far along it is.
     pub budget: Budget,
+    /// The phases the run goes through, in order, with their shares of the budget.
+    pub plan: Vec<Planned>,
 }
 
 impl<S> Launch<S> {
@@ -27,7 +29,16 @@ impl<S> Launch<S> {
             span: config.temperature_span(reheat_to),
             reheat_to,
             budget: config.budget,
+            plan: vec![Planned {
+                phase: Phase::Anneal,
+                share: 1.0,
+            }],
         }
+    }
+
+    /// The same run, going through the phases of `plan`.
+    pub fn with_plan(self, plan: Vec<Planned>) -> Self {
+        Launch { plan, ..self }
     }
 }
 
@@ -40,6 +51,7 @@ impl<S: Search> Launch<S> {
             span: self.span,
             reheat_to: self.reheat_to,
             budget: self.budget,
+            plan: self.plan,
         }
     }
 }

@@ -20,7 +20,7 @@ pub(crate) use budget::EPS;
 pub use explain::{Decision, Explained, Sketch};
 pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;
-pub use telemetry::{Control, Outcome, Phase, Sample, StopReason};
+pub use telemetry::{Control, Outcome, Phase, Planned, Sample, StopReason};
 pub use trace::{Trace, Traced, run_traced};
 
 /// The one random generator kiln uses: seeded, fast, and the same on every platform.

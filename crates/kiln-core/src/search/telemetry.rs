@@ -13,6 +13,9 @@ pub enum Phase {
     ConflictLearning,
     /// A genetic algorithm: a population bred and mutated.
     Genetic,
+    /// Local search after annealing: greedy descents, and kicks taken or refused by a
+    /// falling threshold (a TSP's iterated local search).
+    LocalSearch,
 }
 
 impl Phase {
@@ -22,8 +25,30 @@ impl Phase {
             Phase::Anneal => "annealing",
             Phase::ConflictLearning => "conflict learning",
             Phase::Genetic => "genetic algorithm",
+            Phase::LocalSearch => "local search",
         }
     }
+
+    /// The phase [`Phase::name`] names, e.g. when a trace is read back.
+    pub fn named(name: &str) -> Option<Phase> {
+        [
+            Phase::Anneal,
+            Phase::ConflictLearning,
+            Phase::Genetic,
+            Phase::LocalSearch,
+        ]
+        .into_iter()
+        .find(|phase| phase.name() == name)
+    }
+}
+
+/// One phase of a run as it was planned: which, and its share of the run's budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Planned {
+    /// The phase.
+    pub phase: Phase,
+    /// Its share of the budget, 0..=1.
+    pub share: f64,
 }
 
 /// The number that steers a search, named for what it is: annealing has a temperature, a
@@ -34,6 +59,9 @@ pub enum Control {
     Temperature(f64),
     /// A genetic algorithm's mutation rate (a probability per child).
     MutationRate(f64),
+    /// A local search's acceptance threshold: how much longer than the state it came from
+    /// a new one may be and still be taken.
+    Threshold(f64),
     /// The search has no such number.
     #[default]
     None,
@@ -51,8 +79,21 @@ impl Control {
     /// The number as a curve draws it (a temperature or a rate; 0 for none).
     pub fn level(self) -> f64 {
         match self {
-            Control::Temperature(x) | Control::MutationRate(x) => x,
+            Control::Temperature(x) | Control::MutationRate(x) | Control::Threshold(x) => x,
             Control::None => 0.0,
+        }
+    }
+}
+
+impl Control {
+    /// What the number is called on screen ("Temperature", "Threshold"); `None` for a
+    /// search that has no such number.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            Control::Temperature(_) => Some("Temperature"),
+            Control::MutationRate(_) => Some("Mutation rate"),
+            Control::Threshold(_) => Some("Threshold"),
+            Control::None => None,
         }
     }
 }

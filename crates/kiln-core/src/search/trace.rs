@@ -18,9 +18,15 @@ use super::Observer;
 use super::{Control, Phase, Sample, Search};
 use crate::input::{InputError, excerpt};
 
-/// The first line of every trace: its columns, one per field of a sample. A file read
-/// back must start with it.
-pub const HEADER: &str = "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats";
+/// The first line of every trace: its columns, one per field of a sample, the last naming
+/// the phase (e.g. "annealing", "local search"); its `temperature` is the phase's control
+/// (a local search's threshold, a mutation rate; 0 for a phase with none). A file read back
+/// must start with it or with [`HEADER_WITHOUT_PHASE`].
+pub const HEADER: &str =
+    "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats,phase";
+/// The header of traces written before the phase column (all annealing), still read.
+pub const HEADER_WITHOUT_PHASE: &str =
+    "step,seconds,temperature,energy,best_energy,acceptance,restarts,reheats";
 /// Rows written at each stride before the stride doubles.
 pub const ROWS_PER_STRIDE: u64 = 512;
 /// Steps in the first batches of a traced run (see [`run_traced`]).
@@ -162,7 +168,7 @@ impl<W: Write> Trace<W> {
         // Straight into the buffered writer: no allocation per row.
         let written = writeln!(
             out,
-            "{},{:.6},{:.6e},{},{},{:.6},{},{}",
+            "{},{:.6},{:.6e},{},{},{:.6},{},{},{}",
             s.iteration,
             s.elapsed.as_secs_f64(),
             s.control.level(),
@@ -170,7 +176,8 @@ impl<W: Write> Trace<W> {
             s.best_energy,
             s.acceptance,
             s.restarts,
-            s.reheats
+            s.reheats,
+            s.phase.name()
         );
         if let Err(e) = written {
             self.error = Some(e);
@@ -305,7 +312,7 @@ pub const MAX_VALUE: f64 = 1e300;
 pub fn parse(text: &str, source: &str) -> Result<Vec<Sample>, InputError> {
     let mut lines = text.lines().enumerate();
     match lines.next() {
-        Some((_, header)) if header.trim() == HEADER => {}
+        Some((_, header)) if [HEADER, HEADER_WITHOUT_PHASE].contains(&header.trim()) => {}
         _ => {
             return Err(InputError::new(
                 source,
@@ -329,18 +336,31 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Sample>, InputError> {
 
 fn parse_row(line: &str) -> Result<Sample, String> {
     let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-    let [
-        step,
-        seconds,
-        temperature,
-        energy,
-        best,
-        acceptance,
-        restarts,
-        reheats,
-    ] = fields[..]
-    else {
-        return Err(format!("{} fields, a row has 8", fields.len()));
+    let (
+        [
+            step,
+            seconds,
+            temperature,
+            energy,
+            best,
+            acceptance,
+            restarts,
+            reheats,
+        ],
+        phase,
+    ) = match fields[..] {
+        [a, b, c, d, e, f, g, h] => ([a, b, c, d, e, f, g, h], Phase::Anneal),
+        [a, b, c, d, e, f, g, h, name] => {
+            let phase = Phase::named(name)
+                .ok_or_else(|| format!("phase: '{}' is no phase kiln runs", excerpt(name)))?;
+            ([a, b, c, d, e, f, g, h], phase)
+        }
+        _ => {
+            return Err(format!(
+                "{} fields, a row has 9 (8 in traces without the phase)",
+                fields.len()
+            ));
+        }
     };
     let elapsed: f64 = number(seconds, "seconds")?;
     let t = plotted(temperature, "temperature")?;
@@ -350,12 +370,18 @@ fn parse_row(line: &str) -> Result<Sample, String> {
             excerpt(temperature)
         ));
     }
+    let control = match phase {
+        Phase::Anneal => Control::Temperature(t),
+        Phase::Genetic => Control::MutationRate(t),
+        Phase::LocalSearch => Control::Threshold(t),
+        Phase::ConflictLearning => Control::None,
+    };
     Ok(Sample {
-        phase: Phase::Anneal,
+        phase,
         iteration: number(step, "step")?,
         elapsed: Duration::try_from_secs_f64(elapsed)
             .map_err(|_| format!("seconds: '{}' is not a time in seconds", excerpt(seconds)))?,
-        control: Control::Temperature(t),
+        control,
         energy: plotted(energy, "energy")?,
         best_energy: plotted(best, "best_energy")?,
         acceptance: number(acceptance, "acceptance")?,
@@ -454,6 +480,34 @@ mod tests {
     }
 
     #[test]
+    fn each_row_names_its_phase_and_its_control_reads_back_as_that_phase_has_it() {
+        let phases = [
+            (Phase::Anneal, Control::Temperature(2.5)),
+            (Phase::LocalSearch, Control::Threshold(0.5)),
+            (Phase::ConflictLearning, Control::None),
+            (Phase::Genetic, Control::MutationRate(0.25)),
+        ];
+        let samples = phases
+            .iter()
+            .enumerate()
+            .map(|(i, &(phase, control))| Sample {
+                phase,
+                control,
+                ..sample(i as u64, 9.0 - i as f64, 5.0)
+            });
+        let back = written(samples);
+        let read: Vec<_> = back.iter().map(|s| (s.phase, s.control)).collect();
+        assert_eq!(read, phases);
+        // A trace from before the phase column is all annealing.
+        let old = format!("{HEADER_WITHOUT_PHASE}\n1,0.1,1e0,3,3,0.5,0,0\n");
+        let back = parse(&old, "old.csv").unwrap();
+        assert_eq!(
+            (back[0].phase, back[0].control),
+            (Phase::Anneal, Control::Temperature(1.0))
+        );
+    }
+
+    #[test]
     fn a_long_run_stays_bounded_with_first_last_and_bests() {
         // Ten million batches (10^11 steps at Sudoku's batch size), the energy falling
         // throughout from 10^6: the worst case for bests.
@@ -506,7 +560,18 @@ mod tests {
             "{e}"
         );
         let e = parse(&format!("{HEADER}\n1,2\n"), "c.csv").unwrap_err();
-        assert_eq!(e.to_string(), "c.csv:2: 2 fields, a row has 8");
+        assert_eq!(
+            e.to_string(),
+            "c.csv:2: 2 fields, a row has 9 (8 in traces without the phase)"
+        );
+        let e = parse(
+            &format!("{HEADER}\n1,0.1,1e0,3,3,0.5,0,0,polishing\n"),
+            "d.csv",
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "d.csv:2: phase: 'polishing' is no phase kiln runs"
+        );
     }
 
     #[test]

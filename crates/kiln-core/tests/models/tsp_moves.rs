@@ -245,7 +245,7 @@ fn or_opt_of_any_segment_to_any_place() {
 
 #[test]
 fn descent_reports_its_delta_and_kicks_never_lengthen() {
-    for (mut p, mut rng) in problems(5).step_by(7) {
+    for (mut p, rng) in problems(5).step_by(7) {
         let n = p.order().len();
         let before = p.energy();
         let mut descent = Descent::new(n);
@@ -263,7 +263,7 @@ fn descent_reports_its_delta_and_kicks_never_lengthen() {
             deadline: None,
             target: None,
         };
-        let kicks = ils::iterate(&mut p, &mut rng, budget, |_, _| {});
+        let kicks = ils::iterate(&mut p, rng.clone(), budget);
         assert!(p.energy() <= descended);
         assert!(kicks.evaluations >= 20_000 || n < 8);
         let mut seen = p.order().to_vec();
@@ -283,7 +283,7 @@ fn kicks_find_the_optimum_of_berlin52() {
         deadline: None,
         target: Some(7542.0),
     };
-    let kicks = ils::iterate(&mut p, &mut rng, budget, |_, _| {});
+    let kicks = ils::iterate(&mut p, rng.clone(), budget);
     assert_eq!(p.length(), 7542);
     // Stopped there, long before the budget.
     assert!(kicks.evaluations < 1_000_000, "{kicks:?}");

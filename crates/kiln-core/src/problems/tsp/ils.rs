@@ -13,7 +13,7 @@ use rand::RngExt;
 
 use super::problem::{Move, TspProblem};
 use crate::anneal::Problem;
-use crate::search::{Rng, interrupt};
+use crate::search::{Rng, StopReason, interrupt};
 
 /// What a descent did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -212,6 +212,8 @@ pub struct KickStats {
     pub kicks: u64,
     /// Kicks whose descent ended strictly shorter than the best before.
     pub improvements: u64,
+    /// Kicks whose tour was taken to go on from (within the threshold).
+    pub taken: u64,
     /// Moves whose delta was computed, the first descent's and the kicks' included.
     pub evaluations: u64,
 }
@@ -257,74 +259,178 @@ fn left(budget: &Budget, started: Instant, evaluations: u64) -> f64 {
     by_time.min(by_evaluations).clamp(0.0, 1.0)
 }
 
-/// Starting from the problem's tour (a local optimum or not), kicks and descends until the
-/// budget is spent, showing `observe` the stats and the best energy after every kick;
-/// leaves the best tour found in `problem`.
-pub fn iterate(
-    problem: &mut TspProblem,
-    rng: &mut Rng,
+/// The iterated local search, stepped one descent at a time: first a descent from the
+/// problem's tour (a local optimum or not), then kick after kick, each followed by a
+/// descent. A kick is never cut short, so the tours it passes through depend only on the
+/// seed and the budget, however the steps are batched (a live view and a headless run end
+/// on the same tour). The problem is lent to each step, and left on the best tour by
+/// [`Kicks::finish`].
+#[derive(Debug, Clone)]
+pub struct Kicks {
+    rng: Rng,
     budget: Budget,
-    mut observe: impl FnMut(&KickStats, f64),
-) -> KickStats {
-    let started = Instant::now();
-    let mut descent = Descent::new(problem.order().len());
-    descent.queue_all();
-    let mut stats = KickStats {
-        evaluations: descent.run(problem, budget.deadline).evaluations,
-        ..KickStats::default()
-    };
-    let n = problem.order().len() as u64;
-    if n < 8 {
-        return stats;
+    started: Instant,
+    descent: Descent,
+    stats: KickStats,
+    /// Whether the first descent has been made.
+    descended: bool,
+    /// The best tour and its energy.
+    best: Vec<u32>,
+    energy: f64,
+    /// The tour the kicks go on from and its energy.
+    current: Vec<u32>,
+    current_energy: f64,
+    /// The threshold at the start of an epoch, and where it stands now.
+    threshold_start: f64,
+    threshold: f64,
+    epoch_start: u64,
+    epoch: u64,
+}
+
+impl Kicks {
+    /// Kicks for `problem`'s tour, drawn from `rng`, within `budget` (counted from now).
+    pub fn new(problem: &TspProblem, rng: Rng, budget: Budget) -> Self {
+        let n = problem.order().len();
+        let threshold = THRESHOLD * problem.typical_edge_cost();
+        let mut descent = Descent::new(n);
+        descent.queue_all();
+        Kicks {
+            rng,
+            budget,
+            started: Instant::now(),
+            descent,
+            stats: KickStats::default(),
+            descended: false,
+            best: problem.order().to_vec(),
+            energy: problem.energy(),
+            current: problem.order().to_vec(),
+            current_energy: problem.energy(),
+            threshold_start: threshold,
+            threshold,
+            epoch_start: 0,
+            epoch: EPOCH_EVALUATIONS_PER_CITY * n as u64,
+        }
     }
-    let mut energy = problem.energy();
-    let mut best = problem.order().to_vec();
-    let mut current = best.clone();
-    let mut current_energy = energy;
-    let threshold = THRESHOLD * problem.typical_edge_cost();
-    let (mut epoch_start, mut epoch) = (stats.evaluations, EPOCH_EVALUATIONS_PER_CITY * n);
-    while stats.evaluations < budget.evaluations
-        // Below the target, it was no optimum: the kicks go on.
-        && budget.target.is_none_or(|t| energy != t)
-        && budget.deadline.is_none_or(|d| Instant::now() < d)
-        && interrupt::requested().is_none()
-    {
-        let mv = kick(problem, rng);
+
+    /// What was done so far.
+    pub fn stats(&self) -> KickStats {
+        self.stats
+    }
+
+    /// The best energy found so far.
+    pub fn best_energy(&self) -> f64 {
+        self.energy
+    }
+
+    /// How much longer than the tour it came from a kicked tour may be and still be taken,
+    /// now.
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
+    /// The energy of the tour the kicks go on from.
+    pub fn current_energy(&self) -> f64 {
+        self.current_energy
+    }
+
+    /// The best tour found so far.
+    pub fn best_order(&self) -> &[u32] {
+        &self.best
+    }
+
+    /// Whether the budget lets another step be taken: the first descent always is, a kick
+    /// while evaluations and time are left and the target is not reached.
+    pub fn ended(&self) -> bool {
+        self.descended && (self.best.len() < 8 || self.reason().is_some())
+    }
+
+    /// Which budget ended the kicks, if one did: a signal, the known optimum (below it, it
+    /// was no optimum and the kicks go on), the evaluations or the deadline.
+    pub fn reason(&self) -> Option<StopReason> {
+        if interrupt::requested().is_some() {
+            Some(StopReason::Interrupted)
+        } else if self.budget.target.is_some_and(|t| self.energy == t) {
+            Some(StopReason::Target)
+        } else if self.stats.evaluations >= self.budget.evaluations {
+            Some(StopReason::MaxSteps)
+        } else if self.budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(StopReason::TimeLimit)
+        } else {
+            None
+        }
+    }
+
+    /// Makes the first descent, or one kick and the descent after it; returns the
+    /// evaluations it took (at least 1).
+    pub fn step(&mut self, problem: &mut TspProblem) -> u64 {
+        let before = self.stats.evaluations;
+        if !self.descended {
+            self.descended = true;
+            self.stats.evaluations += self.descent.run(problem, self.budget.deadline).evaluations;
+            self.energy = problem.energy();
+            self.current_energy = self.energy;
+            self.best.copy_from_slice(problem.order());
+            self.current.copy_from_slice(problem.order());
+            self.epoch_start = self.stats.evaluations;
+        } else {
+            self.kick(problem);
+        }
+        (self.stats.evaluations - before).max(1)
+    }
+
+    fn kick(&mut self, problem: &mut TspProblem) {
+        let mv = kick(problem, &mut self.rng);
         let delta = problem.delta(&mv);
         for city in problem.touched(&mv) {
-            descent.queue(city);
+            self.descent.queue(city);
         }
         problem.apply(&mv);
-        let descended = descent.run(problem, budget.deadline);
-        stats.kicks += 1;
-        stats.evaluations += descended.evaluations + 1;
-        let now = current_energy + delta + descended.delta;
+        let descended = self.descent.run(problem, self.budget.deadline);
+        self.stats.kicks += 1;
+        self.stats.evaluations += descended.evaluations + 1;
+        let now = self.current_energy + delta + descended.delta;
         // Equal tours are taken too: they let the search drift along plateaus.
-        if now <= energy {
-            if now < energy {
-                stats.improvements += 1;
+        if now <= self.energy {
+            if now < self.energy {
+                self.stats.improvements += 1;
             }
-            energy = now;
-            best.copy_from_slice(problem.order());
+            self.energy = now;
+            self.best.copy_from_slice(problem.order());
         }
-        let in_epoch = 1.0 - (stats.evaluations - epoch_start) as f64 / epoch as f64;
-        let cooling = left(&budget, started, stats.evaluations).min(in_epoch.max(0.0));
-        if now <= current_energy + threshold * cooling.powi(2) {
-            current_energy = now;
-            current.copy_from_slice(problem.order());
+        let in_epoch = 1.0 - (self.stats.evaluations - self.epoch_start) as f64 / self.epoch as f64;
+        let spent = left(&self.budget, self.started, self.stats.evaluations);
+        let cooling = spent.min(in_epoch.max(0.0));
+        self.threshold = self.threshold_start * cooling.powi(2);
+        if now <= self.current_energy + self.threshold {
+            self.stats.taken += 1;
+            self.current_energy = now;
+            self.current.copy_from_slice(problem.order());
         } else {
-            problem.set_order(&current);
+            problem.set_order(&self.current);
         }
         if in_epoch <= 0.0 {
-            problem.set_order(&best);
-            current.copy_from_slice(&best);
-            current_energy = energy;
-            (epoch_start, epoch) = (stats.evaluations, epoch * 2);
+            problem.set_order(&self.best);
+            self.current.copy_from_slice(&self.best);
+            self.current_energy = self.energy;
+            (self.epoch_start, self.epoch) = (self.stats.evaluations, self.epoch * 2);
         }
-        observe(&stats, energy);
     }
-    problem.set_order(&best);
-    stats
+
+    /// Leaves the best tour found in `problem`.
+    pub fn finish(&self, problem: &mut TspProblem) {
+        problem.set_order(&self.best);
+    }
+}
+
+/// Runs [`Kicks`] from the problem's tour until the budget is spent; leaves the best tour
+/// found in `problem`.
+pub fn iterate(problem: &mut TspProblem, rng: Rng, budget: Budget) -> KickStats {
+    let mut kicks = Kicks::new(problem, rng, budget);
+    while !kicks.ended() {
+        kicks.step(problem);
+    }
+    kicks.finish(problem);
+    kicks.stats()
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ pub mod distance;
 pub mod ils;
 pub mod instance;
 pub mod nearest;
+pub mod pipeline;
 pub mod problem;
 mod quadrant;
 pub mod random;
@@ -15,5 +16,6 @@ pub mod tour_file;
 pub mod tsplib;
 
 pub use instance::{Bounds, Instance, Metric, Point};
+pub use pipeline::{PipelineOutcome, Then, TspPipeline};
 pub use problem::{Cost, Init, Move, MoveSet, TspProblem, TspSnapshot};
 pub use random::Layout;

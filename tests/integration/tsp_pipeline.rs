@@ -1,0 +1,105 @@
+//! One TSP pipeline, whoever watches: the live view at full speed ends on the tour the
+//! headless run with the same seed and step budget ends on, names the phase it is in, and a
+//! trace follows the run through every phase to its result.
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::scratch::scratch;
+use crate::common::{kiln, lines};
+use crate::tui_pty::Tui;
+
+fn puzzle(name: &str) -> String {
+    format!("{}/puzzles/tsp/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The cities of a TSPLIB tour file, 1-based, in order.
+fn tour_of(path: &Path) -> Vec<u64> {
+    let text = fs::read_to_string(path).unwrap();
+    text.lines().filter_map(|l| l.trim().parse().ok()).collect()
+}
+
+#[test]
+fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
+    let _cores = crate::common::busy();
+    let dir = scratch("tsp-pipeline");
+    for (file, steps) in [("pcb442.tsp", "3000000"), ("berlin52.tsp", "60000")] {
+        let path = puzzle(file);
+        let flags = [path.as_str(), "--max-steps", steps, "--seed", "1"];
+        let headless = kiln(&[&["tsp", "--headless"], &flags[..]].concat());
+        assert!(headless.status.success(), "{headless:?}");
+        let json = &lines(&headless)[0];
+        let length = json["length"].as_u64().unwrap();
+        let tour: Vec<u64> = json["tour"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        assert_eq!(json["phases"][1]["name"], "local search", "{json}");
+
+        let output = format!("live-{file}.tour");
+        let live = [&["tsp", "--speed", "full", "--output", &output], &flags[..]].concat();
+        let mut tui = Tui::start_in(&dir, &live, 80, 24, &[]);
+        let screen = tui.wait_until("the end banner", |s| s.contains("best found by"));
+        tui.press("q");
+        assert_eq!(tui.wait_exit(), 0);
+        assert_eq!(tour_of(&dir.join(&output)), tour, "{file}: {screen}");
+        // The title's tour and the panel's energy are the result, on the same screen.
+        assert!(screen.contains(&format!("len {length}")), "{screen}");
+        assert!(screen.contains(&format!("Energy {length}")), "{screen}");
+        assert!(screen.contains("local search"), "{screen}");
+    }
+}
+
+#[test]
+fn a_frame_at_80x24_names_the_phase_running_and_its_share() {
+    let _cores = crate::common::busy();
+    let dir = scratch("tsp-phase");
+    let path = puzzle("pcb442.tsp");
+    // 600,000 steps of annealing at 1M a second, then the local search.
+    let args = ["tsp", &path, "--max-steps", "3000000", "--speed", "1000000"];
+    let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
+    let annealing = tui.wait_for("phase      annealing 20%");
+    assert!(annealing.contains("Temperature "), "{annealing}");
+    let local = tui.wait_for("phase      local search 80%");
+    assert!(local.contains("Threshold "), "{local}");
+    assert!(!local.contains("Temperature "), "{local}");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+#[test]
+fn a_trace_follows_every_phase_to_the_reported_result() {
+    let _cores = crate::common::busy();
+    let dir = scratch("tsp-trace");
+    let trace = dir.join("t.csv");
+    let out = kiln(&[
+        "tsp",
+        "--random",
+        "200",
+        "--max-steps",
+        "2000000",
+        "--seed",
+        "3",
+        "--headless",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let json = &lines(&out)[0];
+    let text = fs::read_to_string(&trace).unwrap();
+    let rows = kiln::search::trace::parse(&text, "t.csv").unwrap();
+    assert!(
+        text.lines().nth(1).unwrap().ends_with(",annealing"),
+        "{text}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with(",local search"), "{last}");
+    let end = rows.last().unwrap();
+    let length = json["length"].as_f64().unwrap();
+    assert_eq!((end.energy, end.best_energy), (length, length), "{last}");
+    let steps =
+        json["anneal_steps"].as_u64().unwrap() + json["local_search_evaluations"].as_u64().unwrap();
+    assert_eq!(end.iteration, steps, "{last}");
+}
