@@ -422,16 +422,19 @@ impl App {
         };
         let s = self.session.history().latest()?;
         let best = format::energy(s.best_energy);
+        // Credited to the phase of the state shown: the chain that won, or the polish that
+        // lowered the result.
+        let by = s.phase.name();
         let headline = match reason {
             StopReason::Target if self.session.solved() => format!(
-                "{} in {}",
+                "{} by {by} in {}",
                 self.session.target_word(),
                 format::elapsed(self.session.elapsed())
             ),
             // Never claimed over a board that does not show it.
             StopReason::Target => format!("ended · board not at the target · E {best}"),
-            StopReason::MaxSteps => format!("step budget used up · best E {best}"),
-            StopReason::TimeLimit => format!("time limit reached · best E {best}"),
+            StopReason::MaxSteps => format!("step budget used up · best E {best} by {by}"),
+            StopReason::TimeLimit => format!("time limit reached · best E {best} by {by}"),
             StopReason::Refuted => "no solution · conflict learning proved it".to_string(),
             StopReason::Stopped | StopReason::Interrupted => {
                 format!("stopped · best E {best}")
@@ -719,7 +722,7 @@ mod tests {
         let app = app_of(FrozenDemo(RunState::Finished(StopReason::Target), true));
         let text = screen(&app, 80, 24).join("\n");
         assert!(
-            text.contains("│         SOLVED in 0.06 s          │"),
+            text.contains("│   SOLVED by annealing in 0.06 s   │"),
             "{text}"
         );
         assert!(

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use kiln_core::search::{Budget, Sample};
+use kiln_core::search::{Budget, Control, Sample};
 
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;
@@ -91,8 +91,12 @@ impl History {
         while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
             self.arrivals.pop_front();
         }
-        self.t_low = self.t_low.min(sample.control.level());
-        self.t_high = self.t_high.max(sample.control.level());
+        // A search without a temperature (conflict learning) does not stretch the scale
+        // down to a made-up 0.
+        if sample.control != Control::None {
+            self.t_low = self.t_low.min(sample.control.level());
+            self.t_high = self.t_high.max(sample.control.level());
+        }
         if sample.energy.is_finite() {
             self.e_low = self.e_low.min(sample.energy);
             self.e_high = self.e_high.max(sample.energy);

@@ -5,6 +5,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
 
 use crate::search::Sketch;
 use crate::search::worker::Speed;
@@ -217,6 +219,11 @@ impl Board<SudokuSnapshot> for SudokuView {
                     .set_style(theme.energy);
             }
         }
+        let below = placed.y0 + height;
+        if below < area.bottom() {
+            let legend = Line::from(legend(s, theme)).centered();
+            legend.render(Rect::new(area.x, below, area.width, 1), buf);
+        }
     }
 
     /// The cells the move changed get a `>` before their symbol and the move's style.
@@ -260,11 +267,32 @@ fn has_repeat(line: &[u8]) -> bool {
     })
 }
 
+/// The kinds of cell the grid holds, each named in its own style: which cells the puzzle
+/// gave, propagation fixed, annealing or conflict learning filled.
+fn legend(s: &SudokuSnapshot, theme: &Theme) -> Vec<Span<'static>> {
+    let kinds = [
+        (CellKind::Given, "given"),
+        (CellKind::Propagated, "propagated"),
+        (CellKind::Annealed, "annealed"),
+        (CellKind::Learned, "learned"),
+    ];
+    let present = kinds.into_iter().filter(|(kind, _)| s.kinds.contains(kind));
+    let mut spans = Vec::new();
+    for (kind, name) in present {
+        if !spans.is_empty() {
+            spans.push(Span::styled(" · ", theme.dim));
+        }
+        spans.push(Span::styled(name, cell_style(kind, false, theme)));
+    }
+    spans
+}
+
 fn cell_style(kind: CellKind, conflict: bool, theme: &Theme) -> Style {
     let base = match kind {
         CellKind::Given => theme.given,
         CellKind::Propagated => theme.propagated,
-        CellKind::Annealed | CellKind::Learned => theme.annealed,
+        CellKind::Annealed => theme.annealed,
+        CellKind::Learned => theme.learned,
     };
     if conflict {
         base.patch(theme.conflict)

@@ -14,6 +14,8 @@ use kiln_tui::save::Export;
 
 const PROPAGATED: Rgb<u8> = Rgb([0, 120, 120]);
 const ANNEALED: Rgb<u8> = Rgb([30, 80, 200]);
+/// Cells conflict learning filled, told apart from annealed ones.
+const LEARNED: Rgb<u8> = Rgb([20, 140, 40]);
 /// Behind a cell whose value repeats in its row or column, as the live board reverses it.
 const CLASH: Rgb<u8> = Rgb([255, 200, 200]);
 const CELL_LINE: Rgb<u8> = Rgb([170, 170, 170]);
@@ -98,7 +100,8 @@ fn draw(canvas: &mut impl Surface, s: &SudokuSnapshot) {
         let colour = match kind {
             CellKind::Given => BLACK,
             CellKind::Propagated => PROPAGATED,
-            CellKind::Annealed | CellKind::Learned => ANNEALED,
+            CellKind::Annealed => ANNEALED,
+            CellKind::Learned => LEARNED,
         };
         canvas.glyph(symbol(value), (x, y), layout.scale, colour);
         if kind == CellKind::Given {

@@ -157,10 +157,18 @@ impl Preset {
         self.model(3, 0) == Model::BoxSwap
     }
 
-    /// "anneal" or "ga", the `algorithm` field of reports.
-    pub fn algorithm(self) -> &'static str {
-        match self {
-            Preset::Ga => "ga",
+    /// What `chains` chains of the preset run on a grid of box side `n`, the `algorithm`
+    /// field of reports: "anneal", "ga", or "anneal+conflict-learning" when chains of both
+    /// kinds run side by side (a solve by conflict learning is never credited to annealing).
+    pub fn algorithm(self, n: usize, chains: usize) -> &'static str {
+        let models: Vec<Model> = (0..chains.max(1)).map(|i| self.model(n, i)).collect();
+        let learns = models.contains(&Model::ConflictLearning);
+        let anneals =
+            (models.iter()).any(|m| !matches!(m, Model::ConflictLearning | Model::Genetic));
+        match (self, anneals, learns) {
+            (Preset::Ga, ..) => "ga",
+            (_, true, true) => "anneal+conflict-learning",
+            (_, false, true) => "conflict-learning",
             _ => "anneal",
         }
     }
