@@ -433,8 +433,8 @@ impl App {
             ),
             // Never claimed over a board that does not show it.
             StopReason::Target => format!("ended · board not at the target · E {best}"),
-            StopReason::MaxSteps => format!("step budget used up · best E {best} by {by}"),
-            StopReason::TimeLimit => format!("time limit reached · best E {best} by {by}"),
+            StopReason::MaxSteps => format!("step budget used up · best E {best}"),
+            StopReason::TimeLimit => format!("time limit reached · best E {best}"),
             StopReason::Refuted => "no solution · conflict learning proved it".to_string(),
             StopReason::Stopped | StopReason::Interrupted => {
                 format!("stopped · best E {best}")
@@ -445,7 +445,11 @@ impl App {
             format::count(s.iteration),
             format::count(s.restarts)
         );
-        let mut lines = vec![headline, effort];
+        let mut lines = vec![headline];
+        if let StopReason::MaxSteps | StopReason::TimeLimit = reason {
+            lines.push(format!("found by {by}"));
+        }
+        lines.push(effort);
         if let Some(left) = self.seconds_left() {
             lines.push(format!("next in {left} s · a stays"));
         }
