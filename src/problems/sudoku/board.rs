@@ -488,7 +488,7 @@ mod tests {
     use ratatui::style::Modifier;
 
     use super::*;
-    use crate::problems::sudoku::swapped_4x4;
+    use crate::problems::sudoku::{learned_4x4, swapped_4x4};
     use kiln_tui::testing::{frozen, frozen_solved};
     use kiln_tui::{App, RunState};
 
@@ -497,14 +497,7 @@ mod tests {
         let view = SudokuView::new(2, "30 givens".to_string());
         let annealed = swapped_4x4();
         assert_eq!(view.headline(&annealed, None).unwrap(), "30 givens");
-        let mut kinds = annealed.kinds.to_vec();
-        for kind in kinds.iter_mut().filter(|k| **k == CellKind::Annealed) {
-            *kind = CellKind::Learned;
-        }
-        let learned = SudokuSnapshot {
-            kinds: kinds.into(),
-            ..annealed
-        };
+        let learned = learned_4x4();
         assert_eq!(
             view.headline(&learned, None).unwrap(),
             "30 givens · conflict learning"
@@ -564,6 +557,36 @@ mod tests {
         assert_eq!(buf[(10, 1)].fg, theme.annealed.fg.unwrap());
         // r1c2 is annealed too, but clashes: the conflict colour wins.
         assert_eq!(buf[(4, 1)].fg, theme.conflict.fg.unwrap());
+    }
+
+    #[test]
+    fn learned_cells_are_styled_apart_from_annealed_ones_and_a_legend_says_which() {
+        let view = SudokuView::new(2, String::new());
+        let (w, h) = view.min_size(None);
+        // A row to spare under the grid, and room beside it for the legend.
+        let area = Rect::new(0, 0, w + 26, h + 1);
+        let row = |buf: &Buffer, y: u16| -> String {
+            (0..area.width).map(|x| buf[(x, y)].symbol()).collect()
+        };
+        for theme in [Theme::colour(false), Theme::monochrome(false)] {
+            let draw = |s: &SudokuSnapshot| {
+                let mut buf = Buffer::empty(area);
+                view.render(s, area, &mut buf, &theme);
+                buf
+            };
+            let annealed = draw(&swapped_4x4());
+            let learned = draw(&learned_4x4());
+            // r1c4, a 4 with no clash, at the grid's column 10 (the grid is centred).
+            let cell = (13 + 10, 1);
+            assert_eq!(annealed[cell].symbol(), "4");
+            assert_eq!(learned[cell].symbol(), "4");
+            assert_ne!(annealed[cell].style(), learned[cell].style());
+            assert_eq!(row(&annealed, h).trim(), "given · propagated · annealed");
+            assert_eq!(row(&learned, h).trim(), "given · propagated · learned");
+            let word = row(&learned, h).find("learned").unwrap();
+            let x = row(&learned, h)[..word].chars().count() as u16;
+            assert_eq!(learned[(x, h)].style(), learned[cell].style());
+        }
     }
 
     #[test]
@@ -650,13 +673,13 @@ mod tests {
             "          │ 3 6 5 │ 8 9 7 │ 2 1 4 │             │T (log)  █████████████████ 100%",
             "          │ 8 9 7 │ 2 1 4 │ 3 6 5 │             │Accepted ████░░░░░░░░░░░░░  25%",
             "          ├───────┼───────┼───────┤             │                               ",
-            "          │ 5 3 1 │ 6 4 2 │ 9 7 8 │             │iteration  3,000,000           ",
-            "          │ 6 4 2 │ 9 7 8 │ 5 3 1 │             │iter/s     10.0M               ",
-            "          │ 9 7 8 │ 5 3 1 │ 6 4 2 │             │best E     4                   ",
-            "          └───────┴───────┴───────┘             │restarts   2                   ",
-            "            ▴ ▴                                 │reheats    1                   ",
+            "          │ 5 3 1 │ 6 4 2 │ 9 7 8 │             │phase      annealing           ",
+            "          │ 6 4 2 │ 9 7 8 │ 5 3 1 │             │iteration  3,000,000           ",
+            "          │ 9 7 8 │ 5 3 1 │ 6 4 2 │             │iter/s     10.0M               ",
+            "          └───────┴───────┴───────┘             │best E     4                   ",
+            "            ▴ ▴                                 │restarts   2                   ",
+            "                given · annealed                │reheats    1                   ",
             "                                                │speed      1.0k/s              ",
-            "                                                │                               ",
             "                                                │                               ",
             " space pause r reheat + - speed n p next e save ? help                          ",
         ];
@@ -696,13 +719,13 @@ mod tests {
             "       │                   │                   │                   │          │T (log)  ███████████████████████████ 100%",
             "       │                   │                   │                   │          │Accepted ███████░░░░░░░░░░░░░░░░░░░░  25%",
             "       │   6     4     2   │   9     7     8   │   5     3     1   │          │                                         ",
+            "       │                   │                   │                   │          │phase      annealing                     ",
             "       │                   │                   │                   │          │iteration  3,000,000                     ",
-            "       │                   │                   │                   │          │iter/s     10.0M                         ",
-            "       │   9     7     8   │   5     3     1   │   6     4     2   │          │best E     4                             ",
-            "       │                   │                   │                   │          │restarts   2                             ",
-            "       └───────────────────┴───────────────────┴───────────────────┘          │reheats    1                             ",
+            "       │   9     7     8   │   5     3     1   │   6     4     2   │          │iter/s     10.0M                         ",
+            "       │                   │                   │                   │          │best E     4                             ",
+            "       └───────────────────┴───────────────────┴───────────────────┘          │restarts   2                             ",
+            "           ▴     ▴                                                            │reheats    1                             ",
             "                                                                              │speed      1.0k/s                        ",
-            "                                                                              │                                         ",
             "                                                                              │                                         ",
             " space pause r reheat + - speed n p next e save ? help                                                                  ",
         ];

@@ -193,7 +193,7 @@ mod tests {
     }
 
     #[test]
-    fn givens_propagated_annealed_and_clashing_cells_look_different() {
+    fn givens_propagated_annealed_learned_and_clashing_cells_look_different() {
         let snapshot = swapped_4x4();
         let image = decode(&picture(&snapshot));
         let layout = Layout::new(4);
@@ -204,6 +204,10 @@ mod tests {
         assert_eq!(colours_in(&image, &layout, 0, 3), [ANNEALED, WHITE]);
         // r3c1 holds a 3 seen twice in its column: an annealed digit on pink.
         assert_eq!(colours_in(&image, &layout, 2, 0), [ANNEALED, CLASH]);
+        // Filled by conflict learning, the same cells are drawn in the learner's colour.
+        let image = decode(&picture(&crate::problems::sudoku::learned_4x4()));
+        assert_eq!(colours_in(&image, &layout, 0, 3), [LEARNED, WHITE]);
+        assert_eq!(colours_in(&image, &layout, 2, 0), [LEARNED, CLASH]);
     }
 
     #[test]
