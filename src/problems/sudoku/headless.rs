@@ -198,7 +198,10 @@ impl Report {
             self.error = Some("no solution");
         }
         self.generations = search.generations();
-        self.phases = PhaseLine::all(&search.phases());
+        // A grid propagation solved was never searched: no phase ran.
+        if sample.iteration > 0 {
+            self.phases = PhaseLine::all(&search.phases());
+        }
         self.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
         if sample.best_energy == 0.0 && !self.solved {
             bail!(
