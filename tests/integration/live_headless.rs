@@ -148,6 +148,15 @@ fn a_25x25_solved_by_conflict_learning_is_credited_to_it_live_and_headless() {
     );
     // The 25x25 board needs more than 80x24.
     assert!(
+        live.screen
+            .lines()
+            .next()
+            .unwrap()
+            .contains("2 chains: box swaps, conflict learning"),
+        "{}",
+        live.screen
+    );
+    assert!(
         live.screen.contains("phase      conflict learning"),
         "{}",
         live.screen

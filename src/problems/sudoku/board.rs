@@ -451,11 +451,14 @@ impl Demo for SudokuDemo {
         if solver.prepared.has_no_solution() {
             bail!("{}: this puzzle has no solution", puzzle.source);
         }
-        let origin = format!(
+        let mut origin = format!(
             "{} givens +{} propagated",
             puzzle.givens(),
             solver.prepared.propagated
         );
+        if let Some(chains) = solver.chains() {
+            origin = format!("{origin} · {chains}");
+        }
         let view = SudokuView::new(puzzle.n, origin).from_source(&puzzle.source);
         let side = puzzle.side();
         let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);

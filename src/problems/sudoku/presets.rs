@@ -399,6 +399,18 @@ impl Solver {
         self.preset.model(self.prepared.puzzle.n, chain).name()
     }
 
+    /// Which search each chain runs, when chains of different kinds run side by side
+    /// ("2 chains: box swaps, conflict learning"), for the live view's title bar.
+    pub fn chains(&self) -> Option<String> {
+        let n = self.prepared.puzzle.n;
+        let models: Vec<Model> = (0..self.plan.threads)
+            .map(|i| self.preset.model(n, i))
+            .collect();
+        let kinds: Vec<String> = models.iter().map(|m| m.name().replace('-', " ")).collect();
+        let mixed = models.iter().any(|&m| m != models[0]);
+        mixed.then(|| format!("{} chains: {}", kinds.len(), kinds.join(", ")))
+    }
+
     /// The temperatures a display should span: from the start (or reheat) temperature
     /// down to where one cooling run ends, when that is known (for the GA: the range of
     /// its mutation rate).
