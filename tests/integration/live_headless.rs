@@ -128,6 +128,14 @@ fn a_25x25_solved_by_conflict_learning_is_credited_to_it_live_and_headless() {
     assert_eq!(line["solved"], true, "{line}");
     assert_eq!(live.output, written);
     assert_eq!(live.sample.best_energy, 0.0);
+    // The learner counts its steps by its work, however the view slices it, so it solves
+    // at the same step live; the box swaps beside it run on to the end of the batch the
+    // solve fell in, which headless is 2^20 steps (both chains), live a tick's.
+    let (live_steps, steps) = (live.sample.iteration, line["iterations"].as_u64().unwrap());
+    assert!(
+        live_steps.abs_diff(steps) < 1 << 20,
+        "{live_steps} live, {steps} headless"
+    );
     assert_eq!(live.sample.phase, Phase::ConflictLearning);
     assert_eq!(live.sample.control, kiln::search::Control::None);
     assert_eq!(line["solved_by"], "conflict-learning");
