@@ -280,40 +280,18 @@ mod tests {
         for (i, &r) in reheats.iter().enumerate() {
             history.push(sample(i as u64, r));
         }
-        let theme = Theme::monochrome(true);
-        let area = Rect::new(0, 0, WIDTH, MIN_HEIGHT + 1);
-        let mut buf = Buffer::empty(area);
-        let panel = StatsPanel {
-            history: &history,
-            progress: 0.0,
-            speed: Speed::Full,
-            running: true,
-            elapsed: std::time::Duration::ZERO,
-            theme: &theme,
-        };
-        panel.render(area, &mut buf);
-        let row = |y: u16| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        };
-        let label = (0..area.height)
-            .find(|&y| row(y).contains("Temperature"))
-            .unwrap();
-        (row(label), row(label + 1))
+        let rows = rows_of(&history, MIN_HEIGHT + 1);
+        let label = rows.iter().position(|r| r.contains("Temperature")).unwrap();
+        (rows[label].clone(), rows[label + 1].clone())
     }
 
-    /// Every row of a 32-column panel drawn from `samples`.
-    fn panel_rows(samples: &[kiln_core::search::Sample]) -> Vec<String> {
-        let mut history = History::default();
-        for &s in samples {
-            history.push(s);
-        }
+    /// Every row of a 32-column panel `height` rows high drawn from `history`.
+    fn rows_of(history: &History, height: u16) -> Vec<String> {
         let theme = Theme::monochrome(true);
-        let area = Rect::new(0, 0, WIDTH, MIN_HEIGHT);
+        let area = Rect::new(0, 0, WIDTH, height);
         let mut buf = Buffer::empty(area);
         let panel = StatsPanel {
-            history: &history,
+            history,
             progress: 0.0,
             speed: Speed::Full,
             running: true,
@@ -324,6 +302,15 @@ mod tests {
         (0..area.height)
             .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect())
             .collect()
+    }
+
+    /// Every row of a 32-column panel drawn from `samples`.
+    fn panel_rows(samples: &[kiln_core::search::Sample]) -> Vec<String> {
+        let mut history = History::default();
+        for &s in samples {
+            history.push(s);
+        }
+        rows_of(&history, MIN_HEIGHT)
     }
 
     #[test]
