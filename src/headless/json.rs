@@ -5,7 +5,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::search::StopReason;
+use crate::search::{PhaseWork, StopReason};
 
 /// Why a run ended, as every problem's `stop` field says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -38,6 +38,31 @@ impl From<StopReason> for Stop {
             StopReason::Interrupted => Stop::Interrupted,
             StopReason::Refuted => Stop::NoSolution,
         }
+    }
+}
+
+/// One phase of a run as a report's `phases` array lists it: what ran, on how many chains,
+/// for how many steps and how long.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PhaseLine {
+    /// `anneal`, `conflict-learning`, `genetic` or `polish`.
+    pub phase: &'static str,
+    pub chains: usize,
+    pub steps: u64,
+    pub seconds: Seconds,
+}
+
+impl PhaseLine {
+    /// The phases of a run, in the order they ran.
+    pub fn all(works: &[PhaseWork]) -> Vec<PhaseLine> {
+        (works.iter())
+            .map(|w| PhaseLine {
+                phase: w.phase.key(),
+                chains: w.chains,
+                steps: w.steps,
+                seconds: Seconds(w.time.as_secs_f64()),
+            })
+            .collect()
     }
 }
 

@@ -16,6 +16,7 @@ mod interrupts;
 mod json_contract;
 mod limits_headless;
 mod live_demos;
+mod live_headless;
 mod live_truth;
 mod output_files;
 mod output_formats;

@@ -360,7 +360,7 @@ fn the_attract_loop_moves_on_to_the_next_puzzle() {
     let mut tui = Tui::start(&["--speed", "full"], 80, 24);
     tui.wait_for("[Sudoku] 1/12");
     let banner = tui.wait_for("next in");
-    assert!(banner.contains("SOLVED in"), "{banner}");
+    assert!(banner.contains("SOLVED by annealing in"), "{banner}");
     tui.wait_for("[Sudoku] 2/12");
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
@@ -370,7 +370,7 @@ fn the_attract_loop_moves_on_to_the_next_puzzle() {
 fn once_stays_on_the_finished_run() {
     let _cores = crate::common::busy();
     let mut tui = Tui::start(&["--speed", "full", "--once"], 80, 24);
-    tui.wait_for("SOLVED in");
+    tui.wait_for("SOLVED by annealing in");
     thread::sleep(Duration::from_secs(6));
     let text = tui.text();
     assert!(

@@ -423,9 +423,12 @@ impl App {
         };
         let s = self.session.history().latest()?;
         let best = format::energy(s.best_energy);
+        // Credited to the phase of the state shown: the chain that won, or the polish that
+        // lowered the result.
+        let by = s.phase.name();
         let headline = match reason {
             StopReason::Target if self.session.solved() => format!(
-                "{} in {}",
+                "{} by {by} in {}",
                 self.session.target_word(),
                 format::elapsed(self.session.elapsed())
             ),
@@ -443,8 +446,17 @@ impl App {
             format::count(s.iteration),
             format::count(s.restarts)
         );
-        let mut lines = vec![headline, effort];
-        lines.extend(credit(self.session.history()));
+        let mut lines = vec![headline];
+        // A run of phases one after another says each one's share and which found the
+        // best; a run of one phase per chain, which phase found it when a budget ended it.
+        let credit = credit(self.session.history());
+        if credit.is_empty()
+            && let StopReason::MaxSteps | StopReason::TimeLimit = reason
+        {
+            lines.push(format!("found by {by}"));
+        }
+        lines.extend(credit);
+        lines.push(effort);
         if let Some(left) = self.seconds_left() {
             lines.push(format!("next in {left} s · a stays"));
         }
@@ -741,7 +753,7 @@ mod tests {
         let app = app_of(FrozenDemo(RunState::Finished(StopReason::Target), true));
         let text = screen(&app, 80, 24).join("\n");
         assert!(
-            text.contains("│         SOLVED in 0.06 s          │"),
+            text.contains("│   SOLVED by annealing in 0.06 s   │"),
             "{text}"
         );
         assert!(

@@ -127,6 +127,8 @@ impl History {
         while self.arrivals.len() > 2 && now.duration_since(self.arrivals[1].0) >= RATE_WINDOW {
             self.arrivals.pop_front();
         }
+        // A search without a temperature (conflict learning) does not stretch the scale
+        // down to a made-up 0.
         if sample.control != Control::None {
             self.t_low = self.t_low.min(sample.control.level());
             self.t_high = self.t_high.max(sample.control.level());

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Sparkline, Widget};
 use super::format::{self, Si};
 use super::history::{History, Scale};
 use super::theme::Theme;
+use kiln_core::search::Control;
 use kiln_core::search::worker::Speed;
 
 pub(super) struct StatsPanel<'a> {
@@ -24,7 +25,7 @@ pub(super) struct StatsPanel<'a> {
 }
 
 /// Rows the panel needs at the least (inside its border): labels, two 1-row sparklines,
-/// three gauges and the counters.
+/// three gauges, the phase and the counters.
 pub(super) const MIN_HEIGHT: u16 = 18;
 pub(super) const WIDTH: u16 = 32;
 /// Past this width the panel has nothing more to show.
@@ -38,7 +39,9 @@ fn bars(values: &[f64], scale: Scale) -> Vec<u64> {
     values
         .iter()
         .map(|&v| {
-            let v = map(v);
+            // Before the log: `NaN.max(1e-12)` is 1e-12, and a value that is no number
+            // (a search without a temperature) would draw as the lowest bar.
+            let v = if v.is_nan() { v } else { map(v) };
             if !v.is_finite() {
                 0
             } else if high > low {
@@ -158,7 +161,11 @@ impl Widget for StatsPanel<'_> {
             buf,
         );
 
-        let temperatures = self.history.tail(width, |s| s.control.level());
+        // A search without a temperature leaves its columns blank, never a made-up 0.
+        let temperatures = self.history.tail(width, |s| match s.control {
+            Control::None => f64::NAN,
+            control => control.level(),
+        });
         let reheated = reheat_columns(self.history, width);
         // Each search's own number, or none: never a made-up temperature of 0.
         let mut label = match now.control.label() {
@@ -197,12 +204,15 @@ impl Widget for StatsPanel<'_> {
         Paragraph::new(vec![
             Line::raw(""),
             gauge_line("Progress ", self.progress, inner.width, theme),
-            gauge_line(
-                "T (log)  ",
-                self.history.temperature_ratio(),
-                inner.width,
-                theme,
-            ),
+            match now.control {
+                Control::None => counter("T (log)", "none".to_string(), theme),
+                _ => gauge_line(
+                    "T (log)  ",
+                    self.history.temperature_ratio(),
+                    inner.width,
+                    theme,
+                ),
+            },
             gauge_line(
                 "Accepted ",
                 if self.running { now.acceptance } else { 0.0 },
@@ -271,11 +281,18 @@ mod tests {
         for (i, &r) in reheats.iter().enumerate() {
             history.push(sample(i as u64, r));
         }
+        let rows = rows_of(&history, MIN_HEIGHT + 1);
+        let label = rows.iter().position(|r| r.contains("Temperature")).unwrap();
+        (rows[label].clone(), rows[label + 1].clone())
+    }
+
+    /// Every row of a 32-column panel `height` rows high drawn from `history`.
+    fn rows_of(history: &History, height: u16) -> Vec<String> {
         let theme = Theme::monochrome(true);
-        let area = Rect::new(0, 0, WIDTH, MIN_HEIGHT + 1);
+        let area = Rect::new(0, 0, WIDTH, height);
         let mut buf = Buffer::empty(area);
         let panel = StatsPanel {
-            history: &history,
+            history,
             progress: 0.0,
             speed: Speed::Full,
             running: true,
@@ -283,15 +300,55 @@ mod tests {
             theme: &theme,
         };
         panel.render(area, &mut buf);
-        let row = |y: u16| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        };
-        let label = (0..area.height)
-            .find(|&y| row(y).contains("Temperature"))
+        (0..area.height)
+            .map(|y| (0..area.width).map(|x| buf[(x, y)].symbol()).collect())
+            .collect()
+    }
+
+    /// Every row of a 32-column panel drawn from `samples`.
+    fn panel_rows(samples: &[kiln_core::search::Sample]) -> Vec<String> {
+        let mut history = History::default();
+        for &s in samples {
+            history.push(s);
+        }
+        rows_of(&history, MIN_HEIGHT)
+    }
+
+    #[test]
+    fn conflict_learning_is_named_and_shows_no_temperature_not_a_zero() {
+        use kiln_core::search::Phase;
+        let annealing = (0..6).map(|i| sample(i, 0));
+        let learning = (6..10).map(|i| kiln_core::search::Sample {
+            phase: Phase::ConflictLearning,
+            control: Control::None,
+            ..sample(i, 0)
+        });
+        let rows = panel_rows(&annealing.chain(learning).collect::<Vec<_>>());
+        let text = rows.join("\n");
+        assert!(text.contains("no temperature"), "{text}");
+        assert!(text.contains("phase      conflict learning"), "{text}");
+        assert!(text.contains("T (log)    none"), "{text}");
+        assert!(!text.contains("Temperature"), "{text}");
+        // The sparkline draws the annealing columns and leaves the learner's blank.
+        let label = rows
+            .iter()
+            .position(|r| r.contains("no temperature"))
             .unwrap();
-        (row(label), row(label + 1))
+        let spark: Vec<char> = rows[label + 1].chars().skip(1).collect();
+        assert!(
+            spark[..6].iter().all(|c| *c != ' '),
+            "{:?}",
+            rows[label + 1]
+        );
+        assert!(
+            spark[6..10].iter().all(|c| *c == ' '),
+            "{:?}",
+            rows[label + 1]
+        );
+        // An annealer's panel names its phase and its temperature.
+        let text = panel_rows(&[sample(0, 0), sample(1, 0)]).join("\n");
+        assert!(text.contains("phase      annealing"), "{text}");
+        assert!(text.contains("Temperature 0.5000"), "{text}");
     }
 
     #[test]
@@ -323,6 +380,7 @@ mod tests {
             log: true,
         };
         assert_eq!(bars(&[0.01, 0.1, 1.0], log), vec![1, 51, 100]);
+        assert_eq!(bars(&[f64::NAN, 1.0], log), vec![0, 100]);
     }
 
     #[test]

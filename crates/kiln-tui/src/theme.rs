@@ -25,6 +25,8 @@ pub struct Theme {
     pub propagated: Style,
     /// A cell the annealer fills.
     pub annealed: Style,
+    /// A cell another search filled (conflict learning), told apart from annealed ones.
+    pub learned: Style,
     /// A cell in a row or column that is missing digits.
     pub conflict: Style,
     /// The energy plot.
@@ -125,6 +127,7 @@ impl Theme {
             given: Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
             propagated: Style::new().fg(Color::Cyan),
             annealed: Style::new().fg(Color::Yellow),
+            learned: Style::new().fg(Color::LightGreen),
             conflict: Style::new()
                 .fg(Color::LightRed)
                 .add_modifier(Modifier::REVERSED),
@@ -158,6 +161,7 @@ impl Theme {
             given: bold,
             propagated: Style::new().add_modifier(Modifier::UNDERLINED),
             annealed: plain,
+            learned: Style::new().add_modifier(Modifier::ITALIC),
             conflict: Style::new().add_modifier(Modifier::REVERSED),
             energy: plain,
             temperature: plain,

@@ -13,7 +13,7 @@ use super::spec::ImageSpec;
 use crate::anneal::{BATCH, Problem, RunConfig, Runner};
 use crate::headless::progress::Progress;
 use crate::headless::report;
-use crate::search::{Outcome, Trace, run_traced};
+use crate::search::{Outcome, Search, Trace, run_traced};
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(
@@ -53,11 +53,13 @@ fn run(spec: &ImageSpec) -> color_eyre::Result<Report> {
             let mut rounds = Rounds::new(d, plan, config, seed);
             let count = rounds.rounds();
             run_traced(&mut rounds, BATCH, &mut trace, &mut progress);
+            let phases = rounds.phases();
             let (outcome, report) = rounds.finish();
             let mode = ModeReport::Denoise {
                 rounds: count,
                 report,
                 plan,
+                phases,
             };
             (outcome, mode)
         }

@@ -13,11 +13,11 @@ use std::io::Write;
 use super::Bitmap;
 use super::setup;
 use super::spec::ImageSpec;
-use crate::headless::json::{self, Seconds, Stop};
+use crate::headless::json::{self, PhaseLine, Seconds, Stop};
 use crate::headless::output::Format;
 use crate::headless::report::{self, Counts};
 use crate::messages::{count, say};
-use crate::search::{Outcome, StopReason};
+use crate::search::{Outcome, Phase, PhaseWork, StopReason};
 
 #[derive(Debug, Serialize)]
 pub(super) struct Report {
@@ -54,6 +54,8 @@ pub(super) struct Report {
     /// Why `--output` could not be written, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     output_error: Option<String>,
+    /// Annealing, then (denoising) the exact polish: steps and time of each.
+    phases: Vec<PhaseLine>,
     pixel_error: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     polish_gain: Option<Option<f64>>,
@@ -94,6 +96,8 @@ pub(super) enum ModeReport {
         rounds: usize,
         report: RoundsReport,
         plan: Plan,
+        /// The rounds' annealing and the polish.
+        phases: Vec<PhaseWork>,
     },
 }
 
@@ -152,6 +156,13 @@ impl Report {
             noise: None,
             output: (spec.output.as_ref()).map(|file| file.target.path.display().to_string()),
             output_error: None,
+            // A pattern run anneals only; denoising says its phases below.
+            phases: PhaseLine::all(&[PhaseWork {
+                phase: Phase::Anneal,
+                chains: 1,
+                steps: outcome.iterations,
+                time: outcome.elapsed,
+            }]),
             pixel_error: setup.clean.and_then(|c| outcome.best.pixel_error(c)),
             polish_gain: None,
             problem: "image",
@@ -184,7 +195,9 @@ impl Report {
                 rounds,
                 report: done,
                 plan,
+                phases,
             } => {
+                report.phases = PhaseLine::all(&phases);
                 let args = &spec.model;
                 report.mode = "denoise";
                 report.lambda = Some(args.lambda.unwrap_or(1.0));

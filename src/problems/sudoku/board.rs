@@ -5,6 +5,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
 
 use crate::search::Sketch;
 use crate::search::worker::Speed;
@@ -217,6 +219,11 @@ impl Board<SudokuSnapshot> for SudokuView {
                     .set_style(theme.energy);
             }
         }
+        let below = placed.y0 + height;
+        if below < area.bottom() {
+            let legend = Line::from(legend(s, theme)).centered();
+            legend.render(Rect::new(area.x, below, area.width, 1), buf);
+        }
     }
 
     /// The cells the move changed get a `>` before their symbol and the move's style.
@@ -260,11 +267,32 @@ fn has_repeat(line: &[u8]) -> bool {
     })
 }
 
+/// The kinds of cell the grid holds, each named in its own style: which cells the puzzle
+/// gave, propagation fixed, annealing or conflict learning filled.
+fn legend(s: &SudokuSnapshot, theme: &Theme) -> Vec<Span<'static>> {
+    let kinds = [
+        (CellKind::Given, "given"),
+        (CellKind::Propagated, "propagated"),
+        (CellKind::Annealed, "annealed"),
+        (CellKind::Learned, "learned"),
+    ];
+    let present = kinds.into_iter().filter(|(kind, _)| s.kinds.contains(kind));
+    let mut spans = Vec::new();
+    for (kind, name) in present {
+        if !spans.is_empty() {
+            spans.push(Span::styled(" · ", theme.dim));
+        }
+        spans.push(Span::styled(name, cell_style(kind, false, theme)));
+    }
+    spans
+}
+
 fn cell_style(kind: CellKind, conflict: bool, theme: &Theme) -> Style {
     let base = match kind {
         CellKind::Given => theme.given,
         CellKind::Propagated => theme.propagated,
-        CellKind::Annealed | CellKind::Learned => theme.annealed,
+        CellKind::Annealed => theme.annealed,
+        CellKind::Learned => theme.learned,
     };
     if conflict {
         base.patch(theme.conflict)
@@ -423,11 +451,14 @@ impl Demo for SudokuDemo {
         if solver.prepared.has_no_solution() {
             bail!("{}: this puzzle has no solution", puzzle.source);
         }
-        let origin = format!(
+        let mut origin = format!(
             "{} givens +{} propagated",
             puzzle.givens(),
             solver.prepared.propagated
         );
+        if let Some(chains) = solver.chains() {
+            origin = format!("{origin} · {chains}");
+        }
         let view = SudokuView::new(puzzle.n, origin).from_source(&puzzle.source);
         let side = puzzle.side();
         let file = puzzle.source.rsplit('/').next().unwrap_or(&puzzle.source);
@@ -460,7 +491,7 @@ mod tests {
     use ratatui::style::Modifier;
 
     use super::*;
-    use crate::problems::sudoku::swapped_4x4;
+    use crate::problems::sudoku::{learned_4x4, swapped_4x4};
     use kiln_tui::testing::{frozen, frozen_solved};
     use kiln_tui::{App, RunState};
 
@@ -469,14 +500,7 @@ mod tests {
         let view = SudokuView::new(2, "30 givens".to_string());
         let annealed = swapped_4x4();
         assert_eq!(view.headline(&annealed, None).unwrap(), "30 givens");
-        let mut kinds = annealed.kinds.to_vec();
-        for kind in kinds.iter_mut().filter(|k| **k == CellKind::Annealed) {
-            *kind = CellKind::Learned;
-        }
-        let learned = SudokuSnapshot {
-            kinds: kinds.into(),
-            ..annealed
-        };
+        let learned = learned_4x4();
         assert_eq!(
             view.headline(&learned, None).unwrap(),
             "30 givens · conflict learning"
@@ -536,6 +560,36 @@ mod tests {
         assert_eq!(buf[(10, 1)].fg, theme.annealed.fg.unwrap());
         // r1c2 is annealed too, but clashes: the conflict colour wins.
         assert_eq!(buf[(4, 1)].fg, theme.conflict.fg.unwrap());
+    }
+
+    #[test]
+    fn learned_cells_are_styled_apart_from_annealed_ones_and_a_legend_says_which() {
+        let view = SudokuView::new(2, String::new());
+        let (w, h) = view.min_size(None);
+        // A row to spare under the grid, and room beside it for the legend.
+        let area = Rect::new(0, 0, w + 26, h + 1);
+        let row = |buf: &Buffer, y: u16| -> String {
+            (0..area.width).map(|x| buf[(x, y)].symbol()).collect()
+        };
+        for theme in [Theme::colour(false), Theme::monochrome(false)] {
+            let draw = |s: &SudokuSnapshot| {
+                let mut buf = Buffer::empty(area);
+                view.render(s, area, &mut buf, &theme);
+                buf
+            };
+            let annealed = draw(&swapped_4x4());
+            let learned = draw(&learned_4x4());
+            // r1c4, a 4 with no clash, at the grid's column 10 (the grid is centred).
+            let cell = (13 + 10, 1);
+            assert_eq!(annealed[cell].symbol(), "4");
+            assert_eq!(learned[cell].symbol(), "4");
+            assert_ne!(annealed[cell].style(), learned[cell].style());
+            assert_eq!(row(&annealed, h).trim(), "given · propagated · annealed");
+            assert_eq!(row(&learned, h).trim(), "given · propagated · learned");
+            let word = row(&learned, h).find("learned").unwrap();
+            let x = row(&learned, h)[..word].chars().count() as u16;
+            assert_eq!(learned[(x, h)].style(), learned[cell].style());
+        }
     }
 
     #[test]
@@ -622,13 +676,13 @@ mod tests {
             "          │ 3 6 5 │ 8 9 7 │ 2 1 4 │             │T (log)  █████████████████ 100%",
             "          │ 8 9 7 │ 2 1 4 │ 3 6 5 │             │Accepted ████░░░░░░░░░░░░░  25%",
             "          ├───────┼───────┼───────┤             │                               ",
-            "          │ 5 3 1 │ 6 4 2 │ 9 7 8 │             │iteration  3,000,000           ",
-            "          │ 6 4 2 │ 9 7 8 │ 5 3 1 │             │iter/s     10.0M               ",
-            "          │ 9 7 8 │ 5 3 1 │ 6 4 2 │             │best E     4                   ",
-            "          └───────┴───────┴───────┘             │restarts   2                   ",
-            "            ▴ ▴                                 │reheats    1                   ",
+            "          │ 5 3 1 │ 6 4 2 │ 9 7 8 │             │phase      annealing           ",
+            "          │ 6 4 2 │ 9 7 8 │ 5 3 1 │             │iteration  3,000,000           ",
+            "          │ 9 7 8 │ 5 3 1 │ 6 4 2 │             │iter/s     10.0M               ",
+            "          └───────┴───────┴───────┘             │best E     4                   ",
+            "            ▴ ▴                                 │restarts   2                   ",
+            "                given · annealed                │reheats    1                   ",
             "                                                │speed      1.0k/s              ",
-            "                                                │                               ",
             "                                                │                               ",
             " space pause r reheat + - speed n p next e save ? help                          ",
         ];
@@ -668,13 +722,13 @@ mod tests {
             "       │                   │                   │                   │          │T (log)  ███████████████████████████ 100%",
             "       │                   │                   │                   │          │Accepted ███████░░░░░░░░░░░░░░░░░░░░  25%",
             "       │   6     4     2   │   9     7     8   │   5     3     1   │          │                                         ",
+            "       │                   │                   │                   │          │phase      annealing                     ",
             "       │                   │                   │                   │          │iteration  3,000,000                     ",
-            "       │                   │                   │                   │          │iter/s     10.0M                         ",
-            "       │   9     7     8   │   5     3     1   │   6     4     2   │          │best E     4                             ",
-            "       │                   │                   │                   │          │restarts   2                             ",
-            "       └───────────────────┴───────────────────┴───────────────────┘          │reheats    1                             ",
+            "       │   9     7     8   │   5     3     1   │   6     4     2   │          │iter/s     10.0M                         ",
+            "       │                   │                   │                   │          │best E     4                             ",
+            "       └───────────────────┴───────────────────┴───────────────────┘          │restarts   2                             ",
+            "           ▴     ▴                                                            │reheats    1                             ",
             "                                                                              │speed      1.0k/s                        ",
-            "                                                                              │                                         ",
             "                                                                              │                                         ",
             " space pause r reheat + - speed n p next e save ? help                                                                  ",
         ];

@@ -13,7 +13,7 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
 use super::spec::SudokuSpec;
-use crate::headless::json::{self, Stop};
+use crate::headless::json::{self, PhaseLine, Stop};
 use crate::headless::output::{Format, OutputFile};
 use crate::headless::progress::Progress;
 use crate::headless::report::{self, Counts};
@@ -55,7 +55,7 @@ pub struct Report {
     pub stop: Stop,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'static str>,
-    /// "anneal" or "ga".
+    /// What the chains ran: "anneal", "ga" or "anneal+conflict-learning".
     pub algorithm: &'static str,
     /// The preset that ran (`kiln` unless --preset says otherwise).
     pub preset: &'static str,
@@ -66,6 +66,10 @@ pub struct Report {
     /// Generations, for a genetic algorithm.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generations: Option<u64>,
+    /// What each kind of search did: steps and time per phase, chains of one kind added
+    /// up (their steps make `iterations`); absent when nothing was searched.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<PhaseLine>,
     /// 1 = winner (races only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rank: Option<usize>,
@@ -160,10 +164,11 @@ impl Report {
             // What a puzzle with a solution ends on is set once it has run.
             stop: Stop::NoSolution,
             error: prepared.has_no_solution().then_some("no solution"),
-            algorithm: solver.preset.algorithm(),
+            algorithm: (solver.preset).algorithm(puzzle.n, solver.plan.threads),
             preset: solver.preset.name(),
             solved_by: None,
             generations: None,
+            phases: Vec::new(),
             rank: None,
             output_error: None,
             best: None,
@@ -193,6 +198,10 @@ impl Report {
             self.error = Some("no solution");
         }
         self.generations = search.generations();
+        // A grid propagation solved was never searched: no phase ran.
+        if sample.iteration > 0 {
+            self.phases = PhaseLine::all(&search.phases());
+        }
         self.solved = sample.best_energy == 0.0 && is_valid_solution(puzzle, &best.values);
         if sample.best_energy == 0.0 && !self.solved {
             bail!(

@@ -14,6 +14,8 @@ use kiln_tui::save::Export;
 
 const PROPAGATED: Rgb<u8> = Rgb([0, 120, 120]);
 const ANNEALED: Rgb<u8> = Rgb([30, 80, 200]);
+/// Cells conflict learning filled, told apart from annealed ones.
+const LEARNED: Rgb<u8> = Rgb([20, 140, 40]);
 /// Behind a cell whose value repeats in its row or column, as the live board reverses it.
 const CLASH: Rgb<u8> = Rgb([255, 200, 200]);
 const CELL_LINE: Rgb<u8> = Rgb([170, 170, 170]);
@@ -98,7 +100,8 @@ fn draw(canvas: &mut impl Surface, s: &SudokuSnapshot) {
         let colour = match kind {
             CellKind::Given => BLACK,
             CellKind::Propagated => PROPAGATED,
-            CellKind::Annealed | CellKind::Learned => ANNEALED,
+            CellKind::Annealed => ANNEALED,
+            CellKind::Learned => LEARNED,
         };
         canvas.glyph(symbol(value), (x, y), layout.scale, colour);
         if kind == CellKind::Given {
@@ -190,7 +193,7 @@ mod tests {
     }
 
     #[test]
-    fn givens_propagated_annealed_and_clashing_cells_look_different() {
+    fn givens_propagated_annealed_learned_and_clashing_cells_look_different() {
         let snapshot = swapped_4x4();
         let image = decode(&picture(&snapshot));
         let layout = Layout::new(4);
@@ -201,6 +204,10 @@ mod tests {
         assert_eq!(colours_in(&image, &layout, 0, 3), [ANNEALED, WHITE]);
         // r3c1 holds a 3 seen twice in its column: an annealed digit on pink.
         assert_eq!(colours_in(&image, &layout, 2, 0), [ANNEALED, CLASH]);
+        // Filled by conflict learning, the same cells are drawn in the learner's colour.
+        let image = decode(&picture(&crate::problems::sudoku::learned_4x4()));
+        assert_eq!(colours_in(&image, &layout, 0, 3), [LEARNED, WHITE]);
+        assert_eq!(colours_in(&image, &layout, 2, 0), [LEARNED, CLASH]);
     }
 
     #[test]

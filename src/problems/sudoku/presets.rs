@@ -157,10 +157,18 @@ impl Preset {
         self.model(3, 0) == Model::BoxSwap
     }
 
-    /// "anneal" or "ga", the `algorithm` field of reports.
-    pub fn algorithm(self) -> &'static str {
-        match self {
-            Preset::Ga => "ga",
+    /// What `chains` chains of the preset run on a grid of box side `n`, the `algorithm`
+    /// field of reports: "anneal", "ga", or "anneal+conflict-learning" when chains of both
+    /// kinds run side by side (a solve by conflict learning is never credited to annealing).
+    pub fn algorithm(self, n: usize, chains: usize) -> &'static str {
+        let models: Vec<Model> = (0..chains.max(1)).map(|i| self.model(n, i)).collect();
+        let learns = models.contains(&Model::ConflictLearning);
+        let anneals =
+            (models.iter()).any(|m| !matches!(m, Model::ConflictLearning | Model::Genetic));
+        match (self, anneals, learns) {
+            (Preset::Ga, ..) => "ga",
+            (_, true, true) => "anneal+conflict-learning",
+            (_, false, true) => "conflict-learning",
             _ => "anneal",
         }
     }
@@ -389,6 +397,18 @@ impl Solver {
         }
         let chain = self.search.winner().unwrap_or(0);
         self.preset.model(self.prepared.puzzle.n, chain).name()
+    }
+
+    /// Which search each chain runs, when chains of different kinds run side by side
+    /// ("2 chains: box swaps, conflict learning"), for the live view's title bar.
+    pub fn chains(&self) -> Option<String> {
+        let n = self.prepared.puzzle.n;
+        let models: Vec<Model> = (0..self.plan.threads)
+            .map(|i| self.preset.model(n, i))
+            .collect();
+        let kinds: Vec<String> = models.iter().map(|m| m.name().replace('-', " ")).collect();
+        let mixed = models.iter().any(|&m| m != models[0]);
+        mixed.then(|| format!("{} chains: {}", kinds.len(), kinds.join(", ")))
     }
 
     /// The temperatures a display should span: from the start (or reheat) temperature

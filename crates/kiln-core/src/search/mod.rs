@@ -20,7 +20,7 @@ pub(crate) use budget::EPS;
 pub use explain::{Decision, Explained, Sketch};
 pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;
-pub use telemetry::{Control, Outcome, Phase, Planned, Sample, StopReason};
+pub use telemetry::{Control, Outcome, Phase, PhaseWork, Planned, Sample, StopReason};
 pub use trace::{Trace, Traced, run_traced};
 
 /// The one random generator kiln uses: seeded, fast, and the same on every platform.
@@ -67,6 +67,12 @@ pub trait Search: Send + 'static {
     fn winner(&self) -> Option<usize> {
         None
     }
+    /// What each phase of the run did so far, in the order the phases ran (for reports: it
+    /// takes a sample, so a caller that also shows acceptance rates asks at the end). A
+    /// search of one phase is all that phase, which is the default.
+    fn phases(&mut self) -> Vec<PhaseWork> {
+        vec![PhaseWork::of(&self.sample())]
+    }
 }
 
 /// A boxed search is a search, so solvers of different kinds can share one type (race mode).
@@ -102,5 +108,8 @@ impl<S: Clone + Send + 'static> Search for Box<dyn Search<Snapshot = S>> {
     }
     fn winner(&self) -> Option<usize> {
         (**self).winner()
+    }
+    fn phases(&mut self) -> Vec<PhaseWork> {
+        (**self).phases()
     }
 }

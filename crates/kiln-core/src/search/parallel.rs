@@ -11,7 +11,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Control, Explained, Sample, Search, StopReason};
+use super::{Control, Explained, PhaseWork, Sample, Search, StopReason};
 
 /// Several chains of one search run as one, on a thread each.
 pub struct Parallel<S: Search> {
@@ -127,6 +127,11 @@ impl<S: Search> Search for Parallel<S> {
 
     fn winner(&self) -> Option<usize> {
         self.winner
+    }
+
+    /// Each kind of chain's work, chains of one phase added up.
+    fn phases(&mut self) -> Vec<PhaseWork> {
+        PhaseWork::merged(self.chains.iter_mut().flat_map(|c| c.phases()))
     }
 
     /// Stopped when one chain reached the target, or when every chain has stopped.

@@ -16,6 +16,9 @@ pub enum Phase {
     /// Local search after annealing: greedy descents, and kicks taken or refused by a
     /// falling threshold (a TSP's iterated local search).
     LocalSearch,
+    /// An exact polish of an annealed result (the image's strip descents and minimum cuts):
+    /// it only ever lowers the energy, and has no temperature.
+    Polish,
 }
 
 impl Phase {
@@ -26,6 +29,7 @@ impl Phase {
             Phase::ConflictLearning => "conflict learning",
             Phase::Genetic => "genetic algorithm",
             Phase::LocalSearch => "local search",
+            Phase::Polish => "exact polish",
         }
     }
 
@@ -36,9 +40,21 @@ impl Phase {
             Phase::ConflictLearning,
             Phase::Genetic,
             Phase::LocalSearch,
+            Phase::Polish,
         ]
         .into_iter()
         .find(|phase| phase.name() == name)
+    }
+
+    /// The phase as the JSON reports name it, e.g. "conflict-learning" (docs/json.md).
+    pub fn key(self) -> &'static str {
+        match self {
+            Phase::Anneal => "anneal",
+            Phase::ConflictLearning => "conflict-learning",
+            Phase::Genetic => "genetic",
+            Phase::LocalSearch => "local-search",
+            Phase::Polish => "polish",
+        }
     }
 }
 
@@ -49,6 +65,49 @@ pub struct Planned {
     pub phase: Phase,
     /// Its share of the budget, 0..=1.
     pub share: f64,
+}
+
+/// What one phase of a run did: its steps and its time, summed over the chains that ran
+/// it side by side (a report's `phases`, docs/json.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PhaseWork {
+    /// Which search ran.
+    pub phase: Phase,
+    /// Chains that ran the phase side by side.
+    pub chains: usize,
+    /// Steps (proposals, solver work or evaluations) taken in the phase.
+    pub steps: u64,
+    /// Time spent in the phase, summed over its chains.
+    pub time: Duration,
+}
+
+impl PhaseWork {
+    /// What one chain of `sample`'s phase did, as `sample` counts it.
+    pub fn of(sample: &Sample) -> Self {
+        PhaseWork {
+            phase: sample.phase,
+            chains: 1,
+            steps: sample.iteration,
+            time: sample.elapsed,
+        }
+    }
+
+    /// `works` with each phase once, in the order phases first appear, their chains,
+    /// steps and times added up.
+    pub fn merged(works: impl IntoIterator<Item = PhaseWork>) -> Vec<PhaseWork> {
+        let mut merged: Vec<PhaseWork> = Vec::new();
+        for work in works {
+            match merged.iter_mut().find(|m| m.phase == work.phase) {
+                Some(m) => {
+                    m.chains += work.chains;
+                    m.steps += work.steps;
+                    m.time += work.time;
+                }
+                None => merged.push(work),
+            }
+        }
+        merged
+    }
 }
 
 /// The number that steers a search, named for what it is: annealing has a temperature, a

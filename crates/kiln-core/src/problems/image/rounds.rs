@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 use super::bitmap::Bitmap;
 use super::denoise::Denoise;
 use crate::anneal::{Problem, RunConfig, Runner};
-use crate::search::{Explained, Outcome, Sample, Search, StopReason, nth_seed};
+use crate::search::{
+    Control, Explained, Outcome, Phase, PhaseWork, Sample, Search, StopReason, nth_seed,
+};
 
 /// How a denoising run is split into rounds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -99,6 +101,8 @@ pub struct Rounds {
     polish_deadline: Option<Instant>,
     elite: Option<Elite>,
     spent: Spent,
+    /// How long the polish took, once it has run.
+    polished: Option<Duration>,
     report: RoundsReport,
     finished: Option<StopReason>,
 }
@@ -144,6 +148,7 @@ impl Rounds {
             polish_deadline,
             elite: None,
             spent,
+            polished: None,
             report,
             finished: None,
         }
@@ -188,7 +193,9 @@ impl Rounds {
                     elite.state.clone_from(&self.start);
                     elite.energy = start;
                 }
+                let began = Instant::now();
                 let gain = elite.state.polish(self.polish_deadline);
+                self.polished = Some(self.polished.unwrap_or_default() + began.elapsed());
                 elite.energy += gain;
                 self.report.polish_gain = Some(gain);
             }
@@ -311,8 +318,27 @@ impl Search for Rounds {
         sample.best_energy = best;
         if let (Some(elite), Some(_)) = (&self.elite, self.finished) {
             sample.energy = elite.energy;
+            // The result is the polish's when it lowered the energy the run ends on: the
+            // sample names it, and it has no temperature.
+            if self.report.polish_gain.is_some_and(|gain| gain < 0.0) && elite.energy <= best {
+                sample.phase = Phase::Polish;
+                sample.control = Control::None;
+            }
         }
         sample
+    }
+
+    /// The rounds' annealing, then the polish once it has run.
+    fn phases(&mut self) -> Vec<PhaseWork> {
+        let mut anneal = PhaseWork::of(&self.sample());
+        anneal.phase = Phase::Anneal;
+        let polish = self.polished.map(|time| PhaseWork {
+            phase: Phase::Polish,
+            chains: 1,
+            steps: 0,
+            time,
+        });
+        std::iter::once(anneal).chain(polish).collect()
     }
 
     fn stopped(&self) -> Option<StopReason> {

@@ -28,6 +28,6 @@ pub use grid::{Geometry, Puzzle, line_of, symbol, value_of};
 pub use parse::{DEFAULT_SOURCE, default_puzzle, parse_puzzles, read_puzzles};
 pub use partial_fill::{PartialFill, Place};
 pub use propagate::{Contradiction, propagate};
-#[doc(hidden)]
-pub use snapshot::swapped_4x4;
 pub use snapshot::{CellKind, SudokuSnapshot};
+#[doc(hidden)]
+pub use snapshot::{learned_4x4, swapped_4x4};

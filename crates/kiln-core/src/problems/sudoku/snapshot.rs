@@ -67,6 +67,19 @@ pub fn swapped_4x4() -> SudokuSnapshot {
     }
 }
 
+/// The same grid with its annealed cells filled by conflict learning instead.
+#[doc(hidden)]
+pub fn learned_4x4() -> SudokuSnapshot {
+    let swapped = swapped_4x4();
+    let kinds = (swapped.kinds.iter())
+        .map(|&kind| match kind {
+            CellKind::Annealed => CellKind::Learned,
+            other => other,
+        })
+        .collect();
+    SudokuSnapshot { kinds, ..swapped }
+}
+
 impl SudokuSnapshot {
     /// A copy of `values`, sharing the grid's shape and cell kinds.
     pub(super) fn of(geometry: &Arc<Geometry>, kinds: &Arc<[CellKind]>, values: &[u8]) -> Self {

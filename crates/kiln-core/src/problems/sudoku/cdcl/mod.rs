@@ -167,7 +167,8 @@ impl Search for ConflictLearning {
         if self.stopped.is_some() {
             return 0;
         }
-        let n = n.min(self.budget.max_steps.unwrap_or(u64::MAX) - self.steps);
+        let left = self.budget.max_steps.unwrap_or(u64::MAX) - self.steps;
+        let n = n.min(left);
         let started = Instant::now();
         let before = self.tally.elapsed;
         let work = self.solver.work();
@@ -186,12 +187,16 @@ impl Search for ConflictLearning {
             self.best = self.grid_of(&trail);
         }
         // The slice ends at the first decision after its work is spent, a propagation's
-        // worth late at most; it counts as n steps, so that step budgets hold exactly. A
-        // slice that did anything counts at least one (a single step in the live view).
+        // worth late at most. Steps follow the solver's whole work, not the slices it came
+        // in, so the same work counts the same steps however it is sliced (the live view's
+        // ticks, a headless run's batches) and a run ends alike live and headless; never
+        // past the step budget, which holds exactly. A slice that did anything counts at
+        // least one (a single step in the live view).
         let spent = self.solver.work() - work;
+        let by_work = self.solver.work() * 100 / WORK_PER_100_STEPS;
         let done = match spent {
             0 => 0,
-            _ => (spent * 100 / WORK_PER_100_STEPS).clamp(1, n.max(1)),
+            _ => by_work.saturating_sub(self.steps).clamp(1, left.max(1)),
         };
         self.steps += done;
         self.tally.proposed += done;
