@@ -216,6 +216,7 @@ impl Widget for StatsPanel<'_> {
         let speed = match self.speed {
             Speed::Full => "full".to_string(),
             Speed::Limited(rate) => format!("{}/s", format::si(rate as f64, Si::Panel)),
+            Speed::Rising(rate) => format!("{}/s rising", format::si(rate as f64, Si::Panel)),
         };
         Paragraph::new(vec![
             Line::raw(""),

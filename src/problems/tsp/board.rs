@@ -395,7 +395,9 @@ impl Demo for TspDemo {
         let spec = &self.runs[index % self.runs.len()];
         let mut setup = build(spec)?;
         let budget = &mut setup.config.budget;
-        if let Some(steps) = spec.run.live_steps(budget.time_limit, TYPICAL_RATE) {
+        let steps = (spec.run.lesson_steps(speed))
+            .or_else(|| spec.run.live_steps(budget.time_limit, TYPICAL_RATE));
+        if let Some(steps) = steps {
             budget.max_steps = Some(steps);
             budget.time_limit = None;
         }
