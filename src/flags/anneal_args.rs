@@ -93,6 +93,7 @@ impl AnnealArgs {
                 clock: None,
             },
             trace: self.trace.clone(),
+            lesson: false,
         }
     }
 }

@@ -147,6 +147,9 @@ pub struct Run {
     pub limits: Limits,
     /// The `--trace` file of this run.
     pub trace: Option<PathBuf>,
+    /// Whether the run is a lesson (`lesson_steps`), its budget in `limits`: its
+    /// configuration looks at the schedule every step (`RunConfig::lesson`).
+    pub lesson: bool,
 }
 
 impl Run {
@@ -204,6 +207,9 @@ impl Run {
         config.budget.deadline = (self.limits.clock)
             .zip(config.budget.time_limit)
             .and_then(|(clock, limit)| clock.checked_add(limit));
+        if let Some(steps) = self.limits.max_steps.filter(|_| self.lesson) {
+            config.lesson(steps);
+        }
         if schedule.needs_budget()
             && config.budget.max_steps.is_none()
             && config.budget.time_limit.is_none()
@@ -462,7 +468,10 @@ mod tests {
             max_steps: Some(5),
             ..Limits::default()
         };
-        assert_eq!(run(Cooling::default(), given).lesson_steps(Speed::Limited(2)), None);
+        assert_eq!(
+            run(Cooling::default(), given).lesson_steps(Speed::Limited(2)),
+            None
+        );
     }
 
     #[test]

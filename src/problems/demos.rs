@@ -11,8 +11,8 @@ use crate::problems::sudoku::{self, SudokuSpec};
 use crate::problems::tsp::TspSpec;
 use crate::problems::tsp::board::TspDemo;
 use crate::race::lineup::{Entrant, Lineup};
-use crate::search::worker::Speed;
 use crate::race::screen::{Race, Racer, board_area};
+use crate::search::worker::Speed;
 use kiln_tui::TraceSlot;
 use kiln_tui::{Demo, Options, Theme};
 

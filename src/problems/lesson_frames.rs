@@ -180,6 +180,9 @@ fn a_lesson_at_five_a_second_cools_visibly_within_its_first_minute_on_every_prob
         let cooled = temperature(&minute).expect("a temperature");
         let what = format!("{name}: T {hot} -> {cooled}\n{}", minute.join("\n"));
         assert!(cooled < 0.8 * hot, "{what}");
-        assert!(minute[0].contains("running"), "not over after a minute: {what}");
+        assert!(
+            minute[0].contains("running"),
+            "not over after a minute: {what}"
+        );
     }
 }

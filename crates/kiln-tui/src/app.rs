@@ -866,7 +866,15 @@ mod tests {
         let speeds = Arc::new(Mutex::new(Vec::new()));
         let demo = Rising(Arc::clone(&speeds), state);
         let screen = Rect::new(0, 0, 80, 24);
-        let app = App::new(vec![Box::new(demo)], 0, 0, None, Theme::colour(false), screen, false);
+        let app = App::new(
+            vec![Box::new(demo)],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+            screen,
+            false,
+        );
         (app.unwrap(), speeds)
     }
 
@@ -891,7 +899,11 @@ mod tests {
         app.on_action(Action::NextPuzzle);
         assert_eq!(app.speed, Speed::Limited(50_000));
         let started = speeds.lock().unwrap().clone();
-        let expected = [Speed::Rising(30_000), Speed::Rising(30_000), Speed::Limited(50_000)];
+        let expected = [
+            Speed::Rising(30_000),
+            Speed::Rising(30_000),
+            Speed::Limited(50_000),
+        ];
         assert_eq!(started, expected);
     }
 
@@ -901,7 +913,10 @@ mod tests {
         app.on_rung = RISE_EVERY / 2;
         app.polled -= RISE_EVERY;
         app.poll();
-        assert_eq!((app.speed, app.on_rung), (Speed::Rising(30_000), RISE_EVERY / 2));
+        assert_eq!(
+            (app.speed, app.on_rung),
+            (Speed::Rising(30_000), RISE_EVERY / 2)
+        );
     }
 
     /// As if the terminal had kept its size for `SETTLE`.

@@ -367,7 +367,7 @@ impl Demo for ImageDemo {
         // A lesson cools over its own steps (`Run::lesson_steps`).
         let run = &self.runs[index % self.runs.len()].run;
         if let Some(steps) = run.lesson_steps(speed) {
-            prepared.config.budget.max_steps = Some(steps);
+            prepared.config.lesson(steps);
         }
         let view = prepared.view();
         let output = prepared.output.clone().map(|file| Output {

@@ -423,6 +423,7 @@ pub fn paced(spec: &SudokuSpec, puzzle: &Puzzle, speed: Speed) -> Result<SudokuS
     let config = solver(puzzle, &spec)?.plan.config;
     if let Some(steps) = spec.run.lesson_steps(speed) {
         spec.run.limits.max_steps = Some(steps);
+        spec.run.lesson = true;
         let cooling = &mut spec.run.cooling;
         if config.schedule == Schedule::Constant && cooling.schedule.is_none() {
             cooling.schedule = Some(ScheduleKind::Exponential);

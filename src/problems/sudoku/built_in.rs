@@ -160,10 +160,14 @@ mod tests {
         let lesson = watched(&kiln, &puzzle, Speed::Limited(5)).unwrap();
         let config = &lesson.plan.config;
         assert_eq!(config.budget.max_steps, Some(900));
+        assert_eq!(config.chunk, 1, "the temperature is looked at every step");
         let Schedule::Exponential { t_min } = config.schedule else {
             panic!("{:?}", config.schedule);
         };
-        assert!((config.t0 - 0.9).abs() + (t_min - 0.1).abs() < 1e-12, "{config:?}");
+        assert!(
+            (config.t0 - 0.9).abs() + (t_min - 0.1).abs() < 1e-12,
+            "{config:?}"
+        );
         // A schedule the user chose is theirs.
         let chosen = spec(&["--schedule", "constant"]);
         let held = watched(&chosen, &puzzle, Speed::Limited(5)).unwrap();

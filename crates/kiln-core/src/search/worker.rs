@@ -824,10 +824,7 @@ mod tests {
 
     #[test]
     fn the_speed_ladder_goes_one_two_five_from_one_to_full() {
-        let rates: Vec<u64> = Speed::LADDER
-            .iter()
-            .filter_map(|s| s.rate())
-            .collect();
+        let rates: Vec<u64> = Speed::LADDER.iter().filter_map(|s| s.rate()).collect();
         assert_eq!(rates[..7], [1, 2, 5, 10, 20, 50, 100]);
         assert_eq!(rates.last(), Some(&20_000_000));
         assert_eq!(Speed::LADDER.last(), Some(&Speed::Full));
