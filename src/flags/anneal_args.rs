@@ -94,6 +94,7 @@ impl AnnealArgs {
                 clock: None,
             },
             trace: self.trace.clone(),
+            lesson: false,
         }
     }
 }

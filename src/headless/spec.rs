@@ -13,7 +13,13 @@ use crate::anneal::{RunConfig, Schedule, Stagnation, StallAction};
 use crate::headless::batch::Batch;
 use crate::headless::output::OutputFile;
 use crate::input::InputError;
+use crate::search::worker::Speed;
 use crate::search::{Trace, nth_seed};
+
+/// How long a lesson takes (`Run::lesson_steps`): three minutes at its pace, so that the
+/// temperature falls a third of its way in the first minute, and a class at 2 steps/s
+/// follows 360 moves.
+pub const LESSON: Duration = Duration::from_secs(180);
 
 /// A cooling schedule, named as `--schedule` takes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,6 +147,9 @@ pub struct Run {
     pub limits: Limits,
     /// The `--trace` file of this run.
     pub trace: Option<PathBuf>,
+    /// Whether the run is a lesson (`lesson_steps`), its budget in `limits`: its
+    /// configuration looks at the schedule every step (`RunConfig::lesson`).
+    pub lesson: bool,
 }
 
 impl Run {
@@ -198,6 +207,9 @@ impl Run {
         config.budget.deadline = (self.limits.clock)
             .zip(config.budget.time_limit)
             .and_then(|(clock, limit)| clock.checked_add(limit));
+        if let Some(steps) = self.limits.max_steps.filter(|_| self.lesson) {
+            config.lesson(steps);
+        }
         if schedule.needs_budget()
             && config.budget.max_steps.is_none()
             && config.budget.time_limit.is_none()
@@ -335,6 +347,15 @@ impl Run {
         let default = default.filter(|_| !self.limits.given())?;
         Some((default.as_secs_f64() * rate) as u64)
     }
+
+    /// The steps of a lesson, a run started at 20 steps/s or slower (where each move is
+    /// followed) without a budget of the user's: `LESSON` at its pace, over which the
+    /// schedule cools from hot, where uphill moves are taken, to cold, where they are
+    /// refused. `None` at a faster pace or with a budget of the user's.
+    pub fn lesson_steps(&self, speed: Speed) -> Option<u64> {
+        let rate = speed.rate().filter(|_| speed.one_by_one())?;
+        (!self.limits.given()).then(|| (LESSON.as_secs_f64() * rate as f64) as u64)
+    }
 }
 
 /// `path` with `-part` before its extension.
@@ -433,6 +454,24 @@ mod tests {
             let run = run(Cooling::default(), given);
             assert_eq!(run.live_steps(minute, 30_000.0), None);
         }
+    }
+
+    #[test]
+    fn a_lesson_lasts_its_minutes_at_its_pace_unless_the_user_gave_a_budget() {
+        let free = run(Cooling::default(), Limits::default());
+        assert_eq!(free.lesson_steps(Speed::Limited(2)), Some(360));
+        assert_eq!(free.lesson_steps(Speed::Limited(20)), Some(3600));
+        for fast in [Speed::Limited(50), Speed::Rising(30_000), Speed::Full] {
+            assert_eq!(free.lesson_steps(fast), None, "{fast:?}");
+        }
+        let given = Limits {
+            max_steps: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(
+            run(Cooling::default(), given).lesson_steps(Speed::Limited(2)),
+            None
+        );
     }
 
     #[test]

@@ -6,12 +6,13 @@ use ratatui::layout::Rect;
 
 use crate::problems::image::ImageSpec;
 use crate::problems::image::board::ImageDemo;
-use crate::problems::sudoku::board::SudokuDemo;
+use crate::problems::sudoku::board::{DEFAULT_PACE, SudokuDemo};
 use crate::problems::sudoku::{self, SudokuSpec};
 use crate::problems::tsp::TspSpec;
 use crate::problems::tsp::board::TspDemo;
 use crate::race::lineup::{Entrant, Lineup};
 use crate::race::screen::{Race, Racer, board_area};
+use crate::search::worker::Speed;
 use kiln_tui::TraceSlot;
 use kiln_tui::{Demo, Options, Theme};
 
@@ -71,6 +72,7 @@ pub fn sudoku_show() -> SudokuDemo {
         seeds: SUDOKU_SHOW.iter().map(|&(_, seed)| seed).collect(),
         spec: SudokuSpec::from_flags(SUDOKU_SHOW_FLAGS),
         trace: TraceSlot::default(),
+        pace: Speed::Limited(DEFAULT_PACE),
     }
 }
 
@@ -367,6 +369,7 @@ mod tests {
             spec: SudokuSpec::from_flags(&["--no-propagate", "--max-steps", &budget]),
             seeds: Vec::new(),
             trace: TraceSlot::default(),
+            pace: Speed::Limited(200_000),
         };
         let tsp = TspDemo {
             runs: vec![TspSpec::from_flags(&["--max-steps", &budget])],

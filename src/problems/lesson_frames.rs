@@ -8,6 +8,10 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 
 use super::demos;
+use super::image::ImageArgs;
+use super::registry::BuiltIn;
+use super::sudoku::SudokuArgs;
+use super::tsp::TspArgs;
 use crate::search::worker::Speed;
 use kiln_tui::keys::Action;
 use kiln_tui::{App, Theme, Tui, drawn};
@@ -137,6 +141,48 @@ fn each_step_at_two_a_second_is_marked_and_its_decision_agrees_with_the_screen()
         assert!(
             uphill > 0 && taken > 0,
             "tab {tab}: {uphill} uphill, {taken} taken"
+        );
+    }
+}
+
+/// The temperature the panel shows.
+fn temperature(screen: &[String]) -> Option<f64> {
+    screen.iter().find_map(|l| number_after(l, "Temperature "))
+}
+
+#[test]
+fn a_lesson_at_five_a_second_cools_visibly_within_its_first_minute_on_every_problem() {
+    let problems: [(&str, Box<dyn BuiltIn>); 3] = [
+        ("sudoku", Box::new(crate::flags::parse::<SudokuArgs>(&[]))),
+        ("tsp", Box::new(crate::flags::parse::<TspArgs>(&[]))),
+        ("image", Box::new(crate::flags::parse::<ImageArgs>(&[]))),
+    ];
+    for (name, args) in problems {
+        let startup = args.live().expect("the default run starts");
+        let mut app = App::new(
+            startup.demos,
+            startup.tab,
+            startup.index,
+            Some(Speed::Limited(5)),
+            Theme::monochrome(true),
+            Rect::new(0, 0, 80, 24),
+            false,
+        )
+        .expect("the default run starts");
+        let start = until(&mut app, |s| temperature(s).is_some());
+        let hot = temperature(&start).expect("a temperature");
+        // The lesson's first minute, 300 steps at 5/s, taken at 1,000/s: 5 -> 1k is seven
+        // rungs up the ladder.
+        for _ in 0..7 {
+            app.on_action(Action::Faster);
+        }
+        let minute = until(&mut app, |s| iteration(s) >= 300);
+        let cooled = temperature(&minute).expect("a temperature");
+        let what = format!("{name}: T {hot} -> {cooled}\n{}", minute.join("\n"));
+        assert!(cooled < 0.8 * hot, "{what}");
+        assert!(
+            minute[0].contains("running"),
+            "not over after a minute: {what}"
         );
     }
 }

@@ -860,11 +860,12 @@ mod screens {
             crate::cli::race_plan::plan("sudoku", &line).expect("a race")
         };
         let raced = plan(&["--preset", "kiln,lundy"]);
-        // What `kiln sudoku` opens at: its tab's pace.
-        let single = raced.panes[0].problem.get().live().unwrap().demos[0]
+        // What `kiln sudoku` opens at: its tab's pace, which rises there; a race holds it.
+        let opened = raced.panes[0].problem.get().live().unwrap().demos[0]
             .tab()
             .pace;
-        assert!(matches!(single, Speed::Limited(_)), "{single:?}");
+        assert!(matches!(opened, Speed::Rising(_)), "{opened:?}");
+        let single = Speed::Limited(opened.rate().unwrap());
         let raced = raced.resolve(false).unwrap();
         let screen = Rect::new(0, 0, 80, 24);
         let race = race_lineup(&raced, &at(None), screen).unwrap();

@@ -163,6 +163,7 @@ fn solved_is_only_ever_shown_over_a_valid_board() {
                 spec,
                 seeds: Vec::new(),
                 trace: Default::default(),
+                pace: Speed::Full,
             };
             let mut app = App::new(
                 vec![Box::new(demo)],

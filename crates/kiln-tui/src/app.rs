@@ -18,7 +18,7 @@ use super::help::{self, Help, WithPanel};
 use super::history::History;
 use super::keys::{Action, Flow, View, close_help, footer, hint_spans};
 use super::lesson;
-use super::session::{BoardArea, Demo, RunState, Session};
+use super::session::{BoardArea, Demo, RISE_EVERY, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
 use crate::save::saved_message;
@@ -76,6 +76,10 @@ pub struct App {
     countdown: Option<u64>,
     /// Whether the save key writes files (not for the clients of `kiln serve`).
     saves: bool,
+    /// How long the run has been running at the rung of a rising pace it is on, as of
+    /// `polled`.
+    on_rung: Duration,
+    polled: Instant,
 }
 
 /// How long a finished run's banner stays before the attract loop moves on.
@@ -161,6 +165,8 @@ impl App {
             advance_at: None,
             countdown: None,
             saves: true,
+            on_rung: Duration::ZERO,
+            polled: Instant::now(),
         })
     }
 
@@ -210,6 +216,21 @@ impl App {
                 .as_secs_f64()
                 .ceil() as u64
         })
+    }
+
+    /// Steps a rising pace up a rung once the run has been running `RISE_EVERY` on the
+    /// one it is on (time paused or ended does not count); `true` if it did.
+    fn tick_rise(&mut self) -> bool {
+        let now = Instant::now();
+        if *self.session.state() == RunState::Running {
+            self.on_rung += now.saturating_duration_since(self.polled);
+        }
+        self.polled = now;
+        if !matches!(self.speed, Speed::Rising(_)) || self.on_rung < RISE_EVERY {
+            return false;
+        }
+        self.set_speed(self.speed.risen());
+        true
     }
 
     /// Starts the current puzzle again from its beginning: a fresh run, counters and plots.
@@ -313,6 +334,7 @@ impl App {
 
     fn set_speed(&mut self, speed: Speed) {
         self.speed = speed;
+        self.on_rung = Duration::ZERO;
         self.session.send(Command::SetSpeed(speed));
     }
 
@@ -327,7 +349,8 @@ impl App {
         if tab == self.tab && index == current && matches!(step, Step::Forward | Step::Back) {
             return;
         }
-        let speed = if tab == self.tab {
+        // A rising pace starts each run from its foot again.
+        let speed = if tab == self.tab && !matches!(self.speed, Speed::Rising(_)) {
             self.speed
         } else {
             self.demos[tab].tab().pace
@@ -343,6 +366,7 @@ impl App {
                 self.tab = tab;
                 self.puzzle[tab] = index;
                 self.speed = speed;
+                self.on_rung = Duration::ZERO;
                 self.notice = None;
             }
             Err(e) => self.notice = Some(Notice::new(format!("{e}"))),
@@ -489,6 +513,7 @@ impl Tui for App {
         let refitted = self.refit();
         let changed = self.session.poll();
         let moved = self.tick_attract();
+        let risen = self.tick_rise();
         // A notice goes by itself, or it would stand before the title for good.
         let expired = self
             .notice
@@ -498,7 +523,7 @@ impl Tui for App {
         let left = self.seconds_left();
         let counted = left != self.countdown;
         self.countdown = left;
-        refitted || moved || changed || counted || expired
+        refitted || moved || changed || counted || expired || risen
     }
 
     fn on_action(&mut self, action: Action) -> Flow {
@@ -855,6 +880,77 @@ mod tests {
         )
         .unwrap();
         (app, boards)
+    }
+
+    /// A demo of frozen runs in `.1` whose tab starts at a rising pace; it records the
+    /// speed each run was started at.
+    struct Rising(Arc<Mutex<Vec<Speed>>>, RunState);
+
+    impl Demo for Rising {
+        fn tab(&self) -> Tab {
+            Tab::new("Sudoku", 3, 30_000).rising()
+        }
+        fn start(&self, _: usize, speed: Speed, _: BoardArea) -> Result<Box<dyn Session>> {
+            self.0.lock().unwrap().push(speed);
+            Ok(Box::new(frozen(self.1.clone(), Digits(""))))
+        }
+    }
+
+    fn rising(state: RunState) -> (App, Arc<Mutex<Vec<Speed>>>) {
+        let speeds = Arc::new(Mutex::new(Vec::new()));
+        let demo = Rising(Arc::clone(&speeds), state);
+        let screen = Rect::new(0, 0, 80, 24);
+        let app = App::new(
+            vec![Box::new(demo)],
+            0,
+            0,
+            None,
+            Theme::colour(false),
+            screen,
+            false,
+        );
+        (app.unwrap(), speeds)
+    }
+
+    #[test]
+    fn a_rising_pace_climbs_a_rung_per_while_of_running_until_a_key_holds_it() {
+        let (mut app, speeds) = rising(RunState::Running);
+        app.poll();
+        assert_eq!(app.speed, Speed::Rising(30_000));
+        app.on_rung = RISE_EVERY;
+        assert!(app.poll(), "a new rung is drawn");
+        assert_eq!(app.speed, Speed::Rising(50_000));
+        let panel = screen(&app, 80, 24).join("\n");
+        assert!(panel.contains("50.0k/s rising"), "{panel}");
+        // The next puzzle starts from the foot of the ladder again.
+        app.on_action(Action::NextPuzzle);
+        assert_eq!(app.speed, Speed::Rising(30_000));
+        // A key holds the pace where it takes it, for this run and the next.
+        app.on_action(Action::Faster);
+        assert_eq!(app.speed, Speed::Limited(50_000));
+        app.on_rung = 10 * RISE_EVERY;
+        app.poll();
+        app.on_action(Action::NextPuzzle);
+        assert_eq!(app.speed, Speed::Limited(50_000));
+        let started = speeds.lock().unwrap().clone();
+        let expected = [
+            Speed::Rising(30_000),
+            Speed::Rising(30_000),
+            Speed::Limited(50_000),
+        ];
+        assert_eq!(started, expected);
+    }
+
+    #[test]
+    fn a_paused_run_does_not_climb() {
+        let (mut app, _) = rising(RunState::Paused);
+        app.on_rung = RISE_EVERY / 2;
+        app.polled -= RISE_EVERY;
+        app.poll();
+        assert_eq!(
+            (app.speed, app.on_rung),
+            (Speed::Rising(30_000), RISE_EVERY / 2)
+        );
     }
 
     /// As if the terminal had kept its size for `SETTLE`.

@@ -178,13 +178,13 @@ pub const KEYS: &[Key] = &[
     key(
         "r",
         Some("reheat"),
-        "reheat: T back to its start (R: restart the run)",
+        "reheat: T hot again, uphill taken (R: restart)",
         Works::Everywhere,
     ),
     key(
         "+ -",
         Some("speed"),
-        "faster / slower, 1 step/s ... full (also = _)",
+        "speed (= _); 20/s or less: R starts a lesson",
         Works::Everywhere,
     ),
     key(

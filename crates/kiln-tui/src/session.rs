@@ -199,7 +199,19 @@ impl Tab {
             pace: Speed::Limited(pace),
         }
     }
+
+    /// The same tab, its runs starting at `pace` and rising a rung of the speed ladder
+    /// every `RISE_EVERY` of running (`Speed::Rising`).
+    pub fn rising(self) -> Tab {
+        Tab {
+            pace: Speed::Rising(self.pace.rate().unwrap_or(1)),
+            ..self
+        }
+    }
 }
+
+/// How long a rising pace holds each rung: from 30k steps/s, full speed after 40 s.
+pub(crate) const RISE_EVERY: Duration = Duration::from_secs(4);
 
 /// A problem in the UI: its puzzles and how to start one.
 pub trait Demo: Send {

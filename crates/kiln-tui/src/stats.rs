@@ -230,6 +230,7 @@ impl Widget for StatsPanel<'_> {
         let speed = match self.speed {
             Speed::Full => "full".to_string(),
             Speed::Limited(rate) => format!("{}/s", format::si(rate as f64, Si::Panel)),
+            Speed::Rising(rate) => format!("{}/s rising", format::si(rate as f64, Si::Panel)),
         };
         let phase = match self.history.planned_share(now.phase) {
             Some(share) if share < 1.0 => format!("{} {:.0}%", now.phase.name(), share * 100.0),

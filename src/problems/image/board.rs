@@ -363,7 +363,12 @@ impl Demo for ImageDemo {
     }
 
     fn start(&self, index: usize, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>> {
-        let prepared = self.prepare(index, area)?;
+        let mut prepared = self.prepare(index, area)?;
+        // A lesson cools over its own steps (`Run::lesson_steps`).
+        let run = &self.runs[index % self.runs.len()].run;
+        if let Some(steps) = run.lesson_steps(speed) {
+            prepared.config.lesson(steps);
+        }
         let view = prepared.view();
         let output = prepared.output.clone().map(|file| Output {
             target: file.target,

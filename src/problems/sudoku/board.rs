@@ -14,7 +14,11 @@ use color_eyre::Result;
 use color_eyre::eyre::{bail, eyre};
 use kiln_tui::save::{Export, Output};
 
-use crate::problems::sudoku::{self, CellKind, Puzzle, SudokuSnapshot, SudokuSpec, solver, symbol};
+use crate::anneal::Schedule;
+use crate::headless::spec::{ScheduleKind, StartTemperature};
+use crate::problems::sudoku::{
+    self, CellKind, Puzzle, Solver, SudokuSnapshot, SudokuSpec, solver, symbol, watched_solver,
+};
 use kiln_tui::Theme;
 use kiln_tui::TraceSlot;
 use kiln_tui::{Board, BoardArea, Demo, Live, Session, Tab};
@@ -411,31 +415,70 @@ pub struct SudokuDemo {
     /// The seed of puzzle `i`, where a curated show chose one; the others use `spec`'s.
     pub seeds: Vec<u64>,
     pub trace: TraceSlot,
+    /// The pace a run starts at: `Speed::Rising` from `DEFAULT_PACE` for a puzzle opened to
+    /// be watched; the show of a bare `kiln` holds `DEFAULT_PACE`, at which its seeds were
+    /// chosen to solve in 10-60 s.
+    pub pace: Speed,
 }
 
-/// The pace the Sudoku tab (and a Sudoku race) starts at: the show's puzzles cool over 600k
-/// steps, 20 s at 30k steps a second.
+/// The pace the Sudoku tab starts at, rising a rung every few seconds (`Speed::Rising`)
+/// until a speed key holds it; a Sudoku race holds it.
 pub(crate) const DEFAULT_PACE: u64 = 30_000;
 
-/// A live run at `speed` (a single view or a race pane): without a budget of the user's, a
-/// paced run gets the steps its default time would take at that pace (`Run::live_steps`),
-/// a minute for a 9x9 at the starting pace. Its default time alone counts time spent
-/// annealing, which a pace stretches without end: a run that never solves (the GA, on a
-/// hard puzzle) would go on for hours.
+/// How much hotter than the preset's constant temperature a lesson starts, and how much
+/// colder it ends: kiln's 0.3 becomes 0.9, where a move one digit worse is taken a third
+/// of the time, cooling to 0.1, where it is taken once in 20,000.
+const LESSON_SPAN: f64 = 3.0;
+
+/// A live run at `speed` (a single view or a race pane), without a budget of the user's:
+/// - at a rising pace (a watched run's default), the headless run's own budget: the pace
+///   reaches full speed well within it;
+/// - at a lesson's pace (20 steps/s or slower), the steps of a lesson (`Run::lesson_steps`),
+///   and a constant temperature turned into a cooling from `LESSON_SPAN` times hotter to
+///   as many times colder over them;
+/// - at a pace held, the steps its default time would take at that pace
+///   (`Run::live_steps`): a minute for a 9x9. Its default time alone counts time spent
+///   annealing, which a pace stretches without end: a run that never solves (the GA, on a
+///   hard puzzle) would go on for hours.
 pub fn paced(spec: &SudokuSpec, puzzle: &Puzzle, speed: Speed) -> Result<SudokuSpec> {
     let mut spec = spec.clone();
-    if let Speed::Limited(rate) = speed
-        && !spec.run.limits.given()
-    {
-        let limit = solver(puzzle, &spec)?.plan.config.budget.time_limit;
-        spec.run.limits.max_steps = spec.run.live_steps(limit, rate as f64);
+    let Speed::Limited(rate) = speed else {
+        return Ok(spec);
+    };
+    if spec.run.limits.given() {
+        return Ok(spec);
+    }
+    let config = solver(puzzle, &spec)?.plan.config;
+    if let Some(steps) = spec.run.lesson_steps(speed) {
+        spec.run.limits.max_steps = Some(steps);
+        spec.run.lesson = true;
+        let cooling = &mut spec.run.cooling;
+        if config.schedule == Schedule::Constant && cooling.schedule.is_none() {
+            cooling.schedule = Some(ScheduleKind::Exponential);
+            cooling.t0 = Some(StartTemperature::Fixed(config.t0 * LESSON_SPAN));
+            cooling.t_min = Some(config.t0 / LESSON_SPAN);
+        }
+    } else {
+        spec.run.limits.max_steps = spec.run.live_steps(config.budget.time_limit, rate as f64);
     }
     Ok(spec)
 }
 
+/// The run of `puzzle` the view shows at `speed` (see `paced`).
+pub fn watched(spec: &SudokuSpec, puzzle: &Puzzle, speed: Speed) -> Result<Solver> {
+    let spec = paced(spec, puzzle, speed)?;
+    Ok(match speed {
+        Speed::Rising(_) => watched_solver(puzzle, &spec)?,
+        _ => solver(puzzle, &spec)?,
+    })
+}
+
 impl Demo for SudokuDemo {
     fn tab(&self) -> Tab {
-        Tab::new("Sudoku", self.puzzles.len(), DEFAULT_PACE)
+        Tab {
+            pace: self.pace,
+            ..Tab::new("Sudoku", self.puzzles.len(), DEFAULT_PACE)
+        }
     }
 
     fn start(&self, index: usize, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
@@ -447,7 +490,7 @@ impl Demo for SudokuDemo {
         if let Some(&seed) = self.seeds.get(index) {
             spec.run.seed = seed;
         }
-        let solver = solver(puzzle, &paced(&spec, puzzle, speed)?)?;
+        let solver = watched(&spec, puzzle, speed)?;
         if solver.prepared.has_no_solution() {
             bail!("{}: this puzzle has no solution", puzzle.source);
         }
@@ -733,6 +776,41 @@ mod tests {
             " space pause r reheat + - speed n p next e save ? help                                                                  ",
         ];
         assert_eq!(steady(screen(&app(RunState::Running), 120, 40)), expected);
+    }
+
+    /// Opened to be watched, without `--speed`: a minimal 25x25 that annealing leaves
+    /// unsolved for minutes is solved by conflict learning running flat out beside the
+    /// box swaps, which the view still shows at a pace that can be followed.
+    #[test]
+    fn a_watched_25x25_is_solved_by_conflict_learning_beside_the_chain_shown() {
+        use crate::problems::registry::BuiltIn;
+        use kiln_tui::Tui;
+        let file = ["puzzles/sudoku/minimal25.txt", "--index", "8"];
+        let startup = crate::flags::parse::<sudoku::SudokuArgs>(&file)
+            .live()
+            .unwrap();
+        let screen = Rect::new(0, 0, 100, 36);
+        let theme = Theme::monochrome(true);
+        let (tab, index) = (startup.tab, startup.index);
+        let mut app = App::new(startup.demos, tab, index, None, theme, screen, false).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let lines = loop {
+            app.poll();
+            let lines = kiln_tui::drawn(&app, 100, 36);
+            if lines[0].contains("SOLVED") {
+                break lines;
+            }
+            let text = lines.join("\n");
+            assert!(std::time::Instant::now() < deadline, "{text}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let text = lines.join("\n");
+        assert!(lines[0].contains("conflict learning"), "{text}");
+        assert!(
+            app.speed().rate().is_some_and(|rate| rate <= 2_000_000),
+            "{:?}\n{text}",
+            app.speed()
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::{Puzzle, SudokuArgs, SudokuSpec, output_file, selected_puzzles, solve
 use crate::input::InputError;
 use crate::problems::demos::{Startup, file_name};
 use crate::problems::registry::{BuiltIn, shared_flags};
-use crate::problems::sudoku::board::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, paced};
+use crate::problems::sudoku::board::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, watched};
 use crate::race::lineup::PaneMaker;
 use crate::race::screen::Standings;
 use crate::search::worker::Speed;
@@ -63,6 +63,7 @@ impl BuiltIn for SudokuArgs {
             seeds: Vec::new(),
             trace: TraceSlot::of(spec.run.open_trace(None)?),
             spec,
+            pace: Speed::Rising(DEFAULT_PACE),
         };
         Ok(Startup::one(demo, self.index.map_or(0, |i| i - 1)))
     }
@@ -88,7 +89,7 @@ impl PaneMaker for SudokuPane {
 
     fn pane(&self, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
         let (spec, puzzle) = (&self.spec, &self.puzzle);
-        let solver = solver(puzzle, &paced(spec, puzzle, speed)?)?;
+        let solver = watched(spec, puzzle, speed)?;
         let side = puzzle.side();
         let title = format!("{side}x{side} {}", file_name(&puzzle.source));
         let launch = solver.launch(title).traced(spec.run.open_trace(None)?);
@@ -110,6 +111,7 @@ impl PaneMaker for SudokuPane {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::anneal::Schedule;
 
     fn spec(flags: &[&str]) -> SudokuSpec {
         let file = ["puzzles/sudoku/easy20.txt", "--index", "1"];
@@ -118,6 +120,7 @@ mod tests {
     }
 
     fn budget(flags: &[&str], speed: Speed) -> Option<u64> {
+        use crate::problems::sudoku::board::paced;
         let spec = spec(flags);
         let puzzle = only_puzzle(&spec).unwrap();
         paced(&spec, &puzzle, speed).unwrap().run.limits.max_steps
@@ -138,5 +141,37 @@ mod tests {
         );
         let timed = ["--time-limit", "2"];
         assert_eq!(budget(&timed, Speed::Limited(30_000)), None);
+    }
+
+    #[test]
+    fn a_rising_pace_keeps_the_headless_budget() {
+        assert_eq!(budget(&[], Speed::Rising(30_000)), None);
+        let spec = spec(&[]);
+        let puzzle = only_puzzle(&spec).unwrap();
+        let watched = watched(&spec, &puzzle, Speed::Rising(30_000)).unwrap();
+        let limit = watched.plan.config.budget.time_limit;
+        assert_eq!(limit, Some(std::time::Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn a_lesson_cools_from_hot_to_cold_over_its_three_minutes() {
+        let kiln = spec(&[]);
+        let puzzle = only_puzzle(&kiln).unwrap();
+        let lesson = watched(&kiln, &puzzle, Speed::Limited(5)).unwrap();
+        let config = &lesson.plan.config;
+        assert_eq!(config.budget.max_steps, Some(900));
+        assert_eq!(config.chunk, 1, "the temperature is looked at every step");
+        let Schedule::Exponential { t_min } = config.schedule else {
+            panic!("{:?}", config.schedule);
+        };
+        assert!(
+            (config.t0 - 0.9).abs() + (t_min - 0.1).abs() < 1e-12,
+            "{config:?}"
+        );
+        // A schedule the user chose is theirs.
+        let chosen = spec(&["--schedule", "constant"]);
+        let held = watched(&chosen, &puzzle, Speed::Limited(5)).unwrap();
+        assert_eq!(held.plan.config.schedule, Schedule::Constant);
+        assert_eq!(held.plan.config.budget.max_steps, Some(900));
     }
 }

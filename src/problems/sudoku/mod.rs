@@ -23,7 +23,9 @@ pub use model::Model;
 pub use prepare::{
     DEFAULT_PAIRS, DEFAULT_TIME_LIMIT, Prepared, default_focus, default_threads, defaults,
 };
-pub use presets::{PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver};
+pub use presets::{
+    PRESETS, Plan, Preset, Solver, SudokuSearch, list_presets, plan, solver, watched_solver,
+};
 pub use spec::{Ga, SudokuModel, SudokuSpec};
 
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.

@@ -26,7 +26,7 @@ use crate::anneal::{
 };
 use crate::headless::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::input::InputError;
-use crate::search::{Budget, Parallel, Search};
+use crate::search::{Budget, Parallel, Search, Unpaced};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {
@@ -438,6 +438,17 @@ impl Solver {
 /// overrides): the one way every Sudoku run is set up. Several chains each get their own
 /// seed and their share of the steps (`Run::chain`); the plan is the first chain's.
 pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> {
+    build(puzzle, spec, false)
+}
+
+/// `solver` for a run watched at a rising pace: conflict learning, which has no moves to
+/// watch, runs flat out on its own thread beside the chain the view shows (`Unpaced`), so
+/// that a 25x25 reaches its verdict while the box swaps go at a pace that can be followed.
+pub fn watched_solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> {
+    build(puzzle, spec, true)
+}
+
+fn build(puzzle: &Puzzle, spec: &SudokuSpec, unpaced: bool) -> Result<Solver, InputError> {
     let preset = spec.model.preset();
     check_populations(puzzle, spec)?;
     let prepared = Prepared::new(puzzle, preset.propagates() && !spec.model.no_propagate);
@@ -458,7 +469,12 @@ pub fn solver(puzzle: &Puzzle, spec: &SudokuSpec) -> Result<Solver, InputError> 
             run: spec.run.chain(i, threads),
             ..spec.clone()
         };
-        chains.push(self::chain(&prepared, &chain, i, free_cells)?);
+        let (plan, search) = self::chain(&prepared, &chain, i, free_cells)?;
+        let search: SudokuSearch = match plan.model {
+            Model::ConflictLearning if unpaced => Box::new(Unpaced::new(search)),
+            _ => search,
+        };
+        chains.push((plan, search));
     }
     let mut plan = chains[0].0.clone();
     plan.threads = chains.len();

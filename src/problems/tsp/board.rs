@@ -394,10 +394,12 @@ impl Demo for TspDemo {
     fn start(&self, index: usize, speed: Speed, _area: BoardArea) -> Result<Box<dyn Session>> {
         let spec = &self.runs[index % self.runs.len()];
         let mut setup = build(spec)?;
-        let budget = &mut setup.config.budget;
-        if let Some(steps) = spec.run.live_steps(budget.time_limit, TYPICAL_RATE) {
-            budget.max_steps = Some(steps);
-            budget.time_limit = None;
+        let default_time = setup.config.budget.time_limit;
+        if let Some(steps) = spec.run.lesson_steps(speed) {
+            setup.config.lesson(steps);
+        } else if let Some(steps) = spec.run.live_steps(default_time, TYPICAL_RATE) {
+            setup.config.budget.max_steps = Some(steps);
+            setup.config.budget.time_limit = None;
         }
         let (loaded, launch) = setup.launch(spec, std::time::Instant::now());
         let view = TspView {

@@ -71,6 +71,10 @@ pub struct RunConfig {
     pub stagnation: Option<Stagnation>,
     /// A periodic check of progress, if any.
     pub checkpoint: Option<Checkpoint>,
+    /// Steps between looks at the schedule and at stalls: 256, so that the hot loop runs
+    /// in chunks; a lesson watched step by step looks at every step (`lesson`), so that
+    /// the temperature shown falls with each one.
+    pub chunk: u64,
 }
 
 impl RunConfig {
@@ -83,7 +87,16 @@ impl RunConfig {
             budget: Budget::default(),
             stagnation: None,
             checkpoint: None,
+            chunk: CHUNK,
         }
+    }
+
+    /// This run as a lesson of `steps` steps: its budget, over which a schedule that
+    /// cools over the budget cools, and the temperature looked at every step.
+    pub fn lesson(&mut self, steps: u64) {
+        self.budget.max_steps = Some(steps);
+        self.budget.time_limit = None;
+        self.chunk = 1;
     }
     /// The temperatures a display of this run spans: from the start (or `reheat_to`, if
     /// hotter) down to where one cooling ends, when that is known: at a periodic restart,
@@ -349,7 +362,8 @@ impl<P: Problem> Runner<P> {
             // makes the moves a headless run makes.
             if self.iterations >= self.chunk_end {
                 self.refresh_temperature();
-                self.chunk_end = (self.iterations + CHUNK).min(self.next_boundary());
+                let chunk = self.config.chunk.max(1);
+                self.chunk_end = (self.iterations + chunk).min(self.next_boundary());
             }
             let stop_at = end.min(self.chunk_end);
             while self.iterations < stop_at {

@@ -13,6 +13,7 @@ mod parallel;
 pub(crate) mod tally;
 mod telemetry;
 pub mod trace;
+mod unpaced;
 pub mod worker;
 
 pub use budget::Budget;
@@ -22,6 +23,7 @@ pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;
 pub use telemetry::{Control, Outcome, Phase, PhaseWork, Planned, Sample, StopReason};
 pub use trace::{Trace, Traced, run_traced};
+pub use unpaced::Unpaced;
 
 /// The one random generator kiln uses: seeded, fast, and the same on every platform.
 pub type Rng = rand::rngs::Xoshiro256PlusPlus;

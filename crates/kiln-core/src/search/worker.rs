@@ -37,6 +37,10 @@ const EXPLAINED_PER_SLICE: u64 = 32;
 pub enum Speed {
     /// This many steps a second, spread evenly over each second.
     Limited(u64),
+    /// This many steps a second for now, a watched run's default: the live view steps it
+    /// up the ladder as the run goes (`Speed::risen`), so that the chain is seen at a
+    /// watchable pace first and the run still reaches its verdict within a minute.
+    Rising(u64),
     /// As many steps as the machine can take.
     Full,
 }
@@ -58,6 +62,26 @@ impl Speed {
         ladder
     };
 
+    /// Steps a second now, `None` at full speed.
+    pub fn rate(self) -> Option<u64> {
+        match self {
+            Speed::Limited(rate) | Speed::Rising(rate) => Some(rate),
+            Speed::Full => None,
+        }
+    }
+
+    /// A rising pace one rung further up the ladder (full speed at its top); any other
+    /// speed as it is.
+    pub fn risen(self) -> Speed {
+        match self {
+            Speed::Rising(rate) => match Speed::Limited(rate).faster() {
+                Speed::Limited(next) => Speed::Rising(next),
+                top => top,
+            },
+            speed => speed,
+        }
+    }
+
     /// The next speed up the ladder from this one (on it or not).
     pub fn faster(self) -> Speed {
         let next = Self::LADDER.iter().find(|s| s.above(self));
@@ -71,25 +95,25 @@ impl Speed {
     }
 
     fn above(self, other: Speed) -> bool {
-        match (self, other) {
-            (Speed::Full, Speed::Limited(_)) => true,
-            (Speed::Limited(a), Speed::Limited(b)) => a > b,
-            (_, Speed::Full) => false,
+        match (self.rate(), other.rate()) {
+            (None, Some(_)) => true,
+            (Some(a), Some(b)) => a > b,
+            (_, None) => false,
         }
     }
 
     /// Steps in one tick (a single step at the slowest pace is still a step).
     fn per_tick(self) -> u64 {
-        match self {
-            Speed::Limited(rate) => (rate as f64 * TICK.as_secs_f64()).ceil().max(1.0) as u64,
-            Speed::Full => SLICE,
+        match self.rate() {
+            Some(rate) => (rate as f64 * TICK.as_secs_f64()).ceil().max(1.0) as u64,
+            None => SLICE,
         }
     }
 
     /// Whether the pace is slow enough to follow each proposal (up to 20 a second): then
     /// every step is explained, and `s` takes one.
     pub fn one_by_one(self) -> bool {
-        matches!(self, Speed::Limited(rate) if rate <= ONE_BY_ONE)
+        self.rate().is_some_and(|rate| rate <= ONE_BY_ONE)
     }
 }
 
@@ -411,9 +435,9 @@ impl<E: Search> Loop<E> {
                 }
                 continue;
             }
-            let steps = match self.speed {
-                Speed::Full => SLICE,
-                Speed::Limited(rate) => {
+            let steps = match self.speed.rate() {
+                None => SLICE,
+                Some(rate) => {
                     let owed = self.pace.owed(rate, Instant::now());
                     // Behind by more than a tick (a pace the machine cannot keep, or time
                     // spent paused or finished): the debt is dropped, not run in a burst.
@@ -442,7 +466,7 @@ impl<E: Search> Loop<E> {
                 self.publish(false);
                 last_publish = Instant::now();
             }
-            if let Speed::Limited(rate) = self.speed {
+            if let Some(rate) = self.speed.rate() {
                 // Wakes when the next step is due, or a tick's worth of them at a fast pace.
                 let wake = self.pace.due(rate, self.speed.per_tick());
                 let now = Instant::now();
@@ -800,13 +824,7 @@ mod tests {
 
     #[test]
     fn the_speed_ladder_goes_one_two_five_from_one_to_full() {
-        let rates: Vec<u64> = Speed::LADDER
-            .iter()
-            .filter_map(|s| match s {
-                Speed::Limited(rate) => Some(*rate),
-                Speed::Full => None,
-            })
-            .collect();
+        let rates: Vec<u64> = Speed::LADDER.iter().filter_map(|s| s.rate()).collect();
         assert_eq!(rates[..7], [1, 2, 5, 10, 20, 50, 100]);
         assert_eq!(rates.last(), Some(&20_000_000));
         assert_eq!(Speed::LADDER.last(), Some(&Speed::Full));
@@ -820,6 +838,24 @@ mod tests {
         assert_eq!(Speed::Limited(10).per_tick(), 1);
         assert_eq!(Speed::Limited(1_000).per_tick(), 20);
         assert!(Speed::Limited(20).one_by_one() && !Speed::Limited(50).one_by_one());
+    }
+
+    #[test]
+    fn a_rising_pace_climbs_the_ladder_to_full_speed_and_keys_hold_it() {
+        let mut speed = Speed::Rising(30_000);
+        let mut rungs = vec![speed];
+        while speed != Speed::Full {
+            speed = speed.risen();
+            rungs.push(speed);
+        }
+        assert_eq!(rungs[1], Speed::Rising(50_000));
+        assert_eq!(rungs[rungs.len() - 2], Speed::Rising(20_000_000));
+        assert_eq!(rungs.len(), 11, "{rungs:?}");
+        // A key takes the rung it is on up or down, and the pace stays there.
+        assert_eq!(Speed::Rising(200_000).faster(), Speed::Limited(500_000));
+        assert_eq!(Speed::Rising(200_000).slower(), Speed::Limited(100_000));
+        assert_eq!(Speed::Limited(200_000).risen(), Speed::Limited(200_000));
+        assert_eq!(Speed::Rising(1_000).per_tick(), 20);
         assert!(!Speed::Full.one_by_one());
     }
 
