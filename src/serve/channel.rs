@@ -13,7 +13,7 @@ use crossterm::{cursor, queue};
 use tokio::sync::mpsc::Sender;
 use tokio::sync::mpsc::error::TrySendError;
 
-use super::input::Keys;
+use kiln_tui::key_bytes::Keys;
 use kiln_tui::keys::Esc;
 use kiln_tui::{Events, Input, Sink};
 
@@ -228,7 +228,7 @@ mod tests {
                 Input::Closed => panic!("closed"),
             }
         }
-        assert!(start.elapsed() >= super::super::input::HOLD);
+        assert!(start.elapsed() >= kiln_tui::key_bytes::HOLD);
         assert!(start.elapsed() < Duration::from_secs(2), "{waited:?}");
         assert!(matches!(
             events.next(Duration::from_millis(10)).unwrap(),

@@ -6,7 +6,6 @@ mod channel;
 mod checks;
 mod config;
 mod host_key;
-mod input;
 mod limits;
 mod session;
 mod shared;

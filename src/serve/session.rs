@@ -16,10 +16,10 @@ use tokio::sync::mpsc::Receiver;
 
 use super::auth::KeyVerdict;
 use super::channel::{ClientEvents, Ended, Frames, QUEUE};
-use super::input::Keys;
 use super::limits::Place;
 use super::{Mode, Server};
 use crate::messages::warn;
+use kiln_tui::key_bytes::Keys;
 use kiln_tui::record::Recorded;
 use kiln_tui::{self as ui, Screen, Sink, Theme};
 

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use super::channel::Activity;
 use kiln_tui::keys::Action;
@@ -106,6 +106,7 @@ impl Stage {
             id,
             seen: None,
             keys_seen: show.keys,
+            help: false,
             theme,
         }
     }
@@ -119,7 +120,31 @@ pub struct SharedView {
     seen: Option<u64>,
     /// The presenter's keys last seen.
     keys_seen: u64,
+    /// A watcher's own help is open (a presenter's is the run's).
+    help: bool,
     theme: Theme,
+}
+
+/// What a watcher's `?` opens: what the screen is and the keys that work here.
+fn watcher_help(area: Rect, buf: &mut Buffer, theme: &Theme) {
+    let lines = [
+        "You watch someone else's run: it follows their keys.",
+        "",
+        "? or Esc  close this help",
+        "q         leave",
+    ];
+    let width = (lines.iter().map(|l| l.len()).max().unwrap_or(0) as u16 + 4).min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let [row] = Layout::vertical([Constraint::Length(height)])
+        .flex(Flex::Center)
+        .areas(area);
+    let [popup] = Layout::horizontal([Constraint::Length(width)])
+        .flex(Flex::Center)
+        .areas(row);
+    Clear.render(popup, buf);
+    Paragraph::new(lines.map(Line::raw).to_vec())
+        .block(Block::bordered().title(" help ").style(theme.badge))
+        .render(popup, buf);
 }
 
 /// The run's part of a client's screen, above the status line.
@@ -166,8 +191,16 @@ impl Tui for SharedView {
     fn on_action(&mut self, action: Action) -> Flow {
         let mut show = self.stage.lock();
         if !self.presents(&show) {
-            // A watcher's keys steer nothing; they can only leave.
+            // A watcher's keys steer nothing: they open and close their own help, and leave.
             return match action {
+                Action::Help => {
+                    self.help = !self.help;
+                    Flow::Continue
+                }
+                Action::Quit | Action::Dismiss if self.help => {
+                    self.help = false;
+                    Flow::Continue
+                }
                 Action::Quit | Action::QuitNow => Flow::Quit,
                 _ => Flow::Continue,
             };
@@ -187,7 +220,9 @@ impl Tui for SharedView {
         let mut show = self.stage.lock();
         let (run, status) = split(area);
         show.app.set_theme(self.theme);
-        if self.presents(&show) {
+        let presents = self.presents(&show);
+        show.app.set_steering(presents);
+        if presents {
             Tui::render(&show.app, run, buf);
         } else {
             // The run's footer lists the presenter's keys, none of which work here: a
@@ -196,6 +231,9 @@ impl Tui for SharedView {
             Clear.render(status, buf);
         }
         Paragraph::new(self.status(&show)).render(status, buf);
+        if self.help && !presents {
+            watcher_help(run, buf, &self.theme);
+        }
         self.theme.enforce(buf);
     }
 
@@ -221,6 +259,33 @@ mod tests {
     use super::*;
     use kiln_tui::Theme;
     use kiln_tui::drawn as screen;
+
+    #[test]
+    fn a_watcher_opens_and_closes_help_of_their_own_and_is_not_told_to_press_space() {
+        let theme = Theme::colour(false);
+        let area = Rect::new(0, 0, 80, 24);
+        let app = crate::serve::demo_app(theme, area, false, None).unwrap();
+        let stop = Arc::new(AtomicBool::new(true));
+        let stage = Stage::start(app, false, 20, stop);
+        let presenter = stage.join("ann@127.0.0.1".to_string(), false, theme);
+        let mut watcher = stage.join("bob@127.0.0.2".to_string(), false, theme);
+        let watched = screen(&watcher, 80, 24).join("\n");
+        assert!(!watched.contains("space"), "{watched}");
+        for close in [Action::Help, Action::Dismiss, Action::Quit] {
+            assert_eq!(watcher.on_action(Action::Help), Flow::Continue);
+            let open = screen(&watcher, 80, 24).join("\n");
+            assert!(open.contains("close this help"), "{open}");
+            assert!(
+                !screen(&presenter, 80, 24)
+                    .join("\n")
+                    .contains("close this help")
+            );
+            assert_eq!(watcher.on_action(close), Flow::Continue);
+            let closed = screen(&watcher, 80, 24).join("\n");
+            assert!(!closed.contains("close this help"), "{close:?}: {closed}");
+        }
+        assert_eq!(watcher.on_action(Action::Quit), Flow::Quit);
+    }
 
     #[test]
     fn a_watcher_is_offered_only_what_a_watcher_can_do() {

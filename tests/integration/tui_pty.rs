@@ -129,6 +129,22 @@ fn keys_drive_the_live_sudoku_and_quit_restores_the_terminal() {
     tui.assert_restored();
 }
 
+/// `ESC [ 200 ~` starts a bracketed paste that never ends: the keys after it still quit
+/// (a parser that waited for the paste's end would hold them for ever).
+#[test]
+fn an_unfinished_paste_does_not_hold_the_keys_after_it() {
+    let _cores = crate::common::busy();
+    for quit in ["q", "\x03", "\x04"] {
+        let mut tui = Tui::start(&[], 80, 24);
+        tui.wait_for("Energy");
+        tui.press(b"\x1b[200~");
+        thread::sleep(Duration::from_millis(100));
+        tui.press(quit);
+        assert_eq!(tui.wait_exit(), 0, "{quit:?} after an unfinished paste");
+        tui.assert_restored();
+    }
+}
+
 #[test]
 fn tab_cycles_through_the_three_demos() {
     let _cores = crate::common::busy();

@@ -59,6 +59,8 @@ pub struct App {
     /// Whether the explain panel (`x`) is shown in the stats panel's place.
     explain: bool,
     theme: Theme,
+    /// Drawn for a watcher of a shared run, whose keys steer nothing.
+    watching: bool,
     /// Why the last puzzle change failed, or which files were saved: shown in the title for
     /// `NOTICE_TIME`, or until the next change.
     notice: Option<Notice>,
@@ -157,6 +159,7 @@ impl App {
             panel_page: false,
             explain: false,
             theme,
+            watching: false,
             notice: None,
             screen,
             board,
@@ -180,6 +183,12 @@ impl App {
     /// Draws with `theme` from now on (each client of a shared run has its own terminal).
     pub fn set_theme(&mut self, theme: Theme) {
         self.theme = theme;
+    }
+
+    /// Whether the frames drawn from now on are for someone whose keys steer the run (a
+    /// shared run's watchers are told of no key they cannot use).
+    pub fn set_steering(&mut self, steering: bool) {
+        self.watching = !steering;
     }
 
     /// Moves the attract loop on: the next puzzle, and after a tab's last the next tab.
@@ -574,8 +583,12 @@ fn too_small(area: Rect, (need_w, need_h): (u16, u16), buf: &mut Buffer) {
 }
 
 /// A badge at the top of the board, so a paused run is told from a slow one at a glance.
-fn paused_badge(board: Rect, buf: &mut Buffer, theme: &Theme) {
-    let text = " PAUSED · space resumes ";
+fn paused_badge(board: Rect, buf: &mut Buffer, theme: &Theme, watching: bool) {
+    let text = if watching {
+        " PAUSED "
+    } else {
+        " PAUSED · space resumes "
+    };
     let width = (text.len() as u16).min(board.width);
     let [badge] = Layout::horizontal([Constraint::Length(width)])
         .flex(Flex::Center)
@@ -653,7 +666,7 @@ impl Widget for &App {
             .render(panel, buf);
         }
         if *self.session.state() == RunState::Paused {
-            paused_badge(board, buf, &self.theme);
+            paused_badge(board, buf, &self.theme, self.watching);
         }
 
         if let Some(text) = self.banner() {

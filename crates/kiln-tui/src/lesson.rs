@@ -46,14 +46,30 @@ fn decision(d: &Decision, room: Room) -> String {
     format!("dE{eq}{sign}{delta}{gap}T{eq}{t}{gap}{p} -> {outcome}")
 }
 
+/// Below this a probability is written in scientific notation (`1.3e-3`): with two
+/// decimals it would read 0.00, as if the move could not be taken.
+const SMALL: f64 = 0.01;
+
+/// A probability below [`SMALL`], never rounded to nothing.
+fn small(x: f64) -> String {
+    format!("{x:.1e}")
+}
+
 /// `p` and `u` with as many decimals as tell them apart (two at least, so the reader can
-/// check u < p by eye); a tiny `p` in scientific notation.
+/// check u < p by eye); one below [`SMALL`] in scientific notation.
 fn probabilities(p: f64, u: Option<f64>) -> (String, Option<String>) {
-    if p < 1e-3 {
-        return (format!("{p:.1e}"), u.map(|u| format!("{u:.4}")));
+    let draw = |u: f64| {
+        if u < SMALL {
+            small(u)
+        } else {
+            format!("{u:.4}")
+        }
+    };
+    if p < SMALL {
+        return (small(p), u.map(draw));
     }
     let Some(u) = u else {
-        return (format!("{p:.3}"), None);
+        return (format!("{p:.2}"), None);
     };
     let mut places = 2;
     while places < 8 && format!("{p:.places$}") == format!("{u:.places$}") {
@@ -131,6 +147,21 @@ mod tests {
         let line = decision(&told(2.0, Some(0.0818), true).decision, Room::Full);
         assert!(line.contains(&format!("= {p:.4}")), "{line}");
         assert!(line.ends_with("u = 0.0818 -> accepted"), "{line}");
+    }
+
+    #[test]
+    fn a_small_p_is_never_shown_as_zero_and_always_in_one_format() {
+        // p = exp(-2/0.3) = 0.0013 read "0.00" beside u = 0.50 (issue 35).
+        let decided = |p: f64, u: f64| {
+            let mut told = told(2.0, Some(u), false);
+            told.decision.p = p;
+            decision(&told.decision, Room::Full)
+        };
+        let line = decided((-2.0f64 / 0.3).exp(), 0.5);
+        assert!(line.contains(") = 1.3e-3   u = 0.5000"), "{line}");
+        assert!(decided(4.5e-5, 0.5).contains(") = 4.5e-5   u"));
+        assert!(decided(0.0099, 0.005).contains(") = 9.9e-3   u = 5.0e-3"));
+        assert!(decided(0.011, 0.5).contains(") = 0.01   u = 0.50"));
     }
 
     #[test]

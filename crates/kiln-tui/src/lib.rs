@@ -5,8 +5,8 @@
 //! help, a recording of the screen (asciicast) and a headless mode that prints one JSON
 //! line. kiln's own problems are drawn by the same [`App`] through their [`Demo`]s.
 //!
-//! It depends on the engine (`kiln-core`), ratatui and crossterm, and on no command-line
-//! parser, network server or plotting crate.
+//! It depends on the engine (`kiln-core`), ratatui and crossterm (termwiz parses the keys a
+//! terminal sends), and on no command-line parser, network server or plotting crate.
 
 mod app;
 mod cast;
@@ -15,8 +15,10 @@ mod explain_panel;
 pub mod format;
 pub mod help;
 mod history;
+pub mod key_bytes;
 pub mod keys;
 mod lesson;
+mod local_events;
 mod pace;
 pub mod record;
 pub mod save;
@@ -36,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use color_eyre::Result;
 use color_eyre::eyre::eyre;
-use crossterm::event::{self, Event, KeyEventKind};
+use crossterm::event::{Event, KeyEventKind};
 
 pub use app::App;
 pub use history::History;
@@ -65,9 +67,8 @@ pub struct Options {
 }
 
 /// SIGTERM, SIGHUP and SIGINT ask the event loop to end, and kiln to exit with the
-/// signal's code. Once the terminal is gone, crossterm's `event::poll` spins without ever
-/// returning (crossterm#793), so if the loop has not ended by itself a second later, this
-/// thread restores what it can and exits.
+/// signal's code. If the loop has not ended by itself a second later (a frame stuck on a
+/// terminal that went away), this thread restores what it can and exits.
 fn watch_signals(stop: Arc<AtomicBool>) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
@@ -164,19 +165,6 @@ pub trait Events {
     }
 }
 
-/// The local terminal's events, through crossterm.
-struct LocalEvents;
-
-impl Events for LocalEvents {
-    fn next(&mut self, timeout: Duration) -> std::io::Result<Input> {
-        Ok(if event::poll(timeout)? {
-            Input::Event(event::read()?)
-        } else {
-            Input::Nothing
-        })
-    }
-}
-
 /// Runs `ui` in the local terminal until the user quits or a signal comes, recording what
 /// the terminal is sent to a new file at `record` if given (`--record`).
 pub fn drive(ui: &mut impl Tui, fps: u32, record: Option<&Path>) -> Result<()> {
@@ -196,12 +184,12 @@ pub fn drive_until(
     signals: impl FnOnce() -> std::io::Result<()>,
 ) -> Result<()> {
     // Without a controlling terminal nothing tells kiln when its terminal goes away (no
-    // SIGHUP comes), and crossterm would read end-of-file for ever at full CPU.
-    if std::fs::File::open("/dev/tty").is_err() {
+    // SIGHUP comes).
+    let Ok(mut events) = local_events::LocalEvents::open() else {
         return Err(eyre!(
             "the live view needs a controlling terminal; use --headless for JSON"
         ));
-    }
+    };
     // Made only now that the run is set up, so a run that never started leaves no file.
     let recording = record
         .map(|path| record::create(path).map(|file| (file, path)))
@@ -222,7 +210,7 @@ pub fn drive_until(
             }
         })
     })?;
-    event_loop(ui, fps, &mut screen, &mut LocalEvents, stop)
+    event_loop(ui, fps, &mut screen, &mut events, stop)
 }
 
 /// The event loop, for a local or a remote terminal: draws at most `fps` frames a second,

@@ -1,5 +1,7 @@
-//! A client's keystrokes: the bytes its terminal sends, parsed by termwiz, as the crossterm
-//! key events the local view gets, so one key table (`ui::keys`) serves both.
+//! Keystrokes from the bytes a terminal sends (the local one, or an SSH client's), parsed by
+//! termwiz as crossterm key events, so one key table ([`crate::keys`]) serves both. What
+//! the bytes cannot make into a key is held only briefly: an unfinished paste or a stray
+//! byte never holds the keys after it.
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +16,10 @@ const MAX_PENDING: usize = 256;
 /// holds at each ESC, so what it holds is kept short.
 const CHUNK: usize = 64;
 const ESC: u8 = 0x1b;
+/// The bytes that start and end a bracketed paste. kiln reads no pasted text (and never
+/// asks a terminal to bracket pastes), and a parser that saw a start would hold every key
+/// until an end that may never come, so both are left out of what the parser is given.
+const PASTE_MARKS: [&[u8]; 2] = [b"\x1b[200~", b"\x1b[201~"];
 
 /// A client's input is read at a person's pace, and the rest dropped unread: at most
 /// `BYTES` a second (with as many at once), of which at most `KEYS` a second become keys.
@@ -26,7 +32,7 @@ const KEYS: f64 = 40.0;
 /// as it stands. A terminal sends a key's sequence in one write, but a slow link may cut
 /// it in two (ESC, then `[C` 150 ms later); terminals and editors hold a lone ESC the
 /// same way (tmux 500 ms, vim 100 ms).
-pub(super) const HOLD: Duration = Duration::from_millis(300);
+pub const HOLD: Duration = Duration::from_millis(300);
 
 /// A rate with a burst as large: what may be spent now, refilled as time passes.
 struct Budget {
@@ -66,8 +72,8 @@ impl Budget {
     }
 }
 
-/// Bytes from one client in, keys out.
-pub(super) struct Keys {
+/// Bytes from one terminal in, keys out.
+pub struct Keys {
     parser: InputParser,
     /// The start of a UTF-8 character whose end is in the next packet.
     carry: Vec<u8>,
@@ -77,18 +83,30 @@ pub(super) struct Keys {
     fed: Option<Instant>,
     /// Whether the last byte given to the parser, still held, was an ESC.
     after_esc: bool,
+    /// The end of the bytes so far, kept from the parser while it may be the start of a
+    /// paste mark (an ESC, then `[2`, ...); given to it once it is not, or when the hold
+    /// is over.
+    mark: Vec<u8>,
     bytes: Budget,
     keys: Budget,
 }
 
+impl Default for Keys {
+    fn default() -> Keys {
+        Keys::new()
+    }
+}
+
 impl Keys {
-    pub(super) fn new() -> Keys {
+    /// A parser for a terminal that has sent nothing yet.
+    pub fn new() -> Keys {
         Keys {
             parser: InputParser::new(),
             carry: Vec::new(),
             pending: 0,
             fed: None,
             after_esc: false,
+            mark: Vec::new(),
             bytes: Budget::new(BYTES),
             keys: Budget::new(KEYS),
         }
@@ -120,10 +138,11 @@ impl Keys {
     /// The keys `bytes`, arriving at `now`, complete, within the client's budget (bytes past
     /// it are dropped unread). What may be the start of a longer key (a lone ESC at the end
     /// of a packet) is held for the next packet, or until `expire` gives up on it.
-    pub(super) fn feed(&mut self, bytes: &[u8], now: Instant) -> Vec<KeyEvent> {
+    pub fn feed(&mut self, bytes: &[u8], now: Instant) -> Vec<KeyEvent> {
         let read = self.bytes.spend(bytes.len(), now);
         let bytes = self.utf8(&bytes[..read]);
         let bytes = self.one_esc(bytes);
+        let bytes = self.no_paste_marks(bytes);
         self.fed = Some(now);
         let mut keys = Vec::new();
         for chunk in bytes.chunks(CHUNK) {
@@ -135,7 +154,7 @@ impl Keys {
 
     /// How long to stop reading this client, if it has spent its budget: a flood is then
     /// held back by TCP on the client's side, not read and dropped here.
-    pub(super) fn throttle(&self, now: Instant) -> Option<Duration> {
+    pub fn throttle(&self, now: Instant) -> Option<Duration> {
         self.bytes.wait(now)
     }
 
@@ -154,14 +173,39 @@ impl Keys {
         bytes
     }
 
+    /// `bytes` with every paste mark left out, the start of one at the end kept back in
+    /// `mark` for the next bytes. A mark has one ESC, at its start (and `one_esc` has
+    /// left no two together), so a byte that does not go on with the mark ends it, and
+    /// only an ESC can begin the next.
+    fn no_paste_marks(&mut self, bytes: Vec<u8>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(bytes.len() + self.mark.len());
+        for b in bytes {
+            self.mark.push(b);
+            let mark = self.mark.as_slice();
+            if PASTE_MARKS.contains(&mark) {
+                self.mark.clear();
+            } else if !PASTE_MARKS.iter().any(|m| m.starts_with(mark)) {
+                let last = self.mark.pop();
+                out.append(&mut self.mark);
+                match last {
+                    Some(ESC) => self.mark.push(ESC),
+                    Some(b) => out.push(b),
+                    None => {}
+                }
+            }
+        }
+        out
+    }
+
     /// The keys held since a packet that came `HOLD` or more before `now`, read as they
     /// stand (a lone ESC is Esc) now that the rest did not come.
-    pub(super) fn expire(&mut self, now: Instant) -> Vec<KeyEvent> {
+    pub fn expire(&mut self, now: Instant) -> Vec<KeyEvent> {
         match self.fed {
             Some(fed) if now.saturating_duration_since(fed) >= HOLD => {
                 self.fed = None;
                 self.after_esc = false;
-                let mut keys = self.parse(&[], false);
+                let held = std::mem::take(&mut self.mark);
+                let mut keys = self.parse(&held, false);
                 keys.truncate(self.keys.spend(keys.len(), now));
                 keys
             }
@@ -170,7 +214,7 @@ impl Keys {
     }
 
     /// When `expire` will read what the parser may hold, if it may hold anything.
-    pub(super) fn deadline(&self) -> Option<Instant> {
+    pub fn deadline(&self) -> Option<Instant> {
         self.fed.map(|fed| fed + HOLD)
     }
 
@@ -248,7 +292,7 @@ fn crossterm_key(code: Code, mods: Modifiers) -> Option<KeyEvent> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln_tui::keys::{Action, action};
+    use crate::keys::{Action, action};
 
     /// The actions `packets` make, each packet a moment after the last (well within
     /// `HOLD`), and what is held read after a pause.
@@ -372,6 +416,32 @@ mod tests {
             .filter_map(action)
             .collect();
         assert_eq!(after.last(), Some(&Action::Help), "{} actions", after.len());
+    }
+
+    #[test]
+    fn a_paste_mark_is_no_key_and_holds_none_after_it() {
+        assert_eq!(actions(b"\x1b[200~q"), [Action::Quit]);
+        assert_eq!(actions_of(&[b"\x1b[200~", b"\x03"]), [Action::QuitNow]);
+        assert_eq!(
+            actions_of(&[b"\x1b[20", b"0~ ?", b"\x1b[201~"]),
+            [Action::TogglePause, Action::Help]
+        );
+        // What only starts like a mark is read as it stands.
+        assert_eq!(actions(b"\x1b[2~?"), [Action::Help]);
+        assert_eq!(actions_of(&[b"\x1b[", b"C"]), [Action::NextPuzzle]);
+        // The start of a mark, and nothing after it: the parser is given it once the hold
+        // is over, and the next key is read.
+        let mut keys = Keys::new();
+        let start = Instant::now();
+        assert!(keys.feed(b"\x1b[20", start).is_empty());
+        keys.expire(start + HOLD);
+        let later = start + HOLD * 2;
+        let got: Vec<Action> = keys
+            .feed(b"?", later)
+            .into_iter()
+            .filter_map(action)
+            .collect();
+        assert_eq!(got, [Action::Help]);
     }
 
     #[test]
