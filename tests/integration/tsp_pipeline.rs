@@ -36,7 +36,7 @@ fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
             .iter()
             .map(|c| c.as_u64().unwrap())
             .collect();
-        assert_eq!(json["phases"][1]["name"], "local search", "{json}");
+        assert_eq!(json["phases"][1]["phase"], "local-search", "{json}");
 
         let output = format!("live-{file}.tour");
         let live = [&["tsp", "--speed", "full", "--output", &output], &flags[..]].concat();

@@ -13,12 +13,12 @@ use super::problem::{Cost, MoveSet};
 use super::setup::build;
 use super::spec::{Search, TspSpec};
 use crate::anneal::BATCH;
-use crate::headless::json::{self, Stop};
+use crate::headless::json::{self, PhaseLine, Stop};
 use crate::headless::output::Format;
 use crate::headless::progress::Progress;
 use crate::headless::report::{self, Counts};
 use crate::messages::say;
-use crate::search::{Phase, StopReason, run_traced};
+use crate::search::{Phase, PhaseWork, StopReason, run_traced};
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
@@ -68,9 +68,9 @@ struct Report {
     local_search_evaluations: u64,
     #[serde(serialize_with = "json::seconds")]
     local_search_seconds: f64,
-    /// The phases that ran, in order.
-    phases: Vec<PhaseReport>,
-    /// The phase that found the reported tour ("annealing" or "local search").
+    /// The phases that ran, in order, as every problem lists them.
+    phases: Vec<PhaseLine>,
+    /// The phase that found the reported tour (`anneal` or `local-search`).
     found_by: &'static str,
     /// 1-based city ids in visiting order.
     tour: Vec<u32>,
@@ -85,16 +85,6 @@ struct Report {
     /// Whether `optimum` is the user's (`--optimum`) rather than the built-in table's.
     #[serde(skip)]
     optimum_given: bool,
-}
-
-/// One phase of the run in the JSON: its name, the steps (a local search's: move
-/// evaluations) and the time it took.
-#[derive(Serialize)]
-struct PhaseReport {
-    name: &'static str,
-    steps: u64,
-    #[serde(serialize_with = "json::seconds")]
-    seconds: f64,
 }
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
@@ -134,18 +124,22 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     let seconds = started.elapsed().as_secs_f64();
     let anneal_seconds = annealed.elapsed.as_secs_f64();
     let local_seconds = outcome.local_elapsed.as_secs_f64();
-    let mut phases = vec![PhaseReport {
-        name: Phase::Anneal.name(),
+    // A local search's steps are its move evaluations.
+    let mut phases = vec![PhaseWork {
+        phase: Phase::Anneal,
+        chains: 1,
         steps: annealed.iterations,
-        seconds: anneal_seconds,
+        time: annealed.elapsed,
     }];
     if outcome.local_ran {
-        phases.push(PhaseReport {
-            name: Phase::LocalSearch.name(),
+        phases.push(PhaseWork {
+            phase: Phase::LocalSearch,
+            chains: 1,
             steps: outcome.local.evaluations,
-            seconds: local_seconds,
+            time: outcome.local_elapsed,
         });
     }
+    let phases = PhaseLine::all(&phases);
 
     trace.finish().wrap_err("writing the --trace file")?;
     Ok(Report {
@@ -188,7 +182,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         local_search_evaluations: outcome.local.evaluations,
         local_search_seconds: local_seconds,
         phases,
-        found_by: outcome.found_by.name(),
+        found_by: outcome.found_by.key(),
         tour: best.tour.iter().map(|c| c + 1).collect(),
         output_error: None,
         best,

@@ -374,7 +374,7 @@ fn parse_row(line: &str) -> Result<Sample, String> {
         Phase::Anneal => Control::Temperature(t),
         Phase::Genetic => Control::MutationRate(t),
         Phase::LocalSearch => Control::Threshold(t),
-        Phase::ConflictLearning => Control::None,
+        Phase::ConflictLearning | Phase::Polish => Control::None,
     };
     Ok(Sample {
         phase,
