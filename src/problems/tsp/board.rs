@@ -13,7 +13,7 @@ use ratatui::text::{Line as TextLine, Span};
 use ratatui::widgets::Widget;
 use ratatui::widgets::canvas::{Canvas, Line, Painter, Shape};
 
-use crate::problems::tsp::{Cost, Loaded, Point, TspSnapshot, TspSpec, build};
+use crate::problems::tsp::{Cost, Loaded, Point, Search, TspSnapshot, TspSpec, build};
 use crate::search::Sketch;
 use crate::search::worker::Speed;
 use kiln_tui::Theme;
@@ -395,8 +395,16 @@ impl Demo for TspDemo {
         let spec = &self.runs[index % self.runs.len()];
         let mut setup = build(spec)?;
         let default_time = setup.config.budget.time_limit;
+        // A lesson is about annealing: its whole budget anneals (and the panel says so),
+        // where at a watching pace the local search takes the end of the run.
+        let lesson_spec;
+        let mut spec = spec;
         if let Some(steps) = spec.run.lesson_steps(speed) {
             setup.config.lesson(steps);
+            let mut annealing = spec.clone();
+            annealing.model.search = Search::Anneal;
+            lesson_spec = annealing;
+            spec = &lesson_spec;
         } else if let Some(steps) = spec.run.live_steps(default_time, TYPICAL_RATE) {
             setup.config.budget.max_steps = Some(steps);
             setup.config.budget.time_limit = None;

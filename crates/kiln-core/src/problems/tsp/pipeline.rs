@@ -160,14 +160,17 @@ impl TspPipeline {
     /// Anneals with `runner`, then does `then` within `budget` (its target is the
     /// runner's, if the annealed tour does not undercut it).
     pub fn new(runner: Runner<TspProblem>, then: Then, budget: ils::Budget) -> Self {
-        TspPipeline {
+        let mut pipeline = TspPipeline {
             runner,
             then,
             budget,
             local: None,
             kept: None,
             earlier: (0, Duration::ZERO),
-        }
+        };
+        // A start tour already below a stated optimum shows it is none.
+        pipeline.after_anneal_batch();
+        pipeline
     }
 
     /// The phase running now (or that ran last).
