@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
@@ -135,12 +135,7 @@ fn watcher_help(area: Rect, buf: &mut Buffer, theme: &Theme) {
     ];
     let width = (lines.iter().map(|l| l.len()).max().unwrap_or(0) as u16 + 4).min(area.width);
     let height = (lines.len() as u16 + 2).min(area.height);
-    let [row] = Layout::vertical([Constraint::Length(height)])
-        .flex(Flex::Center)
-        .areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(width)])
-        .flex(Flex::Center)
-        .areas(row);
+    let popup = kiln_tui::help::centred(area, width, height);
     Clear.render(popup, buf);
     Paragraph::new(lines.map(Line::raw).to_vec())
         .block(Block::bordered().title(" help ").style(theme.badge))

@@ -172,12 +172,7 @@ fn popup<'a>(
     }
     let width = (inner + 2).min(usize::from(u16::MAX)) as u16;
     let height = (lines.len() + 2).min(usize::from(u16::MAX)) as u16;
-    let [row] = Layout::vertical([Constraint::Length(height)])
-        .flex(Flex::Center)
-        .areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(width)])
-        .flex(Flex::Center)
-        .areas(row);
+    let popup = centred(area, width, height);
     Clear.render(popup, buf);
     let block = Block::bordered()
         .border_set(theme.border_set())
@@ -197,6 +192,18 @@ fn popup<'a>(
             buf[(popup.right() - 1, y)].set_symbol(right);
         }
     }
+}
+
+/// A box of `width` x `height` in the middle of `area` (no larger than it), as help boxes
+/// are drawn.
+pub fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let [row] = Layout::vertical([Constraint::Length(height)])
+        .flex(Flex::Center)
+        .areas(area);
+    let [popup] = Layout::horizontal([Constraint::Length(width)])
+        .flex(Flex::Center)
+        .areas(row);
+    popup
 }
 
 #[cfg(test)]
