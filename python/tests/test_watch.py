@@ -102,8 +102,15 @@ class Terminal:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and self.read(0.2):
             pass
-        _, status = os.waitpid(self.pid, 0)
-        return os.waitstatus_to_exitcode(status)
+        # A program that does not end is killed and fails the test, never hangs it.
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.05)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        raise AssertionError("still running after %s s:\n%s" % (seconds, self.screen.text()))
 
 
 def salesman(body):
