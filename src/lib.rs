@@ -3,6 +3,8 @@
 //! and the models under `problems`); this crate adds the command line, headless runs, the
 //! live view, races, pictures and the SSH server.
 
+#![deny(missing_docs)]
+
 /// The command line, read once at the edge into specs.
 pub mod cli;
 /// Pictures of boards and figures of traces.

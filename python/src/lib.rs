@@ -2,6 +2,8 @@
 //! half (`kiln_anneal/__init__.py`) is simanneal's `Annealer`; its runs come here, to
 //! kiln's runner, headless or in kiln's live view.
 
+#![deny(missing_docs)]
+
 mod annealer;
 mod headless;
 mod live;

@@ -36,6 +36,7 @@ fn parse_speed(s: &str) -> Result<Speed, String> {
 
 const DEFAULT_FPS: u32 = 20;
 
+/// kiln's command line.
 #[derive(Parser, Debug)]
 #[command(
     name = "kiln",

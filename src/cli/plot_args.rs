@@ -10,6 +10,7 @@ use crate::plot::{self, XAxis};
 
 value_enum!(XAxis);
 
+/// `kiln plot`'s flags.
 #[derive(Args, Debug, Clone)]
 pub struct PlotArgs {
     /// Trace files written by `--trace`, or images (.pbm, .png) to draw side by side; each

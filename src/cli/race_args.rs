@@ -17,6 +17,7 @@ use crate::race::MAX_RACERS;
 use crate::race::lineup::Entrant;
 use crate::search::Trace;
 
+/// `kiln race`'s flags.
 #[derive(Args, Debug, Clone)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct RaceArgs {

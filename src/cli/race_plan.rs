@@ -47,7 +47,9 @@ pub struct Plan {
 /// as clap says it), or the race itself is not one.
 #[derive(Debug)]
 pub enum Refusal {
+    /// A flag refused its value.
     Parse(clap::Error),
+    /// The race is not one (too few or too many panes, say).
     Race(InputError),
 }
 

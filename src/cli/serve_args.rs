@@ -21,6 +21,7 @@ fn listen(text: &str) -> Result<SocketAddr, String> {
     })
 }
 
+/// `kiln serve`'s flags.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// Address and port to listen on. The default takes clients of this machine only;

@@ -5,6 +5,7 @@ use clap::Args;
 use crate::flags::ranges::{self, Seeds, whole};
 use crate::headless::batch::{Batch, Shard};
 
+/// The flags that make a run a batch.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 #[command(next_help_heading = "Batches")]
 pub struct BatchArgs {
@@ -22,6 +23,7 @@ pub struct BatchArgs {
 }
 
 impl BatchArgs {
+    /// The batch the flags ask for.
     pub fn batch(&self) -> Batch {
         Batch {
             seeds: self.seeds.as_ref().map(|s| s.0.clone()),

@@ -10,6 +10,7 @@ use crate::headless::output::{Formats, OutputFile};
 use crate::input::InputError;
 use kiln_core::files::Target;
 
+/// `--output` and `--force`.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 pub struct OutputArgs {
     /// Write the result here, in the format the extension names (each problem's help lists

@@ -47,8 +47,11 @@ impl From<StopReason> for Stop {
 pub struct PhaseLine {
     /// `anneal`, `conflict-learning`, `genetic` or `polish`.
     pub phase: &'static str,
+    /// Chains that ran it side by side.
     pub chains: usize,
+    /// Its steps, all chains together.
     pub steps: u64,
+    /// Its wall time.
     pub seconds: Seconds,
 }
 

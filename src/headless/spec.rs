@@ -24,10 +24,15 @@ pub const LESSON: Duration = Duration::from_secs(180);
 /// A cooling schedule, named as `--schedule` takes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScheduleKind {
+    /// `constant`: T stays at the start temperature.
     Constant,
+    /// `geometric`: T = t0 alpha^i.
     Geometric,
+    /// `linear`: T falls in a straight line to t-min over the budget.
     Linear,
+    /// `lundy-mees`: T = t0 / (1 + k i).
     LundyMees,
+    /// `exponential`: T = t0 (t_min / t0)^progress, over the budget.
     Exponential,
 }
 
@@ -53,8 +58,11 @@ impl Named for ScheduleKind {
 /// What a stalled run does, named as `--on-stall` takes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StallKind {
+    /// `reheat`: back to the reheat temperature, from the current state.
     Reheat,
+    /// `restart`: a fresh start state at the start temperature.
     Restart,
+    /// `nothing`: the run goes on cooling.
     Nothing,
 }
 
@@ -72,21 +80,33 @@ impl Named for StallKind {
 /// A start temperature: a number, or `auto` (from sampled uphill deltas).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StartTemperature {
+    /// The temperature given.
     Fixed(f64),
+    /// `auto`: the temperature at which sampled uphill moves are accepted at
+    /// `--auto-acceptance`'s rate.
     Auto,
 }
 
 /// A problem's own choices, used where the user gave no flag.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Defaults {
+    /// `--schedule`.
     pub schedule: ScheduleKind,
+    /// `--t0`.
     pub t0: StartTemperature,
+    /// `--t-min`.
     pub t_min: f64,
+    /// `--alpha`.
     pub alpha: f64,
+    /// `--k`.
     pub k: f64,
+    /// `--auto-acceptance`.
     pub auto_acceptance: f64,
+    /// `--stall`: steps without a new best before the stall action.
     pub stall: Option<u64>,
+    /// `--on-stall`.
     pub on_stall: StallKind,
+    /// `--time-limit` in seconds, for a run given no budget.
     pub time_limit: Option<f64>,
 }
 
@@ -110,21 +130,32 @@ impl Default for Defaults {
 /// default.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Cooling {
+    /// `--schedule`.
     pub schedule: Option<ScheduleKind>,
+    /// `--t0`.
     pub t0: Option<StartTemperature>,
+    /// `--t-min`.
     pub t_min: Option<f64>,
+    /// `--alpha`.
     pub alpha: Option<f64>,
+    /// `--k`.
     pub k: Option<f64>,
+    /// `--auto-acceptance`.
     pub auto_acceptance: Option<f64>,
+    /// `--stall`.
     pub stall: Option<u64>,
+    /// `--on-stall`.
     pub on_stall: Option<StallKind>,
+    /// `--reheat-t`: the temperature a reheat (key or stall) goes back to.
     pub reheat_t: Option<f64>,
 }
 
 /// The budget the user gave: `--time-limit` seconds and `--max-steps`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Limits {
+    /// `--time-limit` in seconds.
     pub time_limit: Option<f64>,
+    /// `--max-steps`.
     pub max_steps: Option<u64>,
     /// When a headless run began: its time limit (the user's or the problem's) is a
     /// deadline on the wall clock from here, setup included. `None` in the live view,
@@ -142,8 +173,11 @@ impl Limits {
 /// One annealing run as asked for: every random choice flows from `seed`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Run {
+    /// `--seed`: every random choice of the run flows from it.
     pub seed: u64,
+    /// The cooling flags.
     pub cooling: Cooling,
+    /// The budget flags.
     pub limits: Limits,
     /// The `--trace` file of this run.
     pub trace: Option<PathBuf>,
@@ -153,6 +187,7 @@ pub struct Run {
 }
 
 impl Run {
+    /// The schedule the flags ask for, the problem's `d` filling in what they leave out.
     pub fn schedule(&self, d: &Defaults) -> Schedule {
         let c = &self.cooling;
         match c.schedule.unwrap_or(d.schedule) {
@@ -372,8 +407,11 @@ pub fn with_part(path: &Path, part: &str) -> PathBuf {
 /// options (`TspModel`, ...).
 #[derive(Debug, Clone)]
 pub struct Spec<M> {
+    /// The problem's own options.
     pub model: M,
+    /// Seed, cooling, budget and trace.
     pub run: Run,
+    /// `--batch` and its kin: how many runs, on how many threads.
     pub batch: Batch,
     /// Where `--output` goes and in which format; checked against existing files and the
     /// run's inputs each time a run starts (`checked_output`).

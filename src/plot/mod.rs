@@ -83,7 +83,9 @@ pub struct Spec {
 /// What the horizontal axis counts, named as `--x` takes it and as the axis says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum XAxis {
+    /// Steps of the run.
     Steps,
+    /// Seconds since the run began.
     Seconds,
 }
 
@@ -109,7 +111,9 @@ impl XAxis {
 /// The formats a figure is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// SVG.
     Svg,
+    /// PNG.
     Png,
 }
 

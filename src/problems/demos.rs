@@ -119,8 +119,11 @@ fn tsp_presets() -> Vec<TspSpec> {
 
 /// What the TUI opens with: its tabs, the tab shown first and the puzzle it starts on.
 pub struct Startup {
+    /// The tabs.
     pub demos: Vec<Box<dyn Demo>>,
+    /// The tab shown first.
     pub tab: usize,
+    /// The puzzle (or run) it starts on.
     pub index: usize,
 }
 

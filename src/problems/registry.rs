@@ -133,6 +133,7 @@ pub(crate) use shared_flags;
 /// its values (2 to 4 panes in all).
 #[derive(Args, Debug, Clone)]
 pub struct Words {
+    /// The problem's flags and input; a flag given A,B,.. races its values.
     #[arg(
         trailing_var_arg = true,
         allow_hyphen_values = true,

@@ -19,7 +19,9 @@ use kiln_tui::{Flow, Tui};
 
 /// One contestant: a name ("kiln", "two-opt", ...) and its live run.
 pub struct Racer {
+    /// The pane's name.
     pub name: String,
+    /// Its run.
     pub session: Box<dyn Session>,
 }
 
@@ -32,6 +34,7 @@ pub enum Standings {
     BestEnergy,
 }
 
+/// Racers side by side, each in its pane, with their standings.
 pub struct Race {
     title: String,
     racers: Vec<Racer>,
@@ -128,6 +131,7 @@ pub fn board_area(screen: Rect, n: usize, min: (u16, u16)) -> BoardArea {
 }
 
 impl Race {
+    /// A race of `racers`, placed by `standings`, each run at `speed`.
     pub fn new(
         title: String,
         racers: Vec<Racer>,

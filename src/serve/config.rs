@@ -50,5 +50,8 @@ pub enum Sharing {
     Own,
     /// One run for everybody, steered by the first client or, given its public key (a
     /// .pub file), by the presenter; the others watch.
-    Shared { presenter_key: Option<PathBuf> },
+    Shared {
+        /// The presenter's public key, if one was given.
+        presenter_key: Option<PathBuf>,
+    },
 }

@@ -40,7 +40,9 @@ const GOODBYE_TIME: Duration = Duration::from_secs(3);
 
 /// Every session's run, or the one they share.
 pub enum Mode {
+    /// Each session runs its own.
     Own,
+    /// One run on the stage, for everybody.
     Shared(Arc<Stage>),
 }
 

@@ -22,6 +22,7 @@ pub const FORMATS: Formats = Formats {
     choices: &[("pbm", Format::Pbm), ("png", Format::Png)],
 };
 
+/// `kiln image`'s flags.
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.
 #[command(mut_arg("output", |a| a.help(
@@ -92,10 +93,13 @@ pub struct ImageArgs {
     /// proposals each].
     #[arg(long, value_name = "K", value_parser = whole(ranges::ROUNDS), requires = "denoise", help_heading = "Image model")]
     pub rounds: Option<u64>,
+    /// `--output` and `--force`.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// The annealing flags every problem takes.
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    /// The batch flags.
     #[command(flatten)]
     pub batch: BatchArgs,
 }

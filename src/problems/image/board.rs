@@ -19,6 +19,7 @@ use kiln_tui::TraceSlot;
 use kiln_tui::save::{Export, Output};
 use kiln_tui::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 
+/// The image board: the bitmap as it anneals (or the noisy input, with `i`).
 pub struct ImageView {
     /// The start image (pattern) or the noisy observation (denoising), for the `i` key.
     input: Bitmap,
@@ -243,7 +244,9 @@ impl Board<Bitmap> for ImageView {
 
 /// The image tab: one run per entry of `n`/`p`.
 pub struct ImageDemo {
+    /// The runs, one after another.
     pub runs: Vec<ImageSpec>,
+    /// Where `--trace` writes, if it was given.
     pub trace: TraceSlot,
 }
 

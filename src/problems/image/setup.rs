@@ -33,6 +33,7 @@ const SETUP_SALT: u64 = 0x1a6e_5eed;
 /// The problem in one of its two modes.
 #[derive(Debug, Clone)]
 pub enum Mode {
+    /// Pattern formation from a start image.
     Pattern(Pattern),
     /// The problem and how its budget is split into rounds.
     Denoise(Denoise, Plan),
@@ -41,6 +42,7 @@ pub enum Mode {
 /// A built problem with what the report and the TUI show about it.
 #[derive(Debug, Clone)]
 pub struct Setup {
+    /// What the run does.
     pub mode: Mode,
     /// Short label for a title bar, e.g. "random 256x256 d=0.3, kernel 8-16, wrap".
     pub title: String,
@@ -52,9 +54,11 @@ pub struct Setup {
     pub clean: Option<Bitmap>,
     /// Energy of the input, and (denoising) after the ICM pass with its sweep count.
     pub input_energy: f64,
+    /// Denoising: the energy after the ICM pass and its sweeps.
     pub icm: Option<(f64, usize)>,
 }
 
+/// The image and the problem `spec` asks for, or why they cannot be made.
 pub fn build(spec: &ImageSpec) -> Result<Setup, InputError> {
     let model = &spec.model;
     crate::input::stdin_once(&[

@@ -24,6 +24,7 @@ pub const FORMATS: Formats = Formats {
     ],
 };
 
+/// `kiln sudoku`'s flags.
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.
 #[command(mut_arg("output", |a| a.help(
@@ -53,10 +54,13 @@ pub struct SudokuArgs {
     /// seed decides every chain [default: 2 for 25x25 with kiln's own annealer, else 1].
     #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS), help_heading = "Sudoku model")]
     pub threads: Option<u64>,
+    /// The annealing flags every problem takes.
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    /// The batch flags.
     #[command(flatten)]
     pub batch: BatchArgs,
+    /// `--output` and `--force`.
     #[command(flatten)]
     pub output: OutputArgs,
     /// Run a named preset (`kiln presets` lists them); other flags override its values
@@ -68,6 +72,7 @@ pub struct SudokuArgs {
         help_heading = "Sudoku model"
     )]
     pub preset: Option<Preset>,
+    /// The GA's flags.
     #[command(flatten)]
     pub ga: GaArgs,
 }
@@ -150,6 +155,7 @@ pub struct GaArgs {
 }
 
 impl GaArgs {
+    /// The GA's settings as given.
     pub fn ga(&self) -> Ga {
         Ga {
             population: self.population,

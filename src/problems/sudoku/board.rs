@@ -23,6 +23,7 @@ use kiln_tui::Theme;
 use kiln_tui::TraceSlot;
 use kiln_tui::{Board, BoardArea, Demo, Live, Session, Tab};
 
+/// The Sudoku board: the grid, its clashing cells lit, the givens and learned cells apart.
 pub struct SudokuView {
     n: usize,
     /// "23 givens +1 propagated", for the title bar.
@@ -365,6 +366,7 @@ pub struct SudokuThumbnail {
 }
 
 impl SudokuThumbnail {
+    /// A thumbnail for grids of side `n`.
     pub fn new(n: usize) -> Self {
         SudokuThumbnail { n }
     }
@@ -410,10 +412,13 @@ impl Board<SudokuSnapshot> for SudokuThumbnail {
 /// The Sudoku tab: a list of puzzles, each solved as `kiln sudoku` would with the same
 /// flags (a preset, the GA or kiln's own annealer).
 pub struct SudokuDemo {
+    /// The puzzles, one after another.
     pub puzzles: Vec<Puzzle>,
+    /// How each is solved.
     pub spec: SudokuSpec,
     /// The seed of puzzle `i`, where a curated show chose one; the others use `spec`'s.
     pub seeds: Vec<u64>,
+    /// Where `--trace` writes, if it was given.
     pub trace: TraceSlot,
     /// The pace a run starts at: `Speed::Rising` from `DEFAULT_PACE` for a puzzle opened to
     /// be watched; the show of a bare `kiln` holds `DEFAULT_PACE`, at which its seeds were

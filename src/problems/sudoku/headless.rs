@@ -28,31 +28,43 @@ const BATCH: u64 = 1 << 20;
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// "sudoku".
     pub problem: &'static str,
+    /// The puzzle's file and line.
     pub source: String,
+    /// The grid's side (9, 16, 25, ...).
     pub size: usize,
+    /// The run's seed.
     pub seed: u64,
+    /// Whether the best grid breaks no rule.
     pub solved: bool,
     /// Missing values over rows and columns of the best grid (absent: never annealed).
     pub energy: Option<u64>,
+    /// Steps of every chain and phase together.
     pub iterations: u64,
+    /// Restarts of every chain together.
     pub restarts: u64,
+    /// Reheats of every chain together.
     pub reheats: u64,
     /// Propagation plus annealing (the exact check is not part of the solve).
     #[serde(serialize_with = "json::seconds")]
     pub seconds: f64,
     /// The best grid found (or the givens when there was nothing to anneal).
     pub solution: String,
+    /// Cells the puzzle gives.
     pub givens: usize,
+    /// Cells propagation filled before the search.
     pub propagated: usize,
     /// The exact search's verdict: "unique", "several", "none" or "unknown".
     pub solutions: &'static str,
+    /// How long the exact search took.
     #[serde(serialize_with = "json::seconds")]
     pub check_seconds: f64,
     /// Chains run side by side (`iterations` counts them all).
     pub threads: usize,
     /// Why the run ended.
     pub stop: Stop,
+    /// "no solution" when the puzzle has none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'static str>,
     /// What the chains ran: "anneal", "ga" or "anneal+conflict-learning".

@@ -86,7 +86,9 @@ pub(super) const FILL_SALT: u64 = 0x5eed_50d0_0000_0001;
 /// A puzzle checked and made ready to anneal.
 #[derive(Debug, Clone)]
 pub struct Prepared {
+    /// The puzzle as read.
     pub puzzle: Puzzle,
+    /// Its rows, columns and boxes.
     pub geometry: Arc<Geometry>,
     /// Givens plus the cells propagation forced (0 = left to the annealer).
     pub fixed: Vec<u8>,
@@ -134,6 +136,7 @@ impl Prepared {
         }
     }
 
+    /// Whether the exact check proved that the puzzle has no solution.
     pub fn has_no_solution(&self) -> bool {
         self.solutions == Solutions::None
     }

@@ -28,14 +28,23 @@ use crate::headless::spec::{Defaults, ScheduleKind, StallKind, StartTemperature}
 use crate::input::InputError;
 use crate::search::{Budget, Parallel, Search, Unpaced};
 
+/// A named way to solve Sudoku (`--preset`): the classroom solvers kiln is compared with,
+/// and its own. `kiln presets` prints what each does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {
+    /// `geometric-restart`.
     GeometricRestart,
+    /// `yarpiz`: Yarpiz's stepped schedule.
     Yarpiz,
+    /// `reheat`.
     Reheat,
+    /// `lundy`: the Lundy-Mees schedule.
     Lundy,
+    /// `cell-linear`: single cells, any value.
     CellValues,
+    /// `kiln`: kiln's own, the default.
     Kiln,
+    /// `ga`: the genetic algorithm.
     Ga,
 }
 
@@ -79,6 +88,7 @@ const LEARNING_FROM: usize = 5;
 const REHEAT_STALL: u64 = 100_000;
 
 impl Preset {
+    /// The preset's name, as `--preset` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Preset::GeometricRestart => "geometric-restart",
@@ -250,8 +260,11 @@ impl FromStr for Preset {
 /// Everything a preset decides, with the user's flags on top.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
+    /// The preset it comes from.
     pub preset: Preset,
+    /// What the first chain searches with.
     pub model: Model,
+    /// Whether the puzzle is propagated (singles, locked candidates, naked pairs) first.
     pub propagate: bool,
     /// The annealing run (for the GA: its time limit and, as `max_steps`, its evaluations).
     pub config: RunConfig,
@@ -374,11 +387,15 @@ pub type SudokuSearch = Box<dyn Search<Snapshot = SudokuSnapshot>>;
 /// A preset ready to run on one puzzle: what every Sudoku run (headless, live, a race
 /// pane) is built as.
 pub struct Solver {
+    /// The preset it runs.
     pub preset: Preset,
     /// "geometric-restart: 9x9 from FILE:LINE, 23 givens, 0 propagated", for pane titles.
     pub label: String,
+    /// The puzzle, propagated if the plan says so.
     pub prepared: Prepared,
+    /// What the preset decided, with the user's flags on top.
     pub plan: Plan,
+    /// The search, ready to step.
     pub search: SudokuSearch,
     /// What the UI's reheat key should raise the temperature (GA: mutation rate) to.
     pub reheat_to: f64,

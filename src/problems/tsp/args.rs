@@ -25,6 +25,7 @@ pub const FORMATS: Formats = Formats {
     ],
 };
 
+/// `kiln tsp`'s flags.
 #[derive(Args, Debug, Clone)]
 // --output's formats are the problem's own.
 #[command(mut_arg("output", |a| a.help(
@@ -64,6 +65,7 @@ pub struct TspArgs {
     /// A reference tour file (e.g. NAME.opt.tour), drawn beside ours and measured.
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub tour: Option<PathBuf>,
+    /// `--output` and `--force`.
     #[command(flatten)]
     pub output: OutputArgs,
     /// Anneal only: skip the iterated local search that ends a headless run (--moves
@@ -81,8 +83,10 @@ pub struct TspArgs {
     /// annealing; 0 for a single greedy descent [default: 0.8].
     #[arg(long, value_name = "FRACTION", value_parser = real(ranges::KICK_SHARE), conflicts_with = "no_polish", help_heading = "TSP model")]
     pub kick_share: Option<f64>,
+    /// The annealing flags every problem takes.
     #[command(flatten)]
     pub anneal: AnnealArgs,
+    /// The batch flags.
     #[command(flatten)]
     pub batch: BatchArgs,
 }

@@ -21,6 +21,7 @@ use kiln_tui::TraceSlot;
 use kiln_tui::save::{Export, Output};
 use kiln_tui::{Board, BoardArea, BoardKey, Demo, Live, Session, Tab};
 
+/// The TSP board: the cities and the tour on a braille canvas.
 pub struct TspView {
     loaded: Arc<Loaded>,
     /// The energy is the tour length (not its squares), so the best energy is a length.
@@ -376,7 +377,9 @@ impl Board<TspSnapshot> for TspView {
 
 /// The TSP tab: one run per entry of `n`/`p`.
 pub struct TspDemo {
+    /// The runs, one after another.
     pub runs: Vec<TspSpec>,
+    /// Where `--trace` writes, if it was given.
     pub trace: TraceSlot,
 }
 

@@ -53,15 +53,18 @@ const SETUP_SECONDS_PER_CITY: f64 = 5e-7;
 /// An instance and what is known about it, before any annealing.
 #[derive(Debug, Clone)]
 pub struct Loaded {
+    /// The cities.
     pub instance: Arc<Instance>,
     /// The file, `--random N` or the built-in name, for reports and titles.
     pub source: String,
+    /// The optimal length, given or known by name.
     pub optimum: Option<u64>,
     /// A reference tour (0-based), e.g. the optimal one, to draw beside ours.
     pub reference: Option<Vec<u32>>,
 }
 
 impl Loaded {
+    /// The reference tour's length, if there is one.
     pub fn reference_length(&self) -> Option<u64> {
         self.reference
             .as_ref()
@@ -203,8 +206,11 @@ fn default_time_limit(spec: &TspSpec) -> Option<f64> {
 
 /// Everything a run needs.
 pub struct Setup {
+    /// The instance.
     pub loaded: Loaded,
+    /// The problem, from its first tour.
     pub problem: TspProblem,
+    /// The whole run's configuration, before the phases share it.
     pub config: RunConfig,
     /// The temperature a reheat (flag or UI key) raises T to.
     pub reheat_temperature: f64,
