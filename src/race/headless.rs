@@ -2,15 +2,18 @@
 //! its own; the panes' lines are printed in pane order, each with `pane` and `raced`
 //! added, then a ranking line.
 
-use std::cmp::Ordering;
 use std::io::{self, Write};
 use std::thread;
 
-use color_eyre::eyre::{bail, eyre};
+use color_eyre::eyre::bail;
 use serde::Serialize;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::lineup::{Entrant, Lineup};
+use super::standings::{self, Standing, Standings, Verdict};
 use crate::headless::json;
 use crate::headless::progress::BatchProgress;
 use crate::messages::say;
@@ -33,6 +36,16 @@ struct Entry {
     length: Option<u64>,
 }
 
+impl Entry {
+    fn standing(&self) -> Standing {
+        Standing {
+            solved: self.solved == Some(true),
+            energy: self.energy.as_f64(),
+            seconds: self.seconds,
+        }
+    }
+}
+
 /// The line after the panes' lines.
 #[derive(Debug, Serialize)]
 struct Ranking<'a> {
@@ -43,92 +56,84 @@ struct Ranking<'a> {
     order: Vec<String>,
     ranking: Vec<Entry>,
     winner: Option<String>,
+    /// Its `margin_seconds` or `margin_energy`.
     #[serde(flatten)]
-    margin: Margin,
+    verdict: Verdict,
 }
 
-/// How far ahead the winner finished, in what the race is ranked by.
-#[derive(Debug, Serialize)]
-enum Margin {
-    /// A Sudoku race: the seconds between the first two, when both solved the puzzle.
-    #[serde(rename = "margin_seconds")]
-    Seconds(Option<json::Seconds>),
-    /// The others: the second's energy less the first's.
-    #[serde(rename = "margin_energy")]
-    Energy(f64),
-}
+/// A JSON object's fields as its line printed them, in their order.
+struct Fields(Vec<(String, Box<RawValue>)>);
 
-/// The winner (none on a tie, or in a Sudoku race nobody solved) and its margin, from the
-/// entries in finishing order.
-fn decided(entries: &[Entry], sudoku: bool) -> (Option<String>, Margin) {
-    if sudoku {
-        let places: Vec<_> = entries
-            .iter()
-            .map(|e| (e.pane.as_str(), e.solved == Some(true), e.seconds))
-            .collect();
-        let (winner, lead) = super::first_solved(&places);
-        return (winner.map(String::from), Margin::Seconds(lead));
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Fields, D::Error> {
+        struct InOrder;
+        impl<'de> Visitor<'de> for InOrder {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(field) = map.next_entry()? {
+                    fields.push(field);
+                }
+                Ok(Fields(fields))
+            }
+        }
+        input.deserialize_map(InOrder)
     }
-    let [first, second, ..] = entries else {
-        unreachable!("a race has two panes or more");
-    };
-    let lead = energy(second) - energy(first);
-    let winner = (lead > 0.0).then(|| first.pane.clone());
-    (winner, Margin::Energy(lead))
 }
 
-/// `line` (a JSON object) with the pane's `pane` and `raced` fields added at its end.
-fn with_pane(line: &str, pane: &Entrant) -> color_eyre::Result<String> {
-    let body = line
-        .trim_end()
-        .strip_suffix('}')
-        .ok_or_else(|| eyre!("pane {}: not a JSON object: {line}", pane.name))?;
-    Ok(format!(
-        "{body},\"pane\":{},\"raced\":{}}}",
-        serde_json::to_string(&pane.name)?,
-        raced_object(&pane.raced)?
-    ))
+impl Fields {
+    /// The value of field `name`; null if the line has none.
+    fn get(&self, name: &str) -> Value {
+        (self.0.iter())
+            .find(|(key, _)| key == name)
+            .and_then(|(_, raw)| serde_json::from_str(raw.get()).ok())
+            .unwrap_or(Value::Null)
+    }
 }
 
-/// The raced values as an object, in the order the flags were given (a `Map` sorts them).
-fn raced_object(raced: &[(String, String)]) -> color_eyre::Result<String> {
-    let fields: Vec<String> = raced
-        .iter()
-        .map(|(flag, value)| {
-            Ok(format!(
-                "{}:{}",
-                serde_json::to_string(flag)?,
-                serde_json::to_string(value)?
-            ))
-        })
-        .collect::<Result<_, serde_json::Error>>()?;
-    Ok(format!("{{{}}}", fields.join(",")))
+/// A pane's line: its problem's fields as they were, then `pane` and `raced` (the raced
+/// values, in the order the flags were given).
+struct PaneLine<'a> {
+    line: &'a Fields,
+    pane: &'a Entrant,
+}
+
+impl Serialize for PaneLine<'_> {
+    fn serialize<S: Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
+        let mut map = out.serialize_map(Some(self.line.0.len() + 2))?;
+        for (key, value) in &self.line.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.serialize_entry("pane", &self.pane.name)?;
+        map.serialize_entry("raced", &Raced(&self.pane.raced))?;
+        map.end()
+    }
+}
+
+/// `(flag, value)` pairs as one object, in their order.
+struct Raced<'a>(&'a [(String, String)]);
+
+impl Serialize for Raced<'_> {
+    fn serialize<S: Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
+        out.collect_map(self.0.iter().map(|(flag, value)| (flag, value)))
+    }
 }
 
 /// The pane's entry (unranked) from its problem's line.
-fn entry(pane: &Entrant, line: &Value) -> Entry {
+fn entry(pane: &Entrant, line: &Fields) -> Entry {
+    let field = |name: &str| line.get(name);
     Entry {
         rank: 0,
         pane: pane.name.clone(),
-        energy: line["energy"].clone(),
-        seconds: line["seconds"].as_f64().unwrap_or(0.0),
-        stop: line["stop"].as_str().unwrap_or_default().to_string(),
-        solved: line["solved"].as_bool(),
-        length: line["length"].as_u64(),
+        energy: field("energy"),
+        seconds: field("seconds").as_f64().unwrap_or(0.0),
+        stop: field("stop").as_str().unwrap_or_default().to_string(),
+        solved: field("solved").as_bool(),
+        length: field("length").as_u64(),
     }
-}
-
-/// A pane's energy; none (an impossible puzzle) is above any.
-fn energy(entry: &Entry) -> f64 {
-    entry.energy.as_f64().unwrap_or(f64::INFINITY)
-}
-
-/// Lowest energy first (a Sudoku solved is at 0, so solved ones come first), then the
-/// fewest seconds; a pane with no energy (an impossible puzzle) last.
-fn ahead(a: &Entry, b: &Entry) -> Ordering {
-    energy(a)
-        .total_cmp(&energy(b))
-        .then_with(|| a.seconds.total_cmp(&b.seconds))
 }
 
 /// `kiln race PROBLEM ARGS... --headless`: one line per pane, in pane order, then the
@@ -159,7 +164,8 @@ pub fn headless_lineup(
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
-    let sudoku = race.problem == "sudoku";
+    let standings = race.standings();
+    let won_by_solving = standings == Standings::FirstSolved;
     let mut entries = Vec::new();
     let mut failures = Vec::new();
     for (pane, (bytes, result)) in race.entrants.iter().zip(printed) {
@@ -177,14 +183,24 @@ pub fn headless_lineup(
         // A Sudoku run left unsolved prints its line and fails: that is its place in the
         // race, not the race's failure.
         match result {
-            Err(e) if !sudoku => return Err(e),
+            Err(e) if !won_by_solving => return Err(e),
             Err(e) => failures.push(e),
             Ok(()) => {}
         }
-        writeln!(out, "{}", with_pane(line, pane)?)?;
-        entries.push(entry(pane, &serde_json::from_str(line)?));
+        let fields: Fields = serde_json::from_str(line)?;
+        let with_pane = PaneLine {
+            line: &fields,
+            pane,
+        };
+        serde_json::to_writer(&mut *out, &with_pane)?;
+        writeln!(out)?;
+        entries.push(entry(pane, &fields));
     }
-    entries.sort_by(ahead);
+    let placed = standings::order(&entries.iter().map(Entry::standing).collect::<Vec<_>>());
+    let mut entries: Vec<Entry> = {
+        let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
+        placed.iter().filter_map(|&i| slots[i].take()).collect()
+    };
     for (rank, entry) in entries.iter_mut().enumerate() {
         entry.rank = rank + 1;
     }
@@ -196,15 +212,15 @@ pub fn headless_lineup(
             _ => format!("{}. {} energy {}", e.rank, e.pane, e.energy),
         })
         .collect();
-    let (winner, margin) = decided(&entries, sudoku);
+    let verdict = standings.verdict(&entries.iter().map(Entry::standing).collect::<Vec<_>>());
     let ranking = Ranking {
         race: "ranking",
         problem: &race.problem,
         raced: &race.flags,
         order,
+        winner: verdict.winner.map(|i| entries[i].pane.clone()),
         ranking: entries,
-        winner,
-        margin,
+        verdict,
     };
     serde_json::to_writer(&mut *out, &ranking)?;
     writeln!(out)?;

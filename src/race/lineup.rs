@@ -6,7 +6,7 @@ use std::io::Write;
 
 use color_eyre::Result;
 
-use crate::race::screen::Standings;
+use crate::race::standings::Standings;
 use crate::search::worker::Speed;
 use kiln_tui::{BoardArea, Session};
 
@@ -50,5 +50,12 @@ impl Lineup {
     pub fn flags_typed(&self) -> String {
         let flags: Vec<String> = self.flags.iter().map(|f| format!("--{f}")).collect();
         flags.join(" ")
+    }
+
+    /// What the race is won by: its problem's choice.
+    pub fn standings(&self) -> Standings {
+        self.entrants
+            .first()
+            .map_or(Standings::BestEnergy, |pane| pane.maker.standings())
     }
 }

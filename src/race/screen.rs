@@ -10,6 +10,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
+use super::standings::{self, Standing, Standings};
 use crate::search::worker::{Command, Speed};
 use kiln_tui::format::{self, Si};
 use kiln_tui::help::Help;
@@ -25,22 +26,13 @@ pub struct Racer {
     pub session: Box<dyn Session>,
 }
 
-/// How racers are placed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standings {
-    /// Those that reached the target (a solved Sudoku), by the time they took.
-    FirstSolved,
-    /// All of them by the best energy reached so far, then by time.
-    BestEnergy,
-}
-
 /// Racers side by side, each in its pane, with their standings.
 pub struct Race {
     title: String,
     racers: Vec<Racer>,
     standings: Standings,
-    /// Racers that reached the target, in the order they did.
-    order: Vec<usize>,
+    /// Racers that have reached the target (a reheat after it does not undo that).
+    finished: Vec<usize>,
     speed: Speed,
     help: bool,
     theme: Theme,
@@ -143,7 +135,7 @@ impl Race {
             title,
             racers,
             standings,
-            order: Vec::new(),
+            finished: Vec::new(),
             speed,
             help: false,
             theme,
@@ -162,21 +154,21 @@ impl Race {
         history.latest().map_or(f64::INFINITY, |s| s.best_energy)
     }
 
-    /// Who is placed, first place first: the finishers, or everyone by best energy.
+    /// Who is placed, first place first (in the order headless races rank): those that
+    /// reached the target, or everyone by best energy.
     fn placed(&self) -> Vec<usize> {
-        match self.standings {
-            Standings::FirstSolved => self.order.clone(),
-            Standings::BestEnergy => {
-                let mut all: Vec<usize> = (0..self.racers.len()).collect();
-                all.sort_by(|&a, &b| {
-                    self.best(a).total_cmp(&self.best(b)).then_with(|| {
-                        let elapsed = |i: usize| self.racers[i].session.elapsed();
-                        elapsed(a).cmp(&elapsed(b))
-                    })
-                });
-                all
-            }
+        let racers: Vec<Standing> = (0..self.racers.len())
+            .map(|i| Standing {
+                solved: self.finished.contains(&i),
+                energy: Some(self.best(i)).filter(|e| e.is_finite()),
+                seconds: self.racers[i].session.elapsed().as_secs_f64(),
+            })
+            .collect();
+        let mut placed = standings::order(&racers);
+        if self.standings == Standings::FirstSolved {
+            placed.retain(|&i| racers[i].solved);
         }
+        placed
     }
 
     fn pane_title(&self, i: usize, placed: &[usize]) -> Line<'_> {
@@ -416,14 +408,10 @@ impl Tui for Race {
         for i in 0..self.racers.len() {
             changed |= self.racers[i].session.poll();
             let solved = self.racers[i].session.solved();
-            if solved && !self.order.contains(&i) {
-                self.order.push(i);
+            if solved && !self.finished.contains(&i) {
+                self.finished.push(i);
             }
         }
-        // By the time each took, not by which report came in first: a racer that solved
-        // the puzzle before its first step may be seen after one that took thousands.
-        let racers = &self.racers;
-        self.order.sort_by_key(|&i| racers[i].session.elapsed());
         changed
     }
 
@@ -433,7 +421,7 @@ impl Tui for Race {
         }
         if let Some(command) = action.command() {
             if command == Command::Restart {
-                self.order.clear();
+                self.finished.clear();
             }
             self.everyone(command);
             return Flow::Continue;

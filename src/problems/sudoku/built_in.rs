@@ -10,7 +10,7 @@ use crate::problems::demos::{Startup, file_name};
 use crate::problems::registry::{BuiltIn, shared_flags};
 use crate::problems::sudoku::board::{DEFAULT_PACE, SudokuDemo, SudokuThumbnail, watched};
 use crate::race::lineup::PaneMaker;
-use crate::race::screen::Standings;
+use crate::race::standings::Standings;
 use crate::search::worker::Speed;
 use kiln_tui::TraceSlot;
 use kiln_tui::{BoardArea, Live, Session};

@@ -7,13 +7,13 @@ use std::time::Duration;
 use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
-use crate::headless::json::{self, Seconds, Stop};
+use crate::headless::json::{self, Stop};
 use crate::headless::progress::BatchProgress;
 use crate::headless::spec::Run;
 use crate::input::InputError;
 use crate::messages::say;
 use crate::problems::sudoku::{Preset, Puzzle, Report, SudokuSpec, solve, unsolved_is_failure};
-use crate::race::first_solved;
+use crate::race::standings::{self, Standings, Verdict};
 use crate::search::{Trace, interrupt};
 
 /// `kiln race FILE --presets a,b,..` as the command line asked for it.
@@ -43,28 +43,9 @@ impl PresetRace {
     }
 }
 
-/// Finishing order: solved before unsolved; solved by seconds; unsolved by the energy left,
-/// then seconds. Returns indices into `reports`, winner first.
-pub fn finishing_order(reports: &[Report]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..reports.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&reports[a], &reports[b]);
-        b.solved
-            .cmp(&a.solved)
-            .then_with(|| match a.solved {
-                true => std::cmp::Ordering::Equal,
-                false => a
-                    .energy
-                    .unwrap_or(u64::MAX)
-                    .cmp(&b.energy.unwrap_or(u64::MAX)),
-            })
-            .then_with(|| a.seconds.total_cmp(&b.seconds))
-    });
-    order
-}
-
+/// A racer's entry in the ranking line.
 #[derive(Debug, Serialize)]
-struct Standing {
+struct Place {
     rank: usize,
     preset: &'static str,
     algorithm: &'static str,
@@ -83,9 +64,11 @@ struct Ranking {
     seed: u64,
     #[serde(serialize_with = "json::seconds")]
     time_limit: f64,
-    ranking: Vec<Standing>,
+    ranking: Vec<Place>,
     winner: Option<&'static str>,
-    margin_seconds: Option<Seconds>,
+    /// Its `margin_seconds`.
+    #[serde(flatten)]
+    verdict: Verdict,
 }
 
 /// Runs every racer of one race on its own thread, each with its trace, and ranks them.
@@ -114,7 +97,7 @@ pub fn race(
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect::<color_eyre::Result<_>>()
     })?;
-    let order = finishing_order(&reports);
+    let order = standings::order(&reports.iter().map(standing).collect::<Vec<_>>());
     for (rank, &i) in order.iter().enumerate() {
         reports[i].rank = Some(rank + 1);
     }
@@ -143,9 +126,11 @@ pub fn headless_race(
             serde_json::to_writer(&mut *out, report)?;
             writeln!(out)?;
         }
-        let mut ranking: Vec<Standing> = reports
+        let mut placed: Vec<&Report> = reports.iter().collect();
+        placed.sort_by_key(|r| r.rank);
+        let ranking: Vec<Place> = placed
             .iter()
-            .map(|r| Standing {
+            .map(|r| Place {
                 rank: r.rank.unwrap_or(0),
                 preset: r.preset,
                 algorithm: r.algorithm,
@@ -156,7 +141,6 @@ pub fn headless_race(
                 stop: r.stop,
             })
             .collect();
-        ranking.sort_by_key(|s| s.rank);
         let order: Vec<String> = ranking
             .iter()
             .map(|s| match s.solved {
@@ -164,18 +148,16 @@ pub fn headless_race(
                 false => format!("{}. {} unsolved", s.rank, s.preset),
             })
             .collect();
-        let places: Vec<_> = ranking
-            .iter()
-            .map(|s| (s.preset, s.solved, s.seconds))
-            .collect();
-        let (winner, margin_seconds) = first_solved(&places);
+        let placed: Vec<_> = placed.into_iter().map(standing).collect();
+        let verdict = Standings::FirstSolved.verdict(&placed);
+        let winner = verdict.winner.map(|i| ranking[i].preset);
         let line = Ranking {
             race: puzzle.source.clone(),
             seed: race.run.seed,
             time_limit: time_limit(&race.run).as_secs_f64(),
             ranking,
             winner,
-            margin_seconds,
+            verdict,
         };
         serde_json::to_writer(&mut *out, &line)?;
         writeln!(out)?;
@@ -187,6 +169,15 @@ pub fn headless_race(
     }
     // A race is won when some racer solves the puzzle; one nobody solves fails the run.
     unsolved_is_failure(puzzles.len(), solved, impossible)
+}
+
+/// Where a report stands in the race.
+fn standing(report: &Report) -> standings::Standing {
+    standings::Standing {
+        solved: report.solved,
+        energy: report.energy.map(|e| e as f64),
+        seconds: report.seconds,
+    }
 }
 
 /// The seconds a race of `run` is allowed: the flag or the default.
