@@ -17,7 +17,7 @@ use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
 use crate::headless::spec::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls, show_number};
-use crate::search::{Budget, Phase, Planned};
+use crate::search::{Bound, Budget, Phase, Planned};
 
 /// The instance shown when no file and no `--random` is given.
 pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
@@ -215,10 +215,22 @@ pub struct Setup {
 const DESCENT_SHARE: f64 = 0.01;
 
 /// The most steps the anneal takes before the kicks, per city, however long the time limit:
-/// annealing finds the region in a few thousand steps per city and the kicks find the best
-/// tour in it, so an anneal that spanned a share of a generous limit only delayed the answer
-/// (docs/benchmarks.md, "Anytime").
+/// annealing finds the region and the kicks find the best tour in it, so an anneal that
+/// spanned a share of a generous limit only delayed the answer. The steps a city needs grow
+/// with the tour (a short anneal left 1,002 cities 0.1 % longer after 20 s, a long one made
+/// 225 cities wait seconds for the optimum: docs/tuning.md), so the cap per city grows with
+/// the square of the cities up to `ANNEAL_FULL_CITIES`, from `ANNEAL_LEAST_STEPS_PER_CITY`.
 const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
+const ANNEAL_FULL_CITIES: u64 = 1_000;
+const ANNEAL_LEAST_STEPS_PER_CITY: u64 = 2_000;
+
+/// The anneal's cap in steps for `n` cities (see `ANNEAL_STEPS_PER_CITY`).
+fn anneal_cap(n: usize) -> u64 {
+    let n = n as u64;
+    let per_city = ANNEAL_STEPS_PER_CITY.saturating_mul(n.saturating_mul(n))
+        / (ANNEAL_FULL_CITIES * ANNEAL_FULL_CITIES);
+    per_city.clamp(ANNEAL_LEAST_STEPS_PER_CITY, ANNEAL_STEPS_PER_CITY) * n
+}
 
 /// Mixed into the seed for the kicks' own generator.
 const KICK_SEED: u64 = 0x6b69_636b;
@@ -236,7 +248,7 @@ fn share(model: &TspModel) -> f64 {
 /// Takes `share` of the time budget (and, for the kicks, of the step budget) from the
 /// annealer for what follows it, which ends with the time limit of the whole run (counted
 /// from `started`, setup included) or after its evaluations. Before the kicks the annealer
-/// takes at most `ANNEAL_STEPS_PER_CITY` steps for each of the `n` cities.
+/// takes at most `anneal_cap(n)` steps.
 fn split_budget(
     mut config: RunConfig,
     search: Search,
@@ -269,7 +281,7 @@ fn split_budget(
         .max_steps
         .map(|steps| (steps as f64 * (1.0 - step_share)) as u64);
     if search == Search::AnnealIls {
-        let cap = ANNEAL_STEPS_PER_CITY * n as u64;
+        let cap = anneal_cap(n);
         config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
     }
     config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
@@ -277,20 +289,27 @@ fn split_budget(
 }
 
 /// The phases of a run and their shares of its budget: of its steps when it has a step
-/// budget (the anneal's may be capped), of its time otherwise.
+/// budget (the anneal's may be capped), of its time otherwise, where an anneal capped in
+/// steps takes at most its share (it ends at the cap on all but the shortest limits).
 fn plan(whole: &Budget, anneal: &Budget, search: Search, share: f64) -> Vec<Planned> {
-    let annealing = match (whole.max_steps, anneal.max_steps) {
-        (Some(all), Some(annealed)) if all > 0 => annealed as f64 / all as f64,
-        _ => 1.0 - share,
+    let (annealing, bound) = match (whole.max_steps, anneal.max_steps) {
+        (Some(all), Some(annealed)) if all > 0 => (annealed as f64 / all as f64, Bound::Exactly),
+        (None, Some(_)) => (1.0 - share, Bound::AtMost),
+        _ => (1.0 - share, Bound::Exactly),
     };
     let mut plan = vec![Planned {
         phase: Phase::Anneal,
         share: annealing,
+        bound,
     }];
     if search != Search::Anneal {
         plan.push(Planned {
             phase: Phase::LocalSearch,
             share: 1.0 - annealing,
+            bound: match bound {
+                Bound::AtMost => Bound::AtLeast,
+                _ => Bound::Exactly,
+            },
         });
     }
     plan
@@ -391,4 +410,51 @@ pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
         problem,
         config,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_anneal_cap_per_city_grows_with_the_cities_up_to_a_thousand() {
+        assert_eq!(anneal_cap(100), 2_000 * 100);
+        assert_eq!(anneal_cap(500), 5_000 * 500);
+        assert_eq!(anneal_cap(1_000), 20_000 * 1_000);
+        assert_eq!(anneal_cap(1_000_000), 20_000 * 1_000_000);
+    }
+
+    #[test]
+    fn a_capped_anneal_within_a_time_limit_is_planned_as_at_most_its_share() {
+        let timed = Budget {
+            time_limit: Some(Duration::from_secs(30)),
+            ..Budget::default()
+        };
+        let capped = Budget {
+            max_steps: Some(anneal_cap(130)),
+            ..timed
+        };
+        let plan = plan(&timed, &capped, Search::AnnealIls, 0.8);
+        let bounds: Vec<_> = plan.iter().map(|p| (p.phase, p.bound)).collect();
+        assert_eq!(
+            bounds,
+            [
+                (Phase::Anneal, Bound::AtMost),
+                (Phase::LocalSearch, Bound::AtLeast)
+            ]
+        );
+        assert!((plan[0].share - 0.2).abs() < 1e-9);
+        // A step budget splits exactly.
+        let stepped = Budget {
+            max_steps: Some(1_000_000),
+            ..Budget::default()
+        };
+        let annealed = Budget {
+            max_steps: Some(200_000),
+            ..stepped
+        };
+        let plan = plan(&stepped, &annealed, Search::AnnealIls, 0.8);
+        assert!(plan.iter().all(|p| p.bound == Bound::Exactly));
+        assert_eq!(Bound::AtMost.show(plan[0].share), "≤20%");
+    }
 }
