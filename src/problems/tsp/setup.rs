@@ -434,8 +434,8 @@ mod tests {
             max_steps: Some(anneal_cap(130)),
             ..timed
         };
-        let plan = plan(&timed, &capped, Search::AnnealIls, 0.8);
-        let bounds: Vec<_> = plan.iter().map(|p| (p.phase, p.bound)).collect();
+        let timed_plan = plan(&timed, &capped, Search::AnnealIls, 0.8);
+        let bounds: Vec<_> = timed_plan.iter().map(|p| (p.phase, p.bound)).collect();
         assert_eq!(
             bounds,
             [
@@ -443,7 +443,7 @@ mod tests {
                 (Phase::LocalSearch, Bound::AtLeast)
             ]
         );
-        assert!((plan[0].share - 0.2).abs() < 1e-9);
+        assert!((timed_plan[0].share - 0.2).abs() < 1e-9);
         // A step budget splits exactly.
         let stepped = Budget {
             max_steps: Some(1_000_000),
@@ -453,8 +453,8 @@ mod tests {
             max_steps: Some(200_000),
             ..stepped
         };
-        let plan = plan(&stepped, &annealed, Search::AnnealIls, 0.8);
-        assert!(plan.iter().all(|p| p.bound == Bound::Exactly));
-        assert_eq!(Bound::AtMost.show(plan[0].share), "≤20%");
+        let stepped_plan = plan(&stepped, &annealed, Search::AnnealIls, 0.8);
+        assert!(stepped_plan.iter().all(|p| p.bound == Bound::Exactly));
+        assert_eq!(Bound::AtMost.show(timed_plan[0].share), "≤20%");
     }
 }
