@@ -215,22 +215,10 @@ pub struct Setup {
 const DESCENT_SHARE: f64 = 0.01;
 
 /// The most steps the anneal takes before the kicks, per city, however long the time limit:
-/// annealing finds the region and the kicks find the best tour in it, so an anneal that
-/// spanned a share of a generous limit only delayed the answer. The steps a city needs grow
-/// with the tour (a short anneal left 1,002 cities 0.1 % longer after 20 s, a long one made
-/// 225 cities wait seconds for the optimum: docs/tuning.md), so the cap per city grows with
-/// the square of the cities up to `ANNEAL_FULL_CITIES`, from `ANNEAL_LEAST_STEPS_PER_CITY`.
+/// annealing finds the region in a few thousand steps per city and the kicks find the best
+/// tour in it, so an anneal that spanned a share of a generous limit only delayed the answer
+/// (docs/benchmarks.md, "Anytime"; shorter caps compared: docs/tuning.md).
 const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
-const ANNEAL_FULL_CITIES: u64 = 1_000;
-const ANNEAL_LEAST_STEPS_PER_CITY: u64 = 2_000;
-
-/// The anneal's cap in steps for `n` cities (see `ANNEAL_STEPS_PER_CITY`).
-fn anneal_cap(n: usize) -> u64 {
-    let n = n as u64;
-    let per_city = ANNEAL_STEPS_PER_CITY.saturating_mul(n.saturating_mul(n))
-        / (ANNEAL_FULL_CITIES * ANNEAL_FULL_CITIES);
-    per_city.clamp(ANNEAL_LEAST_STEPS_PER_CITY, ANNEAL_STEPS_PER_CITY) * n
-}
 
 /// Mixed into the seed for the kicks' own generator.
 const KICK_SEED: u64 = 0x6b69_636b;
@@ -248,7 +236,7 @@ fn share(model: &TspModel) -> f64 {
 /// Takes `share` of the time budget (and, for the kicks, of the step budget) from the
 /// annealer for what follows it, which ends with the time limit of the whole run (counted
 /// from `started`, setup included) or after its evaluations. Before the kicks the annealer
-/// takes at most `anneal_cap(n)` steps.
+/// takes at most `ANNEAL_STEPS_PER_CITY` steps for each of the `n` cities.
 fn split_budget(
     mut config: RunConfig,
     search: Search,
@@ -281,7 +269,7 @@ fn split_budget(
         .max_steps
         .map(|steps| (steps as f64 * (1.0 - step_share)) as u64);
     if search == Search::AnnealIls {
-        let cap = anneal_cap(n);
+        let cap = ANNEAL_STEPS_PER_CITY * n as u64;
         config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
     }
     config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
@@ -417,21 +405,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_anneal_cap_per_city_grows_with_the_cities_up_to_a_thousand() {
-        assert_eq!(anneal_cap(100), 2_000 * 100);
-        assert_eq!(anneal_cap(500), 5_000 * 500);
-        assert_eq!(anneal_cap(1_000), 20_000 * 1_000);
-        assert_eq!(anneal_cap(1_000_000), 20_000 * 1_000_000);
-    }
-
-    #[test]
     fn a_capped_anneal_within_a_time_limit_is_planned_as_at_most_its_share() {
         let timed = Budget {
             time_limit: Some(Duration::from_secs(30)),
             ..Budget::default()
         };
         let capped = Budget {
-            max_steps: Some(anneal_cap(130)),
+            max_steps: Some(ANNEAL_STEPS_PER_CITY * 130),
             ..timed
         };
         let timed_plan = plan(&timed, &capped, Search::AnnealIls, 0.8);
