@@ -75,7 +75,15 @@ fn a_time_limited_frame_shows_the_capped_anneal_as_at_most_its_share() {
     let dir = scratch("tsp-capped");
     // 2,000 cities: the anneal's cap of 40M steps takes a second or more, the 20 % of 30 s
     // it would take without the cap six.
-    let args = ["tsp", "--random", "2000", "--time-limit", "30", "--speed", "full"];
+    let args = [
+        "tsp",
+        "--random",
+        "2000",
+        "--time-limit",
+        "30",
+        "--speed",
+        "full",
+    ];
     let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
     let annealing = tui.wait_for("phase      annealing ≤20%");
     assert!(annealing.contains("Temperature "), "{annealing}");
