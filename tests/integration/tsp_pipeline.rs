@@ -70,6 +70,28 @@ fn a_frame_at_80x24_names_the_phase_running_and_its_share() {
 }
 
 #[test]
+fn a_time_limited_frame_shows_the_capped_anneal_as_at_most_its_share() {
+    let _cores = crate::common::busy();
+    let dir = scratch("tsp-capped");
+    // 2,000 cities: the anneal's cap of 40M steps takes a second or more, the 20 % of 30 s
+    // it would take without the cap six.
+    let args = [
+        "tsp",
+        "--random",
+        "2000",
+        "--time-limit",
+        "30",
+        "--speed",
+        "full",
+    ];
+    let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
+    let annealing = tui.wait_for("phase      annealing ≤20%");
+    assert!(annealing.contains("Temperature "), "{annealing}");
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+}
+
+#[test]
 fn a_trace_follows_every_phase_to_the_reported_result() {
     let _cores = crate::common::busy();
     let dir = scratch("tsp-trace");

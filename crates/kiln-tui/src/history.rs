@@ -80,10 +80,9 @@ impl History {
         self
     }
 
-    /// The planned share of the budget of `phase`, if the run has a plan naming it.
-    pub fn planned_share(&self, phase: Phase) -> Option<f64> {
-        let planned = self.plan.iter().find(|p| p.phase == phase)?;
-        Some(planned.share)
+    /// The plan for `phase`, if the run has a plan naming it.
+    pub fn planned(&self, phase: Phase) -> Option<Planned> {
+        self.plan.iter().find(|p| p.phase == phase).copied()
     }
 
     /// The phases that ran, in order, each with its share of the steps taken.

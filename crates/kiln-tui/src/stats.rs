@@ -232,8 +232,10 @@ impl Widget for StatsPanel<'_> {
             Speed::Limited(rate) => format!("{}/s", format::si(rate as f64, Si::Panel)),
             Speed::Rising(rate) => format!("{}/s rising", format::si(rate as f64, Si::Panel)),
         };
-        let phase = match self.history.planned_share(now.phase) {
-            Some(share) if share < 1.0 => format!("{} {:.0}%", now.phase.name(), share * 100.0),
+        let phase = match self.history.planned(now.phase) {
+            Some(plan) if plan.share < 1.0 => {
+                format!("{} {}", now.phase.name(), plan.bound.show(plan.share))
+            }
             _ => now.phase.name().to_string(),
         };
         Paragraph::new(vec![

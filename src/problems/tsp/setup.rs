@@ -17,7 +17,7 @@ use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
 use crate::headless::spec::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls, show_number};
-use crate::search::{Budget, Phase, Planned};
+use crate::search::{Bound, Budget, Phase, Planned};
 
 /// The instance shown when no file and no `--random` is given.
 pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
@@ -223,7 +223,7 @@ const DESCENT_SHARE: f64 = 0.01;
 /// The most steps the anneal takes before the kicks, per city, however long the time limit:
 /// annealing finds the region in a few thousand steps per city and the kicks find the best
 /// tour in it, so an anneal that spanned a share of a generous limit only delayed the answer
-/// (docs/benchmarks.md, "Anytime").
+/// (docs/benchmarks.md, "Anytime"; shorter caps compared: docs/tuning.md).
 const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
 
 /// Mixed into the seed for the kicks' own generator.
@@ -283,20 +283,27 @@ fn split_budget(
 }
 
 /// The phases of a run and their shares of its budget: of its steps when it has a step
-/// budget (the anneal's may be capped), of its time otherwise.
+/// budget (the anneal's may be capped), of its time otherwise, where an anneal capped in
+/// steps takes at most its share (it ends at the cap on all but the shortest limits).
 fn plan(whole: &Budget, anneal: &Budget, search: Search, share: f64) -> Vec<Planned> {
-    let annealing = match (whole.max_steps, anneal.max_steps) {
-        (Some(all), Some(annealed)) if all > 0 => annealed as f64 / all as f64,
-        _ => 1.0 - share,
+    let (annealing, bound) = match (whole.max_steps, anneal.max_steps) {
+        (Some(all), Some(annealed)) if all > 0 => (annealed as f64 / all as f64, Bound::Exactly),
+        (None, Some(_)) => (1.0 - share, Bound::AtMost),
+        _ => (1.0 - share, Bound::Exactly),
     };
     let mut plan = vec![Planned {
         phase: Phase::Anneal,
         share: annealing,
+        bound,
     }];
     if search != Search::Anneal {
         plan.push(Planned {
             phase: Phase::LocalSearch,
             share: 1.0 - annealing,
+            bound: match bound {
+                Bound::AtMost => Bound::AtLeast,
+                _ => Bound::Exactly,
+            },
         });
     }
     plan
@@ -397,4 +404,43 @@ pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
         problem,
         config,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capped_anneal_within_a_time_limit_is_planned_as_at_most_its_share() {
+        let timed = Budget {
+            time_limit: Some(Duration::from_secs(30)),
+            ..Budget::default()
+        };
+        let capped = Budget {
+            max_steps: Some(ANNEAL_STEPS_PER_CITY * 130),
+            ..timed
+        };
+        let timed_plan = plan(&timed, &capped, Search::AnnealIls, 0.8);
+        let bounds: Vec<_> = timed_plan.iter().map(|p| (p.phase, p.bound)).collect();
+        assert_eq!(
+            bounds,
+            [
+                (Phase::Anneal, Bound::AtMost),
+                (Phase::LocalSearch, Bound::AtLeast)
+            ]
+        );
+        assert!((timed_plan[0].share - 0.2).abs() < 1e-9);
+        // A step budget splits exactly.
+        let stepped = Budget {
+            max_steps: Some(1_000_000),
+            ..Budget::default()
+        };
+        let annealed = Budget {
+            max_steps: Some(200_000),
+            ..stepped
+        };
+        let stepped_plan = plan(&stepped, &annealed, Search::AnnealIls, 0.8);
+        assert!(stepped_plan.iter().all(|p| p.bound == Bound::Exactly));
+        assert_eq!(Bound::AtMost.show(timed_plan[0].share), "≤20%");
+    }
 }

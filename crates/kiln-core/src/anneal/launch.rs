@@ -1,7 +1,7 @@
 //! What each problem's setup hands to whoever runs it, live or headless: one value.
 
 use super::RunConfig;
-use crate::search::{Budget, Phase, Planned, Search, Trace, Traced};
+use crate::search::{Bound, Budget, Phase, Planned, Search, Trace, Traced};
 
 /// A search ready to run, and what a display needs to know of it.
 pub struct Launch<S> {
@@ -32,6 +32,7 @@ impl<S> Launch<S> {
             plan: vec![Planned {
                 phase: Phase::Anneal,
                 share: 1.0,
+                bound: Bound::Exactly,
             }],
         }
     }

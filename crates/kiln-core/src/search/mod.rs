@@ -21,7 +21,7 @@ pub(crate) use budget::EPS;
 pub use explain::{Decision, Explained, Sketch};
 pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;
-pub use telemetry::{Control, Outcome, Phase, PhaseWork, Planned, Sample, StopReason};
+pub use telemetry::{Bound, Control, Outcome, Phase, PhaseWork, Planned, Sample, StopReason};
 pub use trace::{Trace, Traced, run_traced};
 pub use unpaced::Unpaced;
 

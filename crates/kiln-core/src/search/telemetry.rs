@@ -65,6 +65,33 @@ pub struct Planned {
     pub phase: Phase,
     /// Its share of the budget, 0..=1.
     pub share: f64,
+    /// Whether the phase takes exactly that share or may take less or more of it.
+    pub bound: Bound,
+}
+
+/// How a phase's planned share binds it: a phase capped in steps within a time budget
+/// ends when either runs out, so of the time it takes at most its share (and the phase
+/// after it at least the rest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The phase takes its share.
+    Exactly,
+    /// It may end sooner.
+    AtMost,
+    /// It may start sooner, and take more.
+    AtLeast,
+}
+
+impl Bound {
+    /// The share written with its bound, e.g. "≤20%".
+    pub fn show(self, share: f64) -> String {
+        let sign = match self {
+            Bound::Exactly => "",
+            Bound::AtMost => "≤",
+            Bound::AtLeast => "≥",
+        };
+        format!("{sign}{:.0}%", share * 100.0)
+    }
 }
 
 /// What one phase of a run did: its steps and its time, summed over the chains that ran
