@@ -61,12 +61,14 @@ type Headless<S> = fn(&S, &mut dyn Write, &mut dyn Write) -> Result<()>;
 
 /// The race pane of a problem whose live view is a tab of its runs: `tab` makes the tab
 /// of the one run `spec` (the pane is its first run), `headless` is the problem's headless
-/// run, and a race of it starts at `pace` steps a second, the tab's own.
+/// run, a race of it starts at `pace` steps a second, the tab's own, and its ranking
+/// repeats the `ranked` fields of its line.
 pub(crate) fn tab_pane<S, D>(
     spec: S,
     tab: fn(S) -> Result<D>,
     headless: Headless<S>,
     pace: u64,
+    ranked: &'static [&'static str],
 ) -> Box<dyn PaneMaker>
 where
     S: Clone + Send + Sync + 'static,
@@ -77,6 +79,7 @@ where
         tab,
         headless,
         pace,
+        ranked,
     })
 }
 
@@ -86,6 +89,7 @@ struct TabPane<S, D> {
     tab: fn(S) -> Result<D>,
     headless: Headless<S>,
     pace: u64,
+    ranked: &'static [&'static str],
 }
 
 impl<S: Clone + Send + Sync, D: Demo> PaneMaker for TabPane<S, D> {
@@ -99,6 +103,10 @@ impl<S: Clone + Send + Sync, D: Demo> PaneMaker for TabPane<S, D> {
 
     fn race_pace(&self) -> Speed {
         Speed::Limited(self.pace)
+    }
+
+    fn ranked_fields(&self) -> &'static [&'static str] {
+        self.ranked
     }
 }
 

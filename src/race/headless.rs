@@ -28,12 +28,22 @@ struct Entry {
     #[serde(serialize_with = "json::seconds")]
     seconds: f64,
     stop: String,
-    /// Sudoku: whether the pane solved the puzzle.
+    /// Whether the pane reached its target (a solved Sudoku), for problems that say.
     #[serde(skip_serializing_if = "Option::is_none")]
     solved: Option<bool>,
-    /// TSP: the pane's tour length.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    length: Option<u64>,
+    /// The fields of its line its problem has the ranking repeat (TSP: `length`).
+    #[serde(flatten)]
+    also: Also,
+}
+
+/// Fields of a pane's line, by name, in the order its problem names them.
+#[derive(Debug)]
+struct Also(Vec<(&'static str, Value)>);
+
+impl Serialize for Also {
+    fn serialize<S: Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
+        out.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
 }
 
 impl Entry {
@@ -132,7 +142,12 @@ fn entry(pane: &Entrant, line: &Fields) -> Entry {
         seconds: field("seconds").as_f64().unwrap_or(0.0),
         stop: field("stop").as_str().unwrap_or_default().to_string(),
         solved: field("solved").as_bool(),
-        length: field("length").as_u64(),
+        also: Also(
+            (pane.maker.ranked_fields().iter())
+                .map(|&name| (name, field(name)))
+                .filter(|(_, value)| !value.is_null())
+                .collect(),
+        ),
     }
 }
 

@@ -23,6 +23,11 @@ pub trait PaneMaker: Send + Sync {
     fn standings(&self) -> Standings {
         Standings::BestEnergy
     }
+    /// Fields of its headless line a race's ranking repeats beside the energy and time
+    /// (TSP: the tour's `length`).
+    fn ranked_fields(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// One pane of a race: its name, the values it races and what it runs.

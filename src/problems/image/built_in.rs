@@ -45,6 +45,6 @@ impl BuiltIn for ImageArgs {
     fn racer(&self) -> Result<Box<dyn PaneMaker>> {
         let spec = self.spec()?;
         build(&spec)?;
-        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE))
+        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE, &[]))
     }
 }

@@ -55,6 +55,12 @@ impl BuiltIn for TspArgs {
     fn racer(&self) -> Result<Box<dyn PaneMaker>> {
         let spec = self.spec()?;
         load(&spec)?;
-        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE))
+        Ok(tab_pane(
+            spec,
+            demo,
+            super::headless,
+            DEFAULT_PACE,
+            &["length"],
+        ))
     }
 }
