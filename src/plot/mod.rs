@@ -461,8 +461,7 @@ fn temperature_panel<DB: DrawingBackend>(
     series: &[Series],
     layout: &Layout,
 ) -> Drawn<DB> {
-    let positive = |s: &&Sample| s.control.level() > 0.0;
-    let temperatures = series.iter().flat_map(|s| &s.samples).filter(positive);
+    let temperatures = series.iter().flat_map(|s| &s.samples).filter(steered);
     let (lo, hi) = temperatures.fold((f64::INFINITY, 0.0f64), |(lo, hi), s| {
         (lo.min(s.control.level()), hi.max(s.control.level()))
     });
@@ -510,15 +509,7 @@ fn temperature_panel<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Text::new(text, at, (FAMILY, 16))))?;
     }
     let x = layout.x;
-    let lines: Vec<Vec<(f64, f64)>> = series
-        .iter()
-        .map(|s| {
-            let positives = s.samples.iter().filter(positive);
-            positives
-                .map(|p| (x.of(p), p.control.level().max(lo)))
-                .collect()
-        })
-        .collect();
+    let lines: Vec<Vec<(f64, f64)>> = series.iter().map(|s| control_line(s, x, lo)).collect();
     for (i, s) in series.iter().enumerate() {
         phase_boundaries(&mut chart, s, x, COLOURS[i % COLOURS.len()])?;
     }
@@ -543,6 +534,21 @@ fn temperature_panel<DB: DrawingBackend>(
         names.push(name);
     }
     draw_legend(&mut chart, &drawn, &names)
+}
+
+/// The points of `series`' temperature line (or the threshold standing in for it), none
+/// below `lo`: only samples whose search has such a number above 0, so a phase without
+/// one (conflict learning, an exact polish) draws nothing rather than a 0.
+fn control_line(series: &Series, x: XAxis, lo: f64) -> Vec<(f64, f64)> {
+    let steered = series.samples.iter().filter(steered);
+    steered
+        .map(|p| (x.of(p), p.control.level().max(lo)))
+        .collect()
+}
+
+/// Whether a sample's search has a temperature (or a stand-in) above 0 to draw.
+fn steered(s: &&Sample) -> bool {
+    s.control.level() > 0.0
 }
 
 /// `points` (in x order) as the figure's pixel columns along `xs` can show them: in each
@@ -786,6 +792,20 @@ mod tests {
         let alike = [run("a", 150, 1, 1e-3), run("b", 200, 1, 1e-3)];
         let texts = self::texts(&svg(&alike, XAxis::Seconds).unwrap());
         assert!(texts.iter().any(|t| t == "seconds"), "{texts:?}");
+    }
+
+    #[test]
+    fn a_phase_without_a_temperature_draws_no_temperature_line() {
+        use crate::search::{Control, Phase};
+        let mut series = run("sudoku25", 100, 10, 1e-3);
+        for sample in &mut series.samples[8..] {
+            sample.phase = Phase::ConflictLearning;
+            sample.control = Control::None;
+        }
+        let line = control_line(&series, XAxis::Steps, 1e-9);
+        let steps: Vec<f64> = line.iter().map(|p| p.0).collect();
+        assert_eq!(steps, [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]);
+        assert!(line.iter().all(|p| p.1 > 1e-3), "{line:?}");
     }
 
     #[test]
