@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use color_eyre::eyre::WrapErr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 mod image_figure;
 
@@ -411,7 +412,7 @@ fn energy_lines<'a, DB: DrawingBackend + 'a>(
             5,
             colour.stroke_width(1),
         ))?;
-        phase_boundaries(chart, s, x, colour)?;
+        phase_boundaries(chart, s, (x, &layout.xs), colour)?;
         // Where each run stopped, at its result (the best it found): in a race the story
         // is who got where first, and the end of a short run is otherwise lost among the
         // others' lines.
@@ -431,7 +432,7 @@ fn energy_lines<'a, DB: DrawingBackend + 'a>(
 fn phase_boundaries<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     s: &Series,
-    x: XAxis,
+    (x, xs): (XAxis, &Axis),
     colour: RGBColor,
 ) -> Drawn<DB> {
     let ys = chart.y_range();
@@ -446,11 +447,17 @@ fn phase_boundaries<'a, DB: DrawingBackend + 'a>(
             4,
             colour.stroke_width(1),
         ))?;
-        let name = Text::new(
-            format!(" {}", pair[1].phase.name()),
-            (at, ys.end),
-            (FAMILY, 14).into_font().color(&colour),
-        );
+        // Right of its line, or left of it in the plot's right half, so that a phase
+        // starting near the end is named whole.
+        let style = (FAMILY, 14).into_font().color(&colour);
+        let (text, style) = match xs.fraction(at) > 0.5 {
+            true => (
+                format!("{} ", pair[1].phase.name()),
+                style.pos(Pos::new(HPos::Right, VPos::Top)),
+            ),
+            false => (format!(" {}", pair[1].phase.name()), style),
+        };
+        let name = Text::new(text, (at, ys.end), style);
         chart.draw_series(std::iter::once(name))?;
     }
     Ok(())
@@ -511,7 +518,7 @@ fn temperature_panel<DB: DrawingBackend>(
     let x = layout.x;
     let lines: Vec<Vec<(f64, f64)>> = series.iter().map(|s| control_line(s, x, lo)).collect();
     for (i, s) in series.iter().enumerate() {
-        phase_boundaries(&mut chart, s, x, COLOURS[i % COLOURS.len()])?;
+        phase_boundaries(&mut chart, s, (x, &layout.xs), COLOURS[i % COLOURS.len()])?;
     }
     let (mut drawn, mut names) = (Vec::new(), Vec::new());
     for group in overlap::groups(&lines) {
