@@ -21,9 +21,11 @@ Suites (default: tsp scale image baseline):
             through elkai; both from PyPI, installed into .bench-venv on first use
   anytime   gap against wall time (0.1-30 s) for kiln's default and for LKH (elkai, one
             run with TIME_LIMIT) on kroA100, pcb442 and uniform random 1,002, 10,000 and
-            100,000 cities (seed 1; references in `anytime_reference`); writes a trace
-            per solver and size to ANYTIME_DIR (default anytime/) for `kiln plot --x
-            seconds`. About 25 min.
+            100,000 cities (seed 1; references in `anytime_reference`); writes its
+            points (anytime-tsp.csv) and their figure (anytime-tsp.png, drawn by
+            anytime_figure.py with matplotlib from .bench-venv) to ANYTIME_DIR (default
+            anytime/), and a trace per solver and size for `kiln plot --x seconds`.
+            About 25 min.
 
 Run it on a quiet machine: time-limited results depend on steps per second.
 DATA defaults to ../shared/data; suites whose data is missing are skipped with a note.
@@ -233,13 +235,21 @@ def suite_sudoku25(args, data):
               f"unsolved {secs.count(math.inf)}")
 
 
+VENV_PACKAGES = ["simanneal==0.5.0", "elkai==2.0.1", "matplotlib==3.9.2"]
+
+
 def venv_python():
+    """The benchmark venv's Python, with VENV_PACKAGES (installed on first use, and into a
+    venv made before one of them was added)."""
     venv = ROOT / ".bench-venv"
     python = venv / "bin/python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "simanneal==0.5.0",
-                        "elkai==2.0.1"], check=True)
+    missing = subprocess.run([str(python), "-c", "import simanneal, elkai, matplotlib"],
+                             capture_output=True).returncode != 0
+    if missing:
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *VENV_PACKAGES],
+                       check=True)
     return str(python)
 
 
@@ -346,6 +356,8 @@ def suite_anytime(args, _data):
         path = out_dir / f"uniform{n}.tsp"
         instances.append((f"uniform{n}", path, uniform_tsplib(path, n, seed=n)))
     rows = []
+    # The figure's points: (instance, n, solver, limit, wall, gap, against).
+    figure = [["instance", "n", "solver", "limit_s", "wall_s", "gap_percent", "against"]]
     for name, path, points in instances:
         if points is None:
             points = [tuple(map(float, r.split()[1:3])) for r in
@@ -373,6 +385,7 @@ def suite_anytime(args, _data):
                 gap = 100 * (length - ref) / ref
                 trace.append((wall, gap))
                 rows.append([name, n, solver, limit, f"{wall:.2f}", pct(gap), kind])
+                figure.append([name, n, solver, limit, f"{wall:.2f}", f"{gap:.2f}", kind])
             with open(out_dir / f"{solver}-{name}.csv", "w") as f:
                 f.write("step,seconds,temperature,energy,best_energy,acceptance,restarts,"
                         "reheats\n")
@@ -382,6 +395,12 @@ def suite_anytime(args, _data):
                     f.write(f"{i},{wall:.6f},0,{gap:.4f},{gap:.4f},0,0,0\n")
     table("Anytime: gap against wall time, kiln's default and LKH (one run, TIME_LIMIT)",
           ["instance", "n", "solver", "limit s", "wall s", "gap", "against"], rows)
+    points = out_dir / "anytime-tsp.csv"
+    points.write_text("".join(",".join(map(str, r)) + "\n" for r in figure))
+    png = out_dir / "anytime-tsp.png"
+    subprocess.run([venv_python(), str(ROOT / "scripts/anytime_figure.py"), str(points),
+                    str(png)], check=True)
+    print(f"figure: {png} (docs/anytime-tsp.png, from {points})")
 
 
 SUITES = {"tsp": suite_tsp, "scale": suite_scale, "image": suite_image,

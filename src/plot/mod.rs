@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use color_eyre::eyre::WrapErr;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 mod image_figure;
 
@@ -415,7 +416,7 @@ fn energy_lines<'a, DB: DrawingBackend + 'a>(
             5,
             colour.stroke_width(1),
         ))?;
-        phase_boundaries(chart, s, x, colour)?;
+        phase_boundaries(chart, s, (x, &layout.xs), colour)?;
         // Where each run stopped, at its result (the best it found): in a race the story
         // is who got where first, and the end of a short run is otherwise lost among the
         // others' lines.
@@ -435,7 +436,7 @@ fn energy_lines<'a, DB: DrawingBackend + 'a>(
 fn phase_boundaries<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     s: &Series,
-    x: XAxis,
+    (x, xs): (XAxis, &Axis),
     colour: RGBColor,
 ) -> Drawn<DB> {
     let ys = chart.y_range();
@@ -450,11 +451,17 @@ fn phase_boundaries<'a, DB: DrawingBackend + 'a>(
             4,
             colour.stroke_width(1),
         ))?;
-        let name = Text::new(
-            format!(" {}", pair[1].phase.name()),
-            (at, ys.end),
-            (FAMILY, 14).into_font().color(&colour),
-        );
+        // Right of its line, or left of it in the plot's right half, so that a phase
+        // starting near the end is named whole.
+        let style = (FAMILY, 14).into_font().color(&colour);
+        let (text, style) = match xs.fraction(at) > 0.5 {
+            true => (
+                format!("{} ", pair[1].phase.name()),
+                style.pos(Pos::new(HPos::Right, VPos::Top)),
+            ),
+            false => (format!(" {}", pair[1].phase.name()), style),
+        };
+        let name = Text::new(text, (at, ys.end), style);
         chart.draw_series(std::iter::once(name))?;
     }
     Ok(())
@@ -465,8 +472,7 @@ fn temperature_panel<DB: DrawingBackend>(
     series: &[Series],
     layout: &Layout,
 ) -> Drawn<DB> {
-    let positive = |s: &&Sample| s.control.level() > 0.0;
-    let temperatures = series.iter().flat_map(|s| &s.samples).filter(positive);
+    let temperatures = series.iter().flat_map(|s| &s.samples).filter(steered);
     let (lo, hi) = temperatures.fold((f64::INFINITY, 0.0f64), |(lo, hi), s| {
         (lo.min(s.control.level()), hi.max(s.control.level()))
     });
@@ -514,17 +520,9 @@ fn temperature_panel<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Text::new(text, at, (FAMILY, 16))))?;
     }
     let x = layout.x;
-    let lines: Vec<Vec<(f64, f64)>> = series
-        .iter()
-        .map(|s| {
-            let positives = s.samples.iter().filter(positive);
-            positives
-                .map(|p| (x.of(p), p.control.level().max(lo)))
-                .collect()
-        })
-        .collect();
+    let lines: Vec<Vec<(f64, f64)>> = series.iter().map(|s| control_line(s, x, lo)).collect();
     for (i, s) in series.iter().enumerate() {
-        phase_boundaries(&mut chart, s, x, COLOURS[i % COLOURS.len()])?;
+        phase_boundaries(&mut chart, s, (x, &layout.xs), COLOURS[i % COLOURS.len()])?;
     }
     let (mut drawn, mut names) = (Vec::new(), Vec::new());
     for group in overlap::groups(&lines) {
@@ -547,6 +545,21 @@ fn temperature_panel<DB: DrawingBackend>(
         names.push(name);
     }
     draw_legend(&mut chart, &drawn, &names)
+}
+
+/// The points of `series`' temperature line (or the threshold standing in for it), none
+/// below `lo`: only samples whose search has such a number above 0, so a phase without
+/// one (conflict learning, an exact polish) draws nothing rather than a 0.
+fn control_line(series: &Series, x: XAxis, lo: f64) -> Vec<(f64, f64)> {
+    let steered = series.samples.iter().filter(steered);
+    steered
+        .map(|p| (x.of(p), p.control.level().max(lo)))
+        .collect()
+}
+
+/// Whether a sample's search has a temperature (or a stand-in) above 0 to draw.
+fn steered(s: &&Sample) -> bool {
+    s.control.level() > 0.0
 }
 
 /// `points` (in x order) as the figure's pixel columns along `xs` can show them: in each
@@ -790,6 +803,20 @@ mod tests {
         let alike = [run("a", 150, 1, 1e-3), run("b", 200, 1, 1e-3)];
         let texts = self::texts(&svg(&alike, XAxis::Seconds).unwrap());
         assert!(texts.iter().any(|t| t == "seconds"), "{texts:?}");
+    }
+
+    #[test]
+    fn a_phase_without_a_temperature_draws_no_temperature_line() {
+        use crate::search::{Control, Phase};
+        let mut series = run("sudoku25", 100, 10, 1e-3);
+        for sample in &mut series.samples[8..] {
+            sample.phase = Phase::ConflictLearning;
+            sample.control = Control::None;
+        }
+        let line = control_line(&series, XAxis::Steps, 1e-9);
+        let steps: Vec<f64> = line.iter().map(|p| p.0).collect();
+        assert_eq!(steps, [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]);
+        assert!(line.iter().all(|p| p.1 > 1e-3), "{line:?}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Race mode: 2-4 runs of one problem, one pane each (the problem's board, counters and
-//! an energy sparkline), and the standings on top: for Sudoku the order in which the
+//! Race mode: 2-4 runs of one problem, one pane each (the problem's board, counters with
+//! the temperature or what stands in for it, and an energy sparkline), and the standings on top: for Sudoku the order in which the
 //! racers solve the puzzle, for the others the best energy each has reached so far; once
 //! the race is decided, the winner and by how much.
 
@@ -11,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::standings::{self, Standing, Standings};
+use crate::search::Control;
 use crate::search::worker::{Command, Speed};
 use kiln_tui::format::{self, Si};
 use kiln_tui::help::Help;
@@ -71,8 +72,8 @@ enum PaneLayout {
     Alone(Rect),
 }
 
-/// Rows under a board in `PaneLayout::Below`.
-const BELOW_ROWS: u16 = 3;
+/// Rows under a board in `PaneLayout::Below`: three of counters, one of sparkline.
+const BELOW_ROWS: u16 = 4;
 
 impl PaneLayout {
     /// The layout of a pane's `inner` area for a board of at least `min` (width, height):
@@ -234,14 +235,15 @@ impl Race {
         );
         let restarts = counter("rest. ", format::count(now.restarts));
         let time = counter("time  ", format::elapsed(session.elapsed()));
+        let control = control_spans(now.control, theme);
         let (lines, stats) = match layout {
             PaneLayout::Beside { stats, .. } | PaneLayout::Alone(stats) => {
-                let lines = [energy, best, iterations, rate, restarts, time];
+                let lines = [energy, best, control, iterations, rate, restarts, time];
                 (lines.into_iter().map(Line::from).collect::<Vec<_>>(), stats)
             }
-            // Two lines of counters under the board, the labels shortened to fit.
+            // Three lines of counters under the board, the labels shortened to fit.
             PaneLayout::Below { stats, .. } => {
-                let join = |parts: [Vec<Span<'static>>; 3]| {
+                let join = |parts: Vec<Vec<Span<'static>>>| {
                     let mut spans = Vec::new();
                     for (n, part) in parts.into_iter().enumerate() {
                         if n > 0 {
@@ -254,8 +256,9 @@ impl Race {
                     Line::from(spans)
                 };
                 let lines = vec![
-                    join([energy, best, restarts]),
-                    join([iterations, rate, time]),
+                    join(vec![energy, best, restarts]),
+                    join(vec![iterations, rate, time]),
+                    join(vec![control]),
                 ];
                 (lines, stats)
             }
@@ -391,6 +394,22 @@ impl Race {
     }
 }
 
+/// A pane's line for the number that steers its search now, so that schedules can be
+/// compared by eye: the temperature, a local search's acceptance threshold, a genetic
+/// algorithm's mutation rate, or "no temperature" (conflict learning): never a made-up 0.
+fn control_spans(control: Control, theme: &Theme) -> Vec<Span<'static>> {
+    let label = match control {
+        Control::Temperature(_) => "T     ",
+        Control::Threshold(_) => "thr.  ",
+        Control::MutationRate(_) => "mut.  ",
+        Control::None => return vec![Span::styled("no temperature", theme.dim)],
+    };
+    vec![
+        Span::styled(label, theme.temperature),
+        Span::raw(format::temperature(control.level())),
+    ]
+}
+
 /// How far energy `a` is below `b`: a percentage of `b` where that means something (both
 /// at least 0, and the gap at least a tenth of a percent), else the difference itself.
 fn below(a: f64, b: f64) -> String {
@@ -487,7 +506,7 @@ impl Tui for Race {
 mod tests {
     use super::*;
     use crate::problems::sudoku::board::SudokuThumbnail;
-    use crate::search::StopReason;
+    use crate::search::{Phase, StopReason};
     use kiln_tui::drawn as screen;
     use kiln_tui::testing::{frozen, frozen_solved};
 
@@ -511,6 +530,19 @@ mod tests {
         let text = screen(&race, 80, 24).join("\n");
         assert!(!text.contains("SOLVED"), "{text}");
         assert!(text.contains("nobody solved it"), "{text}");
+    }
+
+    /// The text of `area` on `lines`, row by row.
+    pub(super) fn cells(lines: &[String], area: Rect) -> Vec<String> {
+        lines[area.y as usize..area.bottom() as usize]
+            .iter()
+            .map(|l| {
+                l.chars()
+                    .skip(area.x as usize)
+                    .take(area.width as usize)
+                    .collect()
+            })
+            .collect()
     }
 
     const NAMES: [&str; 4] = ["kiln", "geometric-restart", "ga", "lundy"];
@@ -729,6 +761,63 @@ mod tests {
     }
 
     #[test]
+    fn each_pane_shows_its_search_s_temperature_or_what_stands_in_for_it() {
+        let then = |phase, control| {
+            Box::new(frozen(RunState::Running, SudokuThumbnail::new(3)).then(phase, control))
+        };
+        let sessions: [(&str, Box<dyn Session>); 4] = [
+            (
+                "anneal",
+                Box::new(frozen(RunState::Running, SudokuThumbnail::new(3))),
+            ),
+            ("ils", then(Phase::LocalSearch, Control::Threshold(12.5))),
+            ("cdcl", then(Phase::ConflictLearning, Control::None)),
+            ("ga", then(Phase::Genetic, Control::MutationRate(0.01))),
+        ];
+        let racers = sessions
+            .into_iter()
+            .map(|(name, session)| Racer {
+                name: name.to_string(),
+                session,
+            })
+            .collect();
+        let race = Race::new(
+            "x".into(),
+            racers,
+            Standings::FirstSolved,
+            Speed::Full,
+            Theme::colour(false),
+        );
+        let shown = [
+            ("anneal", "T     0.3000"),
+            ("ils", "thr.  12.5000"),
+            ("cdcl", "no temperature"),
+            ("ga", "mut.  0.0100"),
+        ];
+        // Beside the board (a 2x2 grid at 80x24), and below it in four narrow columns.
+        for (w, h, below) in [(80, 24, false), (88, 19, true)] {
+            let lines = screen(&race, w, h);
+            let text = lines.join("\n");
+            let [_, panes, _] = screen_rows(Rect::new(0, 0, w, h));
+            let areas = pane_areas(4, panes);
+            for ((name, control), area) in shown.iter().zip(areas) {
+                let pane = cells(&lines, Block::bordered().inner(area)).join("\n");
+                let control = if below {
+                    control.split_whitespace().collect::<Vec<_>>().join(" ")
+                } else {
+                    control.to_string()
+                };
+                assert!(
+                    pane.contains(&control),
+                    "{name} at {w}x{h}: {control}\n{text}"
+                );
+                let zero = ["T     0 ", " T 0 "].iter().any(|z| pane.contains(z));
+                assert!(!zero, "{name}: a made-up 0:\n{text}");
+            }
+        }
+    }
+
+    #[test]
     fn tiny_terminals_do_not_panic() {
         for (w, h) in [(1, 1), (10, 5), (40, 12), (0, 0)] {
             screen(&race(4, &[1]), w, h);
@@ -742,6 +831,7 @@ mod tests {
 mod screens {
     use std::time::{Duration, Instant};
 
+    use super::tests::cells;
     use super::*;
     use crate::problems::demos::race_lineup;
     use kiln_tui::drawn as screen;
@@ -766,19 +856,6 @@ mod screens {
             std::thread::sleep(Duration::from_millis(5));
         }
         race
-    }
-
-    /// The text of `area` on `lines`, row by row.
-    fn cells(lines: &[String], area: Rect) -> Vec<String> {
-        lines[area.y as usize..area.bottom() as usize]
-            .iter()
-            .map(|l| {
-                l.chars()
-                    .skip(area.x as usize)
-                    .take(area.width as usize)
-                    .collect()
-            })
-            .collect()
     }
 
     /// Marks of a braille board (a tour, an image): dots, not blank cells.
@@ -829,9 +906,33 @@ mod screens {
             for label in ["E ", "best ", "iter ", "it/s ", "rest. ", "time "] {
                 assert!(inside.contains(label), "{name}: no {label}:\n{text}");
             }
+            assert!(
+                control(&inside).is_some(),
+                "{name}: no temperature line:\n{text}"
+            );
         }
         let keys = &lines[height as usize - 1];
         assert!(keys.starts_with(" space pause"), "{text}");
+    }
+
+    /// A pane's temperature or its stand-in as read off the screen ("T 30.9545", "thr. 0",
+    /// "no temperature"): a label and a number (a temperature above 0), or the words for
+    /// none.
+    fn control(pane: &str) -> Option<String> {
+        pane.lines().find_map(|row| {
+            let words: Vec<&str> = row
+                .split(|c: char| c.is_whitespace() || c == '│')
+                .filter(|w| !w.is_empty())
+                .collect();
+            words.windows(2).find_map(|pair| match *pair {
+                [label @ ("T" | "thr." | "mut."), value] => value
+                    .parse::<f64>()
+                    .is_ok_and(|v| v > 0.0 || (v == 0.0 && label == "thr."))
+                    .then(|| format!("{label} {value}")),
+                ["no", "temperature"] => Some("no temperature".to_string()),
+                _ => None,
+            })
+        })
     }
 
     /// The options of a live view given `--speed` or not.
@@ -947,6 +1048,8 @@ mod screens {
         // A clustered tour of 100 cities is short: its pane draws fewer marks (194 with the
         // TSP defaults of issue 16) than a uniform one.
         check(&race, (160, 48), braille, 150);
+        // Four small tours at 80x24, two by two, each beside its counters.
+        check(&race, (80, 24), braille, 60);
     }
 
     #[test]

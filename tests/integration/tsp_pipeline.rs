@@ -49,6 +49,8 @@ fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
         assert!(screen.contains(&format!("len {length}")), "{screen}");
         assert!(screen.contains(&format!("Energy {length}")), "{screen}");
         assert!(screen.contains("local search"), "{screen}");
+        let used = used_shares(json);
+        assert!(screen.contains(&used), "{file}: {used}:\n{screen}");
     }
 }
 
@@ -60,13 +62,44 @@ fn a_frame_at_80x24_names_the_phase_running_and_its_share() {
     // 600,000 steps of annealing at 1M a second, then the local search.
     let args = ["tsp", &path, "--max-steps", "3000000", "--speed", "1000000"];
     let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
-    let annealing = tui.wait_for("phase      annealing 20%");
+    let annealing = tui.wait_for("phase      annealing");
+    assert!(
+        annealing.contains("planned    20% of budget"),
+        "{annealing}"
+    );
     assert!(annealing.contains("Temperature "), "{annealing}");
-    let local = tui.wait_for("phase      local search 80%");
+    let local = tui.wait_for("phase      local search");
+    assert!(local.contains("planned    80% of budget"), "{local}");
     assert!(local.contains("Threshold "), "{local}");
     assert!(!local.contains("Temperature "), "{local}");
+    // At a pace as at full speed, the banner gives the shares each phase used.
+    let end = tui.wait_until("the end banner", |s| s.contains("best found by"));
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
+    let headless = kiln(&[&args[..4], &["--headless"]].concat());
+    assert!(headless.status.success(), "{headless:?}");
+    let used = used_shares(&lines(&headless)[0]);
+    assert!(end.contains(&used), "{used}:\n{end}");
+}
+
+/// The end banner's line for the run of headless line `json`: each phase's share of the
+/// steps the run took, as its `phases` count them.
+fn used_shares(json: &serde_json::Value) -> String {
+    let phases = json["phases"].as_array().unwrap();
+    let steps = |p: &serde_json::Value| p["steps"].as_u64().unwrap() as f64;
+    let total: f64 = phases.iter().map(steps).sum();
+    let parts: Vec<String> = phases
+        .iter()
+        .map(|p| {
+            let name = match p["phase"].as_str().unwrap() {
+                "anneal" => "annealing",
+                "local-search" => "local search",
+                other => panic!("phase {other}"),
+            };
+            format!("{:.0}% {name}", steps(p) / total * 100.0)
+        })
+        .collect();
+    format!("after {}", parts.join(" + "))
 }
 
 #[test]
@@ -85,7 +118,8 @@ fn a_time_limited_frame_shows_the_capped_anneal_as_at_most_its_share() {
         "full",
     ];
     let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
-    let annealing = tui.wait_for("phase      annealing ≤20%");
+    let annealing = tui.wait_for("planned    ≤20% of budget");
+    assert!(annealing.contains("phase      annealing"), "{annealing}");
     assert!(annealing.contains("Temperature "), "{annealing}");
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);

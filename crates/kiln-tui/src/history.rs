@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use kiln_core::search::{Budget, Control, Phase, Planned, Sample};
+use kiln_core::search::{Budget, Control, Phase, PhaseWork, Planned, Sample};
 
 /// Samples kept for the sparklines (wider than any panel).
 const KEEP: usize = 400;
@@ -39,7 +39,9 @@ pub struct History {
     arrivals: VecDeque<(Instant, u64)>,
     /// The phases the run was planned to go through, with their shares of the budget.
     plan: Vec<Planned>,
-    /// The steps each phase took, in the order the phases first came.
+    /// The steps each phase took, in the order the phases first came: as the samples
+    /// tell it while the run goes on (a sample straddling a phase boundary counts for the
+    /// later phase), as the search counted them once it has finished.
     spent: Vec<(Phase, u64)>,
     /// The phase whose sample last lowered the best energy.
     found_by: Option<Phase>,
@@ -85,7 +87,14 @@ impl History {
         self.plan.iter().find(|p| p.phase == phase).copied()
     }
 
-    /// The phases that ran, in order, each with its share of the steps taken.
+    /// What each phase did, as the search counted it at the run's end: the steps the
+    /// shares are of from now on (until the run is revived).
+    pub fn finished_with(&mut self, work: Vec<PhaseWork>) {
+        self.spent = work.iter().map(|w| (w.phase, w.steps)).collect();
+    }
+
+    /// The phases that ran, in order, each with its share of the steps taken: the work
+    /// each actually did, whatever share of the budget it was planned.
     pub fn phase_shares(&self) -> Vec<(Phase, f64)> {
         let total: u64 = self.spent.iter().map(|(_, steps)| steps).sum();
         let share = |steps: u64| steps as f64 / total.max(1) as f64;
@@ -133,8 +142,9 @@ impl History {
             self.t_high = self.t_high.max(sample.control.level());
         }
         let before = self.recent.back();
-        // A sample's steps since the one before are its phase's: a search ends its batches
-        // where a phase ends.
+        // A sample's steps since the one before are its phase's: an estimate, as a sample
+        // published after a phase boundary also counts the earlier phase's last steps
+        // (`finished_with` puts the search's own count in their place).
         let steps = sample.iteration - before.map_or(0, |b| b.iteration.min(sample.iteration));
         match self
             .spent
@@ -325,5 +335,51 @@ mod tests {
         h.push(sample(0, f64::NAN, f64::NAN, 0));
         let (p, t) = (h.progress(), h.temperature_ratio());
         assert!((0.0..=1.0).contains(&p) && (0.0..=1.0).contains(&t));
+    }
+
+    #[test]
+    fn the_shares_of_a_finished_run_are_the_work_each_phase_did() {
+        use kiln_core::search::Phase;
+        let mut history = History::default();
+        let at = |iteration, phase| Sample {
+            phase,
+            ..sample(iteration, 1.0, 1.0, 0)
+        };
+        // The anneal's last sample came at 384k of its 600k steps; the next, in the local
+        // search, counts the rest of the anneal as its own.
+        history.push(at(0, Phase::Anneal));
+        history.push(at(384_000, Phase::Anneal));
+        history.push(at(2_956_404, Phase::LocalSearch));
+        let percent = |history: &History| -> Vec<(Phase, u64)> {
+            let shares = history.phase_shares();
+            shares
+                .iter()
+                .map(|&(p, s)| (p, (s * 100.0).round() as u64))
+                .collect()
+        };
+        assert_eq!(
+            percent(&history),
+            [(Phase::Anneal, 13), (Phase::LocalSearch, 87)]
+        );
+        let work = |phase, steps| PhaseWork {
+            phase,
+            chains: 1,
+            steps,
+            time: Duration::ZERO,
+        };
+        history.finished_with(vec![
+            work(Phase::Anneal, 599_999),
+            work(Phase::LocalSearch, 2_356_405),
+        ]);
+        assert_eq!(
+            percent(&history),
+            [(Phase::Anneal, 20), (Phase::LocalSearch, 80)]
+        );
+        // A run revived after its end goes on counting from there.
+        history.push(at(2_956_404 + 3_000_000, Phase::LocalSearch));
+        assert_eq!(
+            percent(&history),
+            [(Phase::Anneal, 10), (Phase::LocalSearch, 90)]
+        );
     }
 }

@@ -343,6 +343,7 @@ where
                     self.worker.send(Command::ShowBest(true));
                 }
             }
+            Report::Phases(work) => self.history.finished_with(work),
             Report::Crashed(message) => self.state = RunState::Crashed(message),
             Report::Moved(moved) => self.moved = moved.map(|m| *m),
             Report::Acceptance(measured) => self.measured = Some(*measured),

@@ -232,15 +232,23 @@ impl Widget for StatsPanel<'_> {
             Speed::Limited(rate) => format!("{}/s", format::si(rate as f64, Si::Panel)),
             Speed::Rising(rate) => format!("{}/s rising", format::si(rate as f64, Si::Panel)),
         };
-        let phase = match self.history.planned(now.phase) {
+        // The phase's share of the budget as planned, when it has part of it: what each
+        // phase used is the end banner's. The row takes the blank above the counters.
+        let planned = match self.history.planned(now.phase) {
             Some(plan) if plan.share < 1.0 => {
-                format!("{} {}", now.phase.name(), plan.bound.show(plan.share))
+                counter("planned", format!("{} of budget", plan.bound.show(plan.share)), theme)
             }
-            _ => now.phase.name().to_string(),
+            _ => Line::raw(""),
+        };
+        let phase = counter("phase", now.phase.name().to_string(), theme);
+        let (first, second) = if planned.width() == 0 {
+            (planned, phase)
+        } else {
+            (phase, planned)
         };
         Paragraph::new(vec![
-            Line::raw(""),
-            counter("phase", phase, theme),
+            first,
+            second,
             counter("iteration", format::count(now.iteration), theme),
             counter("iter/s", rate, theme),
             counter("best E", format::energy(now.best_energy), theme),
@@ -352,6 +360,42 @@ mod tests {
         let text = panel_rows(&[sample(0, 0), sample(1, 0)]).join("\n");
         assert!(text.contains("phase      annealing"), "{text}");
         assert!(text.contains("Temperature 0.5000"), "{text}");
+    }
+
+    #[test]
+    fn a_phase_s_share_of_the_budget_is_said_to_be_the_planned_one() {
+        use kiln_core::search::{Phase, Planned};
+        let plan = vec![
+            Planned {
+                phase: Phase::Anneal,
+                share: 0.2,
+            },
+            Planned {
+                phase: Phase::LocalSearch,
+                share: 0.8,
+            },
+        ];
+        let mut history = History::default().with_plan(plan);
+        history.push(sample(0, 0));
+        history.push(kiln_core::search::Sample {
+            phase: Phase::LocalSearch,
+            control: Control::Threshold(0.5),
+            ..sample(1, 0)
+        });
+        let rows = rows_of(&history, MIN_HEIGHT);
+        let text = rows.join("\n");
+        let phase = rows.iter().position(|r| r.contains("phase")).unwrap();
+        assert_eq!(rows[phase].trim_end(), "|phase      local search", "{text}");
+        assert_eq!(
+            rows[phase + 1].trim_end(),
+            "|planned    80% of budget",
+            "{text}"
+        );
+        // Every counter still fits.
+        assert!(text.contains("speed      full"), "{text}");
+        // A run of one phase has no plan to speak of: a blank row, then its phase.
+        let text = panel_rows(&[sample(0, 0), sample(1, 0)]).join("\n");
+        assert!(!text.contains("planned"), "{text}");
     }
 
     #[test]

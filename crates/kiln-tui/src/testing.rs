@@ -13,7 +13,7 @@ use crate::session::{Board, BoardKey, RunState, Session, put};
 use crate::theme::Theme;
 use kiln_core::problems::sudoku::{CellKind, Geometry, SudokuSnapshot};
 use kiln_core::search::worker::Command;
-use kiln_core::search::{Budget, Sample};
+use kiln_core::search::{Budget, Control, Phase, Sample};
 
 /// A session frozen at one moment, so a whole screen can be compared as text.
 pub struct Frozen<V> {
@@ -22,6 +22,8 @@ pub struct Frozen<V> {
     board: SudokuSnapshot,
     view: V,
     elapsed: Duration,
+    /// When the first sample came in (the others 100 ms apart).
+    start: Instant,
 }
 
 /// A 9x9 board solved but for r1c1 and r1c2 swapped (columns 1 and 2 clash), after four
@@ -53,9 +55,9 @@ pub fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Froz
     let t = Instant::now();
     for (i, e) in [40.0, 20.0, 10.0, 4.0].into_iter().enumerate() {
         let sample = Sample {
-            phase: kiln_core::search::Phase::Anneal,
+            phase: Phase::Anneal,
             iteration: 1_000_000 * i as u64,
-            control: kiln_core::search::Control::Temperature(0.3),
+            control: Control::Temperature(0.3),
             energy: e,
             best_energy: e,
             acceptance: 0.25,
@@ -75,6 +77,7 @@ pub fn frozen_solved<V: Board<SudokuSnapshot>>(state: RunState, view: V) -> Froz
         },
         view,
         elapsed: Duration::from_millis(60),
+        start: t,
     }
 }
 
@@ -82,6 +85,21 @@ impl<V> Frozen<V> {
     /// The same session, having run for `elapsed` (a race places its finishers by this).
     pub fn after(self, elapsed: Duration) -> Self {
         Frozen { elapsed, ..self }
+    }
+
+    /// The same session gone on to `phase`, steered by `control`: one more sample, a
+    /// million steps and 100 ms after the last.
+    pub fn then(mut self, phase: Phase, control: Control) -> Self {
+        let last = *self.history.latest().expect("a frozen session has samples");
+        let sample = Sample {
+            phase,
+            control,
+            iteration: last.iteration + 1_000_000,
+            ..last
+        };
+        self.history
+            .push_at(sample, self.start + Duration::from_millis(400));
+        self
     }
 }
 

@@ -234,8 +234,10 @@ fn legend_entries(marks: &Marks, reference: bool, cities: bool, theme: &Theme) -
 }
 
 impl Board<TspSnapshot> for TspView {
+    /// Small enough for a race's four panes at 80x24 (each 38x9 inside its border, 22
+    /// columns of it the board's): a 7-row canvas still shows a tour's shape.
     fn min_size(&self, _: Option<&TspSnapshot>) -> (u16, u16) {
-        (20, 10)
+        (20, 8)
     }
 
     fn render(&self, s: &TspSnapshot, area: Rect, buf: &mut Buffer, theme: &Theme) {

@@ -18,7 +18,7 @@ use crate::headless::output::Format;
 use crate::headless::progress::Progress;
 use crate::headless::report::{self, Counts};
 use crate::messages::say;
-use crate::search::{Phase, PhaseWork, StopReason, run_traced};
+use crate::search::{Search as _, StopReason, run_traced};
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
@@ -112,6 +112,8 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     let mut pipeline = launch.search;
     run_traced(&mut pipeline, BATCH, &mut trace, &mut progress);
     drop(progress);
+    // A local search's steps are its move evaluations.
+    let phases = PhaseLine::all(&pipeline.phases());
     let outcome = pipeline.finish();
     let annealed = &outcome.anneal;
     let stop = match outcome.reason {
@@ -124,22 +126,6 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     let seconds = started.elapsed().as_secs_f64();
     let anneal_seconds = annealed.elapsed.as_secs_f64();
     let local_seconds = outcome.local_elapsed.as_secs_f64();
-    // A local search's steps are its move evaluations.
-    let mut phases = vec![PhaseWork {
-        phase: Phase::Anneal,
-        chains: 1,
-        steps: annealed.iterations,
-        time: annealed.elapsed,
-    }];
-    if outcome.local_ran {
-        phases.push(PhaseWork {
-            phase: Phase::LocalSearch,
-            chains: 1,
-            steps: outcome.local.evaluations,
-            time: outcome.local_elapsed,
-        });
-    }
-    let phases = PhaseLine::all(&phases);
 
     trace.finish().wrap_err("writing the --trace file")?;
     Ok(Report {

@@ -278,6 +278,12 @@ impl<S: Search> Search for Traced<S> {
     fn generations(&self) -> Option<u64> {
         self.search.generations()
     }
+    fn winner(&self) -> Option<usize> {
+        self.search.winner()
+    }
+    fn phases(&mut self) -> Vec<super::PhaseWork> {
+        self.search.phases()
+    }
 }
 
 impl<S: Search> Drop for Traced<S> {

@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::{Explained, Sample, Search, StopReason};
+use super::{Explained, PhaseWork, Sample, Search, StopReason};
 
 /// How long after the last `step_batch` the helper goes on.
 const LEASE: Duration = Duration::from_millis(100);
@@ -143,6 +143,10 @@ impl<S: Search> Search for Unpaced<S> {
 
     fn winner(&self) -> Option<usize> {
         self.shared.search().winner()
+    }
+
+    fn phases(&mut self) -> Vec<PhaseWork> {
+        self.shared.search().phases()
     }
 }
 

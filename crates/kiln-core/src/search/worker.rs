@@ -15,7 +15,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::explain::{Acceptance, Measured};
-use super::{Explained, Sample, Search, StopReason};
+use super::{Explained, PhaseWork, Sample, Search, StopReason};
 
 /// The name of the annealing thread; the TUI's panic hook recognises it.
 pub const WORKER_THREAD: &str = "kiln-annealer";
@@ -223,6 +223,10 @@ pub enum Report {
     /// The run ended, and why; the worker waits for commands (a reheat or restart revives
     /// it).
     Finished(StopReason),
+    /// What each phase of the run did, in steps and time, sent with every sample of a run
+    /// that has ended: the shares the end banner gives are these, not estimates from the
+    /// samples (published every few frames, they straddle the phase boundaries).
+    Phases(Vec<PhaseWork>),
     /// A finished run goes on (a reheat or restart after its end).
     Revived,
     /// The step just taken, explained, at a pace slow enough to follow each one (and for
@@ -612,6 +616,12 @@ impl<E: Search> Loop<E> {
         self.send(Report::Sample(sample));
         if self.explaining {
             self.send(Report::Acceptance(Box::new(self.acceptance.measured())));
+        }
+        // A run that has ended says what each phase did, after the sample whose steps it
+        // counts and before the board the UI takes the reports with.
+        if self.search.stopped().is_some() {
+            let phases = self.search.phases();
+            self.send(Report::Phases(phases));
         }
         if self.mailbox.wanted.swap(false, Ordering::AcqRel) || force {
             let board = if self.show_best {

@@ -10,7 +10,9 @@ use rand::SeedableRng;
 use super::ils::{self, Descent, KickStats, Kicks};
 use super::problem::{TspProblem, TspSnapshot};
 use crate::anneal::{Problem, Runner};
-use crate::search::{Control, Explained, Outcome, Phase, Rng, Sample, Search, StopReason};
+use crate::search::{
+    Control, Explained, Outcome, Phase, PhaseWork, Rng, Sample, Search, StopReason,
+};
 use crate::search::{EPS, interrupt};
 
 /// What follows the anneal.
@@ -429,6 +431,27 @@ impl Search for TspPipeline {
     fn restart(&mut self) {
         self.back_to_annealing();
         self.runner.restart();
+    }
+
+    /// The anneal's steps, then the local searches' evaluations, as a report counts them.
+    fn phases(&mut self) -> Vec<PhaseWork> {
+        let annealed = self.runner.sample();
+        let mut phases = vec![PhaseWork {
+            phase: Phase::Anneal,
+            chains: 1,
+            steps: annealed.iteration,
+            time: annealed.elapsed,
+        }];
+        if self.local.is_some() || self.kept.is_some() {
+            let (steps, time) = self.local_spent();
+            phases.push(PhaseWork {
+                phase: Phase::LocalSearch,
+                chains: 1,
+                steps,
+                time,
+            });
+        }
+        phases
     }
 }
 
