@@ -49,14 +49,17 @@ const END_SECONDS_PER_PIXEL: f64 = 15e-9;
 pub fn time_for_a_round(config: &RunConfig, pixels: usize) -> bool {
     let needed = Duration::from_secs_f64(2.0 * pixels as f64 * END_SECONDS_PER_PIXEL);
     let now = Instant::now();
-    let end = config
-        .budget
-        .time_limit
+    time_ends(config, now).is_none_or(|end| end.saturating_duration_since(now) > needed)
+}
+
+/// When `config`'s time budget ends if it starts `now`: at its time limit or its deadline,
+/// whichever comes first (never, with neither).
+fn time_ends(config: &RunConfig, now: Instant) -> Option<Instant> {
+    (config.budget.time_limit)
         .and_then(|limit| now.checked_add(limit))
         .into_iter()
         .chain(config.budget.deadline)
-        .min();
-    end.is_none_or(|end| end.saturating_duration_since(now) > needed)
+        .min()
 }
 
 /// Most rounds a run is split into.
@@ -137,14 +140,8 @@ impl Rounds {
         // the end, the rounds the rest, counted from now (a round's own clock starts only
         // once its copy of the image is made).
         let reserve = Duration::from_secs_f64(start.pixels() as f64 * END_SECONDS_PER_PIXEL);
-        let polish_deadline = config
-            .budget
-            .time_limit
-            .and_then(|limit| now.checked_add(limit))
-            .into_iter()
-            .chain(config.budget.deadline)
-            .min()
-            .map(|end| end.checked_sub(reserve).unwrap_or(now).max(now));
+        let polish_deadline =
+            time_ends(&config, now).map(|end| end.checked_sub(reserve).unwrap_or(now).max(now));
         if let Some(end) = polish_deadline {
             let rounds = end.duration_since(now).mul_f64(1.0 - POLISH_SHARE);
             config.budget.time_limit = Some(rounds);
