@@ -326,6 +326,32 @@ fn runs_that_cannot_fit_their_memory_or_time_are_refused() {
         ],
         "kiln: --time-limit 0.05 is too short for 1000000 cities",
     );
+    // Building a 4096x4096 pattern took 0.45-0.5 s, and a limit of 0.3 s ran for 0.87 s;
+    // denoising's setup takes 0.17 s.
+    refused_starting(
+        &[
+            "image",
+            "--size",
+            "4096x4096",
+            "--time-limit",
+            "0.3",
+            "--headless",
+        ],
+        "kiln: --time-limit 0.3 is too short for a 4096x4096 image: setting it up takes \
+         about 0.50 s",
+    );
+    refused_starting(
+        &[
+            "image",
+            "--denoise",
+            "--size",
+            "4096x4096",
+            "--time-limit",
+            "0.1",
+            "--headless",
+        ],
+        "kiln: --time-limit 0.1 is too short for a 4096x4096 image",
+    );
 }
 
 #[test]

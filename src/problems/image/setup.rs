@@ -15,7 +15,7 @@ use super::spec::{ImageModel, ImageSpec};
 use crate::anneal::{Problem, Rng, RunConfig, auto_temperature};
 use crate::headless::spec::{Defaults, Run, ScheduleKind, StartTemperature};
 use crate::input::InputError;
-use crate::messages::escape_controls;
+use crate::messages::{escape_controls, show_number};
 
 pub(super) const DEFAULT_SIZE: (usize, usize) = (256, 256);
 pub(super) const DEFAULT_DENSITY: f64 = 0.3;
@@ -79,10 +79,38 @@ pub fn build(spec: &ImageSpec) -> Result<Setup, InputError> {
             )
         }
     };
+    refuse_too_short(model, &spec.run, &input)?;
     if model.denoise {
         build_denoise(model, &spec.run, input, source, &mut rng, started)
     } else {
         build_pattern(model, input, source)
+    }
+}
+
+/// The least time building a problem takes per pixel, whatever its limit, on a quiet
+/// machine: a pattern's field and pixel lists (0.45-0.5 s at 4096x4096), a denoising run's
+/// noise, energy and copies of the image (0.17 s; its rounds are left out when no time is
+/// left for them). A shorter --time-limit is refused.
+const PATTERN_SETUP_SECONDS_PER_PIXEL: f64 = 30e-9;
+const DENOISE_SETUP_SECONDS_PER_PIXEL: f64 = 10e-9;
+
+/// Refuses a --time-limit shorter than setting up `input` takes (issue 33: 4096x4096
+/// images ran for 0.8 s and more of a 0.2 s limit).
+fn refuse_too_short(model: &ImageModel, run: &Run, input: &Bitmap) -> Result<(), InputError> {
+    let per_pixel = match model.denoise {
+        true => DENOISE_SETUP_SECONDS_PER_PIXEL,
+        false => PATTERN_SETUP_SECONDS_PER_PIXEL,
+    };
+    let needed = input.len() as f64 * per_pixel;
+    match run.limits.time_limit {
+        Some(limit) if limit < needed => Err(InputError::flags(format!(
+            "--time-limit {} is too short for a {}x{} image: setting it up takes about \
+             {needed:.2} s (give a longer limit, or --max-steps)",
+            show_number(limit),
+            input.width,
+            input.height
+        ))),
+        _ => Ok(()),
     }
 }
 

@@ -10,7 +10,7 @@ use rand::SeedableRng;
 
 use super::instance::Instance;
 use super::problem::{Cost, TspProblem};
-use super::spec::{Search, TspModel, TspSpec};
+use super::spec::{Search, TspSpec};
 use super::{Then, TspPipeline, ils};
 use super::{random, tour_file, tsplib};
 use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
@@ -214,6 +214,9 @@ pub struct Setup {
     pub config: RunConfig,
     /// The temperature a reheat (flag or UI key) raises T to.
     pub reheat_temperature: f64,
+    /// How long one pass over the tour takes (measuring its length): what the run's
+    /// passes outside its searches will take is kept out of their time.
+    pass: Duration,
 }
 
 /// The share of the time limit kept for the final descent. From an annealed tour it makes
@@ -229,32 +232,89 @@ const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
 /// Mixed into the seed for the kicks' own generator.
 const KICK_SEED: u64 = 0x6b69_636b;
 
+/// Work a run does outside its searches' deadlines, in passes over the tour, each as long
+/// as measuring the tour's length once (a run's setup measures one): at a million cities
+/// a pass takes 0.05-0.17 s, and these passes took a 1 s run to 2.1-3.5 s.
+/// After every search, headless: the final tour's length, the annealed one's and the
+/// tour's JSON.
+const END_PASSES: u32 = 3;
+/// The kicks, besides their search: a copy of the problem, the mean candidate edge and two
+/// energies to start, the descended tour's energy and the best tour put back to end.
+const KICKS_PASSES: u32 = 6;
+/// A greedy descent, besides its search: a copy of the problem and its queue of every city.
+const DESCENT_PASSES: u32 = 2;
+/// Between the setup and the first step: the first tour's energy and its copy as the best.
+const LAUNCH_PASSES: u32 = 2;
+/// Cities a pass is timed on, at least (all of them when there are fewer): a quarter of
+/// the tour otherwise, so that the time covers the thread's pauses on a busy machine as a
+/// whole pass's does (the fastest of a few short timings took a third of it).
+const TIMED_CITIES: usize = 4096;
+
+/// How long one pass over a tour of `instance` takes (its length measured once), timed on
+/// a sample of its cities taken in a scattered order, as a tour takes them, and scaled to
+/// all of them: a machine busy with other work takes longer, and the run plans for that.
+fn pass_time(instance: &Instance) -> Duration {
+    let n = instance.len();
+    let sample = n.min(TIMED_CITIES.max(n / 4));
+    // A prime above any count of cities: stepping by it modulo n visits them all.
+    let stride = 2_654_435_761 % n;
+    let timing = Instant::now();
+    let (mut at, mut length) = (0, 0u64);
+    for _ in 0..sample {
+        let next = match at + stride {
+            next if next >= n => next - n,
+            next => next,
+        };
+        length += u64::from(instance.distance(at as u32, next as u32));
+        at = next;
+    }
+    std::hint::black_box(length);
+    timing.elapsed().mul_f64(n as f64 / sample as f64)
+}
+
 /// The share of the budget taken from the annealer: the kicks' (`--kick-share`), or a
 /// sliver of time for the descent so that it ends within the time limit too.
-fn share(model: &TspModel) -> f64 {
-    match model.search {
+fn share(search: Search, kick_share: f64) -> f64 {
+    match search {
         Search::Anneal => 0.0,
         Search::AnnealDescent => DESCENT_SHARE,
-        Search::AnnealIls => model.kick_share,
+        Search::AnnealIls => kick_share,
     }
 }
 
-/// Takes `share` of the time budget (and, for the kicks, of the step budget) from the
-/// annealer for what follows it, which ends with the time limit of the whole run (counted
+/// Takes the local search's share of the time budget (and, for the kicks, of the step
+/// budget) from the annealer for what follows it, which ends with the time limit of the whole run (counted
 /// from `started`, setup included) or after its evaluations. Before the kicks the annealer
-/// takes at most `ANNEAL_STEPS_PER_CITY` steps for each of the `n` cities.
+/// takes at most `ANNEAL_STEPS_PER_CITY` steps for each of the `n` cities. The time the
+/// run's passes over the tour take (`pass` each: `END_PASSES` and the local search's own)
+/// is kept out of the searches' time; a local search that would not have the time to
+/// start is left out, and the search that runs comes back.
 fn split_budget(
     mut config: RunConfig,
-    search: Search,
-    share: f64,
+    mut search: Search,
+    kick_share: f64,
     started: Instant,
-    n: usize,
-) -> (RunConfig, ils::Budget) {
-    // The time limit counts from the start of the run: what setup took is spent.
-    let left = config
-        .budget
-        .time_limit
-        .map(|limit| limit.saturating_sub(started.elapsed()));
+    (n, pass): (usize, Duration),
+) -> (RunConfig, ils::Budget, Search) {
+    // The time limit counts from the start of the run: what setup took is spent, and the
+    // end's passes will be.
+    let mut left = config.budget.time_limit.map(|limit| {
+        limit
+            .saturating_sub(started.elapsed())
+            .saturating_sub(pass * END_PASSES)
+    });
+    let passes = match search {
+        Search::Anneal => 0,
+        Search::AnnealDescent => DESCENT_PASSES,
+        Search::AnnealIls => KICKS_PASSES,
+    };
+    if let Some(time) = &mut left {
+        match time.checked_sub(pass * passes) {
+            Some(searching) => *time = searching,
+            None => search = Search::Anneal,
+        }
+    }
+    let share = share(search, kick_share);
     // A descent is not counted in steps: the annealer keeps them all.
     let step_share = if search == Search::AnnealIls {
         share
@@ -279,7 +339,7 @@ fn split_budget(
         config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
     }
     config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
-    (config, budget)
+    (config, budget, search)
 }
 
 /// The phases of a run and their shares of its budget: of its steps when it has a step
@@ -320,17 +380,21 @@ impl Setup {
             count(self.loaded.instance.len(), "city", "cities")
         );
         let (model, seed) = (&spec.model, spec.run.seed);
-        let share = share(model);
         let whole = self.config.clone();
-        let (config, budget) = split_budget(
+        let (config, budget, search) = split_budget(
             self.config,
             model.search,
-            share,
+            model.kick_share,
             started,
-            self.problem.order().len(),
+            (self.problem.order().len(), self.pass),
         );
-        let plan = plan(&whole.budget, &config.budget, model.search, share);
-        let then = match model.search {
+        let plan = plan(
+            &whole.budget,
+            &config.budget,
+            search,
+            share(search, model.kick_share),
+        );
+        let then = match search {
             Search::Anneal => Then::Nothing,
             Search::AnnealDescent => Then::Descent,
             Search::AnnealIls => Then::Kicks {
@@ -345,16 +409,11 @@ impl Setup {
 }
 
 /// Builds the problem (first tour from the seed) and its run configuration.
-/// The time limit counts the setup, which is held to `SETUP_SHARE` of it.
+/// The time limit counts the setup, which is held to `SETUP_SHARE` of what the run's own
+/// passes over the tour leave of it.
 pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
     let started = Instant::now();
     let (args, run) = (&spec.model, &spec.run);
-    let set_up_by = run
-        .limits
-        .time_limit
-        .or_else(|| default_time_limit(spec))
-        .and_then(|limit| Duration::try_from_secs_f64(limit * SETUP_SHARE).ok())
-        .and_then(|share| started.checked_add(share));
     let loaded = load(spec)?;
     let cities = loaded.instance.len();
     let k = (args.neighbours as usize).min(cities - 1);
@@ -379,6 +438,16 @@ pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
         ))
         .into());
     }
+    let pass = pass_time(&loaded.instance);
+    let set_up_by = run
+        .limits
+        .time_limit
+        .or_else(|| default_time_limit(spec))
+        .and_then(|limit| Duration::try_from_secs_f64(limit).ok())
+        .map(|limit| {
+            let searched = limit.saturating_sub(pass * (END_PASSES + LAUNCH_PASSES));
+            started + searched.mul_f64(SETUP_SHARE)
+        });
     let seed = run.seed;
     let mut rng = Rng::seed_from_u64(seed);
     let problem = TspProblem::set_up_by(
@@ -403,6 +472,7 @@ pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
         loaded,
         problem,
         config,
+        pass,
     })
 }
 

@@ -42,6 +42,26 @@ const POLISH_SHARE: f64 = 0.25;
 /// at 4096x4096 on a busy 2-core machine (issue 33).
 const END_SECONDS_PER_PIXEL: f64 = 15e-9;
 
+/// Whether a round has the time to run before `config`'s deadline (or within its time
+/// limit, from now): its copies of the image and the work after it, each about the end's
+/// reserve, must fit. A run without it ends on its start: a 4096x4096 image set up past a
+/// 0.2 s limit spent 0.4 s more on a round's copies.
+pub fn time_for_a_round(config: &RunConfig, pixels: usize) -> bool {
+    let needed = Duration::from_secs_f64(2.0 * pixels as f64 * END_SECONDS_PER_PIXEL);
+    let now = Instant::now();
+    time_ends(config, now).is_none_or(|end| end.saturating_duration_since(now) > needed)
+}
+
+/// When `config`'s time budget ends if it starts `now`: at its time limit or its deadline,
+/// whichever comes first (never, with neither).
+fn time_ends(config: &RunConfig, now: Instant) -> Option<Instant> {
+    (config.budget.time_limit)
+        .and_then(|limit| now.checked_add(limit))
+        .into_iter()
+        .chain(config.budget.deadline)
+        .min()
+}
+
 /// Most rounds a run is split into.
 pub(crate) const MAX_ROUNDS: usize = 8;
 /// Fewest proposals per pixel a round gets when the number of rounds is automatic: fewer
@@ -63,8 +83,8 @@ pub(crate) fn auto_rounds(config: &RunConfig, pixels: usize) -> usize {
     (rounds as usize).clamp(1, MAX_ROUNDS)
 }
 
-/// How the rounds went, for the report.
-#[derive(Debug, Clone, PartialEq)]
+/// How the rounds went, for the report (none ran: `default()`).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RoundsReport {
     /// Best energy of each round on its own.
     pub round_energies: Vec<f64>,
@@ -120,14 +140,8 @@ impl Rounds {
         // the end, the rounds the rest, counted from now (a round's own clock starts only
         // once its copy of the image is made).
         let reserve = Duration::from_secs_f64(start.pixels() as f64 * END_SECONDS_PER_PIXEL);
-        let polish_deadline = config
-            .budget
-            .time_limit
-            .and_then(|limit| now.checked_add(limit))
-            .into_iter()
-            .chain(config.budget.deadline)
-            .min()
-            .map(|end| end.checked_sub(reserve).unwrap_or(now).max(now));
+        let polish_deadline =
+            time_ends(&config, now).map(|end| end.checked_sub(reserve).unwrap_or(now).max(now));
         if let Some(end) = polish_deadline {
             let rounds = end.duration_since(now).mul_f64(1.0 - POLISH_SHARE);
             config.budget.time_limit = Some(rounds);

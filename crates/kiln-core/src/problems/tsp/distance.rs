@@ -1,11 +1,9 @@
 //! Edge lengths for the hot loop (a matrix, or computed on the fly when n is large) and
 //! k-nearest-neighbour candidate lists.
 
-use std::time::Instant;
-
 use super::curve::Curve;
 use super::instance::Instance;
-use super::nearest::nearest;
+use super::nearest::{Deadlines, nearest};
 
 /// How far the quadrant lists look for a city in an empty quadrant: up to this many times
 /// k cities around (a city on the hull has no city at all in some quadrant; a city in a
@@ -57,17 +55,17 @@ pub(crate) struct Neighbours {
 }
 
 impl Neighbours {
-    /// The lists, exact unless finding them would end after `until`: then the
+    /// The lists, exact unless finding them would end after `by.exact`: then the
     /// space-filling curve that completed them comes too (see `nearest`).
     pub(crate) fn new(
         instance: &Instance,
         distances: &Distances,
         k: usize,
-        until: Option<Instant>,
+        by: Deadlines,
     ) -> (Self, Option<Curve>) {
         let k = k.clamp(1, instance.len() - 1);
         let reach = Some(REACH * k);
-        let (lists, curve) = nearest(instance, k, |a, b| distances.get(a, b), until, reach);
+        let (lists, curve) = nearest(instance, k, |a, b| distances.get(a, b), by, reach);
         (Neighbours { k, lists }, curve)
     }
 

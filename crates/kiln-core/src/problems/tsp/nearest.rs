@@ -122,17 +122,25 @@ impl Grid {
     }
 }
 
+/// When the candidate lists should be done: made exactly by `exact`, and by `done` at
+/// all (`None`: whenever they are).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Deadlines {
+    pub(crate) exact: Option<Instant>,
+    pub(crate) done: Option<Instant>,
+}
+
 /// The `k` nearest other cities of every city (k < n), nearest first, in one flat array;
 /// with `reach`, the quadrant lists instead (`quadrant::pick`), the search going on past
 /// the k nearest while a quadrant is empty, up to `reach` cities. When the search would
-/// end after `until`, the cities it has not reached get the `k` nearest of their
-/// neighbours along a space-filling curve instead (near, not nearest), and the curve comes
-/// back too.
+/// end after `by.exact`, the cities it has not reached get the `k` nearest of their
+/// neighbours along a space-filling curve instead (near, not nearest; in the curve's order
+/// for those it reaches after `by.done`), and the curve comes back too.
 pub(super) fn nearest(
     instance: &Instance,
     k: usize,
     distance: impl Fn(u32, u32) -> u32,
-    until: Option<Instant>,
+    by: Deadlines,
     reach: Option<usize>,
 ) -> (Vec<u32>, Option<Curve>) {
     let n = instance.len();
@@ -148,7 +156,7 @@ pub(super) fn nearest(
         None => (0..n as u32).collect(),
     };
     // Paced from here: the grid is built once, not per city.
-    let phase = Phase::start(until, n);
+    let phase = Phase::start(by.exact, n);
     for (done, &a) in order.iter().enumerate() {
         if phase.late(done) {
             let mut pending = vec![false; n];
@@ -156,7 +164,7 @@ pub(super) fn nearest(
                 pending[city as usize] = true;
             }
             let curve = Curve::new(&instance.cities);
-            curve.fill(instance, k, &pending, &mut lists);
+            curve.fill(instance, k, &pending, &mut lists, by.done);
             return (lists, Some(curve));
         }
         found.clear();
@@ -370,7 +378,14 @@ mod tests {
         for metric in [Metric::Euc2d, Metric::Ceil2d, Metric::Att, Metric::Geo] {
             for (n, k) in [(2, 1), (3, 2), (10, 9), (200, 8), (1000, 10)] {
                 let inst = instance(metric, scatter(n, n as u64));
-                let grid = nearest(&inst, k, |a, b| inst.distance(a, b), None, None).0;
+                let grid = nearest(
+                    &inst,
+                    k,
+                    |a, b| inst.distance(a, b),
+                    Deadlines::default(),
+                    None,
+                )
+                .0;
                 assert_eq!(grid, all_pairs(&inst, k), "{metric:?} n {n} k {k}");
             }
         }
@@ -380,12 +395,26 @@ mod tests {
     fn points_all_in_one_place_or_on_a_line() {
         let same = instance(Metric::Euc2d, vec![(3.0, 3.0); 50]);
         assert_eq!(
-            nearest(&same, 5, |a, b| same.distance(a, b), None, None).0,
+            nearest(
+                &same,
+                5,
+                |a, b| same.distance(a, b),
+                Deadlines::default(),
+                None
+            )
+            .0,
             all_pairs(&same, 5)
         );
         let line = instance(Metric::Euc2d, (0..100).map(|i| (i as f64, 7.0)).collect());
         assert_eq!(
-            nearest(&line, 6, |a, b| line.distance(a, b), None, None).0,
+            nearest(
+                &line,
+                6,
+                |a, b| line.distance(a, b),
+                Deadlines::default(),
+                None
+            )
+            .0,
             all_pairs(&line, 6)
         );
     }
@@ -397,8 +426,22 @@ mod tests {
         points.extend((0..40).map(|i| (i as f64, 50.0)));
         let inst = instance(Metric::Euc2d, points);
         let k = 5;
-        let plain = nearest(&inst, k, |a, b| inst.distance(a, b), None, None).0;
-        let lists = nearest(&inst, k, |a, b| inst.distance(a, b), None, Some(64 * k)).0;
+        let plain = nearest(
+            &inst,
+            k,
+            |a, b| inst.distance(a, b),
+            Deadlines::default(),
+            None,
+        )
+        .0;
+        let lists = nearest(
+            &inst,
+            k,
+            |a, b| inst.distance(a, b),
+            Deadlines::default(),
+            Some(64 * k),
+        )
+        .0;
         let across = |list: &[u32], a: u32| list.iter().any(|&b| (b < 40) != (a < 40));
         for a in 0..80u32 {
             let list = &lists[a as usize * k..][..k];

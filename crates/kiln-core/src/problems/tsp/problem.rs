@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 use super::curve::{Curve, Phase};
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
-use super::nearest::Unvisited;
+use super::nearest::{Deadlines, Unvisited};
 use super::tour::Tour;
 use crate::anneal::Problem;
 use crate::search::{Rng, Sketch};
@@ -127,8 +127,9 @@ impl TspProblem {
     }
 
     /// As `new`, but the candidate lists and the nearest-neighbour tour give way to a
-    /// space-filling curve for the cities they would reach after `until`, so that a run
-    /// with a short time limit still has time to anneal.
+    /// space-filling curve for the cities they would reach after `until` (the curve's
+    /// lists too, see `Curve::fill`), so that a run with a short time limit still has time
+    /// to anneal.
     pub fn set_up_by(
         instance: Arc<Instance>,
         moves: MoveSet,
@@ -146,7 +147,11 @@ impl TspProblem {
             let now = Instant::now();
             now + until.saturating_duration_since(now).mul_f64(2.0 / 3.0)
         });
-        let (neighbours, curve) = Neighbours::new(&instance, &distances, k, lists_by);
+        let by = Deadlines {
+            exact: lists_by,
+            done: until,
+        };
+        let (neighbours, curve) = Neighbours::new(&instance, &distances, k, by);
         let n = instance.len() as u32;
         let mut problem = TspProblem {
             instance,
@@ -217,6 +222,10 @@ impl TspProblem {
     /// one would end after `until` (its last cities, scattered far apart, would make a
     /// greedy start finished along the curve worse than the curve alone).
     fn nearest_neighbour_tour(&self, start: u32, until: Option<Instant>) -> Vec<u32> {
+        // Lists that ended at the deadline leave none for bucketing the cities either.
+        if until.is_some_and(|until| Instant::now() >= until) {
+            return Curve::new(&self.instance.cities).order;
+        }
         let n = self.instance.len();
         let mut visited = vec![false; n];
         let mut unvisited = Unvisited::new(&self.instance);
