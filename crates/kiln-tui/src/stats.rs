@@ -235,9 +235,11 @@ impl Widget for StatsPanel<'_> {
         // The phase's share of the budget as planned, when it has part of it: what each
         // phase used is the end banner's. The row takes the blank above the counters.
         let planned = match self.history.planned(now.phase) {
-            Some(plan) if plan.share < 1.0 => {
-                counter("planned", format!("{} of budget", plan.bound.show(plan.share)), theme)
-            }
+            Some(plan) if plan.share < 1.0 => counter(
+                "planned",
+                format!("{} of budget", plan.bound.show(plan.share)),
+                theme,
+            ),
             _ => Line::raw(""),
         };
         let phase = counter("phase", now.phase.name().to_string(), theme);

@@ -469,12 +469,14 @@ pub fn paced(spec: &SudokuSpec, puzzle: &Puzzle, speed: Speed) -> Result<SudokuS
     Ok(spec)
 }
 
-/// The run of `puzzle` the view shows at `speed` (see `paced`).
+/// The run of `puzzle` the view shows at `speed` (see `paced`): at any pace, conflict
+/// learning (which has no moves to watch) runs flat out beside it, in a race pane as in
+/// the single view; at full speed, step for step as headless.
 pub fn watched(spec: &SudokuSpec, puzzle: &Puzzle, speed: Speed) -> Result<Solver> {
     let spec = paced(spec, puzzle, speed)?;
     Ok(match speed {
-        Speed::Rising(_) => watched_solver(puzzle, &spec)?,
-        _ => solver(puzzle, &spec)?,
+        Speed::Full => solver(puzzle, &spec)?,
+        Speed::Limited(_) | Speed::Rising(_) => watched_solver(puzzle, &spec)?,
     })
 }
 

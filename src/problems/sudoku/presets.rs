@@ -482,10 +482,15 @@ fn build(puzzle: &Puzzle, spec: &SudokuSpec, unpaced: bool) -> Result<Solver, In
         {
             break;
         }
-        let chain = SudokuSpec {
+        let mut chain = SudokuSpec {
             run: spec.run.chain(i, threads),
             ..spec.clone()
         };
+        // A learner beside a watched chain runs flat out until its verdict or the run's
+        // end: a share of the steps a pace allows would stop it long before either.
+        if unpaced && preset.model(prepared.puzzle.n, i) == Model::ConflictLearning {
+            chain.run.limits.max_steps = None;
+        }
         let (plan, search) = self::chain(&prepared, &chain, i, free_cells)?;
         let search: SudokuSearch = match plan.model {
             Model::ConflictLearning if unpaced => Box::new(Unpaced::new(search)),
