@@ -366,15 +366,17 @@ mod tests {
 
     #[test]
     fn a_phase_s_share_of_the_budget_is_said_to_be_the_planned_one() {
-        use kiln_core::search::{Phase, Planned};
+        use kiln_core::search::{Bound, Phase, Planned};
         let plan = vec![
             Planned {
                 phase: Phase::Anneal,
                 share: 0.2,
+                bound: Bound::Exactly,
             },
             Planned {
                 phase: Phase::LocalSearch,
                 share: 0.8,
+                bound: Bound::Exactly,
             },
         ];
         let mut history = History::default().with_plan(plan);

@@ -22,8 +22,7 @@ const CHUNK: u64 = 256;
 pub const BATCH: u64 = 1 << 14;
 /// A state this large (in `snapshot_cost`) may have slow steps: its batches read the
 /// clock after every chunk; one a sixteenth of its size after every sixteenth, and one of
-/// 1024 or less only at the batch's end, as before (a clock read per chunk cost a 25x25
-/// Sudoku 0.5 % of its instructions).
+/// 1024 or less only at the batch's end (a clock read per chunk is felt by fast steps).
 const SLOW_STATE: u64 = 1 << 16;
 
 /// What to do when the energy has not improved for a while.
@@ -427,9 +426,9 @@ impl<P: Problem> Runner<P> {
             if self.iterations == self.chunk_end {
                 self.check_stagnation();
                 self.check_checkpoint();
-                // A batch of a large problem's slow steps (a million cities' random first
-                // tour, where a reversal moves half of them) ran 24-33 s of a 1 s limit:
-                // the clock is read between its chunks too, never per step.
+                // A large problem's steps may be slow (a reversal in a million cities'
+                // random first tour moves half of them): the clock is read between its
+                // chunks too, never per step.
                 chunks += 1;
                 if chunks.is_multiple_of(self.clock_gap)
                     && out_of_time.is_some_and(|end| Instant::now() >= end)
