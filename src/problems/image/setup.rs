@@ -94,8 +94,8 @@ pub fn build(spec: &ImageSpec) -> Result<Setup, InputError> {
 const PATTERN_SETUP_SECONDS_PER_PIXEL: f64 = 30e-9;
 const DENOISE_SETUP_SECONDS_PER_PIXEL: f64 = 10e-9;
 
-/// Refuses a --time-limit shorter than setting up `input` takes (issue 33: 4096x4096
-/// images ran for 0.8 s and more of a 0.2 s limit).
+/// Refuses a --time-limit shorter than setting up `input` takes: such a run would end
+/// past its limit whatever its searches did.
 fn refuse_too_short(model: &ImageModel, run: &Run, input: &Bitmap) -> Result<(), InputError> {
     let per_pixel = match model.denoise {
         true => DENOISE_SETUP_SECONDS_PER_PIXEL,

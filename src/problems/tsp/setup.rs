@@ -234,9 +234,8 @@ const KICK_SEED: u64 = 0x6b69_636b;
 
 /// Work a run does outside its searches' deadlines, in passes over the tour, each as long
 /// as measuring the tour's length once (a run's setup measures one): at a million cities
-/// a pass takes 0.05-0.17 s, and these passes took a 1 s run to 2.1-3.5 s.
-/// After every search, headless: the final tour's length, the annealed one's and the
-/// tour's JSON.
+/// these passes alone can overrun a short limit (docs/limits.md). After every search,
+/// headless: the final tour's length, the annealed one's and the tour's JSON.
 const END_PASSES: u32 = 3;
 /// The kicks, besides their search: a copy of the problem, the mean candidate edge and two
 /// energies to start, the descended tour's energy and the best tour put back to end.
