@@ -4,9 +4,9 @@
 //! and past that it is told the server is full. So connections that never log in (silent
 //! ones, held open until the login time runs out) cannot keep anyone out of a session.
 //! Nor out of a handshake place: when all are taken, a newcomer takes the place of a
-//! connection that has said nothing (no login request) for `SILENT_GRACE`, or that has
-//! sent a password (waiting for its check, or refused), from the address that holds the
-//! most places.
+//! connection that has said nothing (no login request) for `SILENT_GRACE` (or at all, if
+//! its address crowds the places and the newcomer's does not), or that has sent a password
+//! (waiting for its check, or refused), from the address that holds the most places.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -25,6 +25,10 @@ pub(super) const HANDSHAKES_PER_ADDRESS: usize = 8;
 /// How long a connection may stay silent (no login request yet: a client sends one a few
 /// round trips after it connects) before a newcomer may take its place when all are taken.
 const SILENT_GRACE: Duration = Duration::from_secs(1);
+/// Handshake places an address holds from which its silent connections get no grace from
+/// a newcomer holding at most one: a flood that reconnects as fast as it is refused keeps
+/// every place young, and would keep everybody else out.
+const CROWDING: usize = HANDSHAKES_PER_ADDRESS / 2;
 
 /// How many places of one kind are held, in all and per address.
 #[derive(Default)]
@@ -88,10 +92,11 @@ struct Pending {
 }
 
 impl Pending {
-    /// Whether a newcomer may take its place at `now` when all are taken.
-    fn evictable(&self, now: Instant) -> bool {
+    /// Whether a newcomer may take its place at `now` when all are taken; `crowding` if
+    /// its address holds many places and the newcomer's few.
+    fn evictable(&self, now: Instant, crowding: bool) -> bool {
         match self.said {
-            Said::Nothing => now.saturating_duration_since(self.since) >= SILENT_GRACE,
+            Said::Nothing => crowding || now.saturating_duration_since(self.since) >= SILENT_GRACE,
             Said::Asked => false,
             Said::Password => true,
         }
@@ -109,16 +114,19 @@ struct Counts {
 }
 
 impl Counts {
-    /// Frees the place of a connection that was silent for `SILENT_GRACE` or sent a
+    /// Frees, for a newcomer from `address`, the place of a connection that was silent
+    /// for `SILENT_GRACE` (or at all, from an address `CROWDING` places) or sent a
     /// password, of those the one whose address holds the most places (the oldest of
     /// those), and tells it to close; whether there was one.
-    fn evict(&mut self, now: Instant) -> bool {
+    fn evict(&mut self, now: Instant, address: IpAddr) -> bool {
         let by_address = &self.handshakes.by_address;
+        let held = |address: &IpAddr| by_address.get(address).copied().unwrap_or(0);
+        let newcomer_holds = held(&address);
         let victim = self
             .pending
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.evictable(now))
+            .filter(|(_, p)| p.evictable(now, newcomer_holds <= 1 && held(&p.address) >= CROWDING))
             .max_by_key(|(_, s)| {
                 (
                     by_address.get(&s.address).copied(),
@@ -195,7 +203,7 @@ impl Limits {
         let mut taken = counts
             .handshakes
             .take(address, HANDSHAKES, HANDSHAKES_PER_ADDRESS);
-        if matches!(taken, Err(Full::All)) && counts.evict(now) {
+        if matches!(taken, Err(Full::All)) && counts.evict(now, address) {
             taken = counts
                 .handshakes
                 .take(address, HANDSHAKES, HANDSHAKES_PER_ADDRESS);
@@ -319,9 +327,24 @@ mod tests {
             .map(|n| limits.handshake(ip(100 + (n / 4) as u8)).unwrap())
             .collect();
         let last = limits.handshake(ip(200)).unwrap();
-        assert!(limits.handshake(ip(201)).is_none());
-        drop((more, last, silent));
+        // Full: an address that holds places itself waits for one...
+        assert!(limits.handshake(ip(100)).is_none());
+        // ...while a newcomer takes a silent one of a crowding address.
+        let newcomer = limits.handshake(ip(201)).unwrap();
+        drop((more, last, silent, newcomer));
         assert!(limits.handshake(ip(201)).is_some());
+    }
+
+    #[test]
+    fn a_flood_that_reconnects_at_once_keeps_no_newcomer_out() {
+        let limits = Limits::new(16);
+        let start = Instant::now();
+        // Every place taken a moment ago by eight addresses, none past its grace.
+        let held: Vec<Place> = (0..HANDSHAKES)
+            .map(|n| limits.handshake_at(ip(10 + (n / 8) as u8), start).unwrap())
+            .collect();
+        assert!(limits.handshake_at(ip(2), start).is_some());
+        drop(held);
     }
 
     #[tokio::test]
@@ -340,10 +363,10 @@ mod tests {
             .collect();
         let talker = limits.handshake_at(ip(1), start).unwrap();
         talker.spoke();
-        // Within the grace, nobody is put out.
+        // Within the grace, a newcomer from an address that holds places is refused.
         assert!(
             limits
-                .handshake_at(ip(2), start + SILENT_GRACE / 2)
+                .handshake_at(ip(17), start + SILENT_GRACE / 2)
                 .is_none()
         );
         let later = start + SILENT_GRACE;
