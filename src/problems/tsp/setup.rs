@@ -46,9 +46,9 @@ const SETUP_SHARE: f64 = 0.8;
 const MAX_CANDIDATES: usize = 5_000_000;
 
 /// The least time a run takes per city, whatever its limit: the tour, the candidate lists
-/// along the curve and the passes over the tour (1,000,000 cities asked for 0.05 s ran for
-/// 0.38 s). A shorter --time-limit is refused.
-const SETUP_SECONDS_PER_CITY: f64 = 5e-7;
+/// along the curve and the passes over the tour, which a shorter --time-limit could not
+/// hold (docs/limits.md). A shorter one is refused.
+const SETUP_SECONDS_PER_CITY: f64 = 7e-7;
 
 /// An instance and what is known about it, before any annealing.
 #[derive(Debug, Clone)]
