@@ -6,6 +6,7 @@ use clap::error::ErrorKind;
 
 use kiln::cli::race_plan::{self as race, Plan, Refusal};
 use kiln::cli::{Cli, Command};
+use kiln::headless::report::Lines;
 use kiln::input::InputError;
 use kiln::messages::warn;
 use kiln::problems::{BuiltIn, ProblemCommand};
@@ -195,10 +196,10 @@ fn run(cli: Cli, race: Option<Plan>) -> color_eyre::Result<()> {
         return kiln::race::headless_lineup(lineup, &mut out, &mut log);
     }
     match anneal {
-        Anneal::Problem(problem) => problem.get().headless(&mut out, &mut log),
+        Anneal::Problem(problem) => problem.get().headless(&mut Lines::to(&mut out), &mut log),
         Anneal::Race(args) => {
             kiln::problems::sudoku::race::headless_race(&args.spec()?, &mut out, &mut log)
         }
-        Anneal::Bare => kiln::cli::default_sudoku().headless(&mut out, &mut log),
+        Anneal::Bare => kiln::cli::default_sudoku().headless(&mut Lines::to(&mut out), &mut log),
     }
 }

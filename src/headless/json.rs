@@ -1,45 +1,11 @@
-//! What every headless JSON line shares (the contract is docs/json.md): one vocabulary for
-//! why a run ended, and times printed to the microsecond. Energies and counts are printed
+//! What every headless JSON line shares (the contract is docs/json.md): its phases, and
+//! times printed to the microsecond. Energies and counts are printed
 //! as they are: only fields that depend on the clock are rounded, so the rest of a line is
 //! the same on every machine for the same seed and `--max-steps`.
 
 use serde::{Serialize, Serializer};
 
-use crate::search::{PhaseWork, StopReason};
-
-/// Why a run ended, as every problem's `stop` field says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Stop {
-    /// The energy target was reached: a Sudoku solved.
-    Target,
-    /// The known optimum was reached: nothing shorter exists, so the run ended early.
-    Optimum,
-    /// The step budget (`--max-steps`) was spent.
-    Steps,
-    /// The time limit was reached.
-    Time,
-    /// A signal (SIGINT, SIGTERM, SIGHUP) asked the run to stop.
-    Interrupted,
-    /// The caller stopped the run (an observer said so).
-    Stopped,
-    /// The exact check proved the puzzle has no solution before any search (nothing was
-    /// annealed), or conflict learning proved it during the run.
-    NoSolution,
-}
-
-impl From<StopReason> for Stop {
-    fn from(reason: StopReason) -> Self {
-        match reason {
-            StopReason::Target => Stop::Target,
-            StopReason::MaxSteps => Stop::Steps,
-            StopReason::TimeLimit => Stop::Time,
-            StopReason::Stopped => Stop::Stopped,
-            StopReason::Interrupted => Stop::Interrupted,
-            StopReason::Refuted => Stop::NoSolution,
-        }
-    }
-}
+use crate::search::PhaseWork;
 
 /// One phase of a run as a report's `phases` array lists it: what ran, on how many chains,
 /// for how many steps and how long.
@@ -108,13 +74,6 @@ mod tests {
         assert_eq!(printed(Seconds(60.0)), "60.0");
         assert_eq!(printed(Seconds(1.763e-6)), "2e-6");
         assert_eq!(printed(Seconds(4e-7)), "0.0");
-    }
-
-    #[test]
-    fn stop_values_are_kebab_case() {
-        assert_eq!(printed(Stop::from(StopReason::MaxSteps)), "\"steps\"");
-        assert_eq!(printed(Stop::from(StopReason::TimeLimit)), "\"time\"");
-        assert_eq!(printed(Stop::NoSolution), "\"no-solution\"");
     }
 
     #[test]

@@ -7,12 +7,14 @@
 use std::io::Write;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 
 use super::batch;
 use super::output::{Format, OutputFile};
 use crate::headless::spec::Spec;
 use crate::messages::say;
+use crate::search::{Finished, Stop};
 
 /// What a headless run prints and writes.
 pub trait Report: Serialize + Send {
@@ -22,21 +24,72 @@ pub trait Report: Serialize + Send {
     fn output_failed(&mut self, error: String);
     /// What stderr says of the run after its line.
     fn summary(&self, log: &mut dyn Write);
-    /// What the batch's tally counts of the run.
-    fn counts(&self) -> Counts;
+    /// How the run ended: what the tally counts, a race ranks and the live banner says.
+    fn finished(&self) -> Finished;
 }
 
-/// One run, as a tally counts it.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Counts {
-    /// Wall time of the run.
-    pub seconds: f64,
-    /// Steps (or evaluations) it took.
-    pub iterations: u64,
-    /// Whether it reached its goal (a solved Sudoku).
-    pub solved: bool,
-    /// The input has no solution: nothing was searched.
-    pub impossible: bool,
+/// Where a batch's lines go: each run's line is written to `out` with the fields `after`
+/// holds appended (a race pane's `pane` and `raced`), and each run's [`Finished`] is kept
+/// for whoever ran the batch (a race ranks by them), whether or not the batch failed.
+pub struct Lines<'a> {
+    out: &'a mut dyn Write,
+    after: After,
+    finished: Vec<Finished>,
+}
+
+/// Fields added after a line's own, in their order, as JSON already.
+#[derive(Default)]
+struct After(Vec<(&'static str, Box<RawValue>)>);
+
+impl Serialize for After {
+    fn serialize<S: Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
+        out.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
+}
+
+/// A run's line: its report's fields, then the added ones.
+#[derive(Serialize)]
+struct Tagged<'a, R> {
+    #[serde(flatten)]
+    report: &'a R,
+    #[serde(flatten)]
+    after: &'a After,
+}
+
+impl<'a> Lines<'a> {
+    /// Lines written to `out` as the runs print them.
+    pub fn to(out: &'a mut dyn Write) -> Self {
+        Lines {
+            out,
+            after: After::default(),
+            finished: Vec::new(),
+        }
+    }
+
+    /// Adds field `name`, set to `value`, after every line's own fields.
+    pub fn after(mut self, name: &'static str, value: &impl Serialize) -> serde_json::Result<Self> {
+        self.after
+            .0
+            .push((name, serde_json::value::to_raw_value(value)?));
+        Ok(self)
+    }
+
+    /// The runs printed so far, in their order.
+    pub fn finished(&self) -> &[Finished] {
+        &self.finished
+    }
+
+    fn print<R: Report>(&mut self, report: &R) -> color_eyre::Result<()> {
+        let line = Tagged {
+            report,
+            after: &self.after,
+        };
+        serde_json::to_writer(&mut *self.out, &line)?;
+        writeln!(self.out)?;
+        self.out.flush()?;
+        self.finished.push(report.finished());
+        Ok(())
+    }
 }
 
 /// What the runs printed add up to.
@@ -52,12 +105,12 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, counts: Counts) {
-        self.seconds.push(counts.seconds);
-        self.iterations += counts.iterations;
-        self.anneal_time += Duration::from_secs_f64(counts.seconds);
-        self.solved += counts.solved as usize;
-        self.impossible += counts.impossible as usize;
+    fn add(&mut self, run: Finished) {
+        self.seconds.push(run.seconds);
+        self.iterations += run.iterations;
+        self.anneal_time += Duration::from_secs_f64(run.seconds);
+        self.solved += run.is_solved() as usize;
+        self.impossible += (run.stop == Stop::NoSolution) as usize;
     }
 
     /// `what: solved S/RUNS, median .., max .., R iterations/s`; `what` names the command.
@@ -91,7 +144,7 @@ pub fn run<T: Sync, R: Report>(
     jobs: usize,
     output: Option<&OutputFile>,
     solve: impl Fn(&T) -> color_eyre::Result<R> + Sync,
-    out: &mut dyn Write,
+    out: &mut Lines,
     log: &mut dyn Write,
 ) -> color_eyre::Result<Tally> {
     let mut tally = Tally::default();
@@ -112,11 +165,9 @@ pub fn run<T: Sync, R: Report>(
                 written = Some(result);
             }
         }
-        serde_json::to_writer(&mut *out, &report)?;
-        writeln!(out)?;
-        out.flush()?;
+        out.print(&report)?;
         report.summary(log);
-        tally.add(report.counts());
+        tally.add(report.finished());
         drawn.transpose()?;
         Ok(())
     };
@@ -136,11 +187,80 @@ pub fn per_seed<M: Clone + Sync, R: Report>(
     spec: &Spec<M>,
     output: Option<&OutputFile>,
     solve: impl Fn(&Spec<M>) -> color_eyre::Result<R> + Sync,
-    out: &mut dyn Write,
+    out: &mut Lines,
     log: &mut dyn Write,
 ) -> color_eyre::Result<Tally> {
     let seeds = spec.batch.selected_seeds(spec.run.seed)?;
     let several = spec.batch.several_seeds();
     let solve = |&seed: &u64| solve(&spec.for_seed(seed, several));
     run(&seeds, spec.batch.jobs(1), output, solve, out, log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Energy;
+    use std::io;
+
+    /// A run's report as a problem might print it.
+    #[derive(Serialize)]
+    struct Fake {
+        energy: u64,
+        stop: Stop,
+    }
+
+    impl Report for Fake {
+        fn output(&self, _format: Format) -> color_eyre::Result<Vec<u8>> {
+            Ok(Vec::new())
+        }
+        fn output_failed(&mut self, _error: String) {}
+        fn summary(&self, _log: &mut dyn Write) {}
+        fn finished(&self) -> Finished {
+            Finished {
+                stop: self.stop,
+                solved: Some(self.energy == 0),
+                energy: Some(Energy::Whole(self.energy)),
+                measure: None,
+                seconds: 1.5,
+                iterations: 7,
+            }
+        }
+    }
+
+    #[test]
+    fn lines_print_each_report_then_the_added_fields_and_keep_how_it_finished() {
+        let mut bytes = Vec::new();
+        let mut lines = (Lines::to(&mut bytes).after("pane", &"b/a"))
+            .and_then(|lines| lines.after("raced", &[1, 2]))
+            .unwrap();
+        let runs = [(3, Stop::Steps), (0, Stop::Target)];
+        let solve = |&(energy, stop): &(u64, Stop)| Ok(Fake { energy, stop });
+        let tally = run(&runs, 2, None, solve, &mut lines, &mut io::sink()).unwrap();
+        let finished = lines.finished().to_vec();
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            "{\"energy\":3,\"stop\":\"steps\",\"pane\":\"b/a\",\"raced\":[1,2]}\n\
+             {\"energy\":0,\"stop\":\"target\",\"pane\":\"b/a\",\"raced\":[1,2]}\n"
+        );
+        assert_eq!(finished.len(), 2);
+        assert_eq!(finished[0].energy, Some(Energy::Whole(3)));
+        assert!(finished[1].is_solved() && !finished[0].is_solved());
+        assert_eq!((tally.solved, tally.impossible), (1, 0));
+    }
+
+    #[test]
+    fn plain_lines_are_the_reports_alone() {
+        let mut bytes = Vec::new();
+        let report = Fake {
+            energy: 2,
+            stop: Stop::NoSolution,
+        };
+        let mut lines = Lines::to(&mut bytes);
+        lines.print(&report).unwrap();
+        assert_eq!(lines.finished()[0].stop, Stop::NoSolution);
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            serde_json::to_string(&report).unwrap() + "\n"
+        );
+    }
 }

@@ -13,6 +13,7 @@ use color_eyre::Result;
 use super::image::ImageArgs;
 use super::sudoku::SudokuArgs;
 use super::tsp::TspArgs;
+use crate::headless::report::Lines;
 use crate::input::InputError;
 use crate::problems::demos::Startup;
 use crate::race::lineup::PaneMaker;
@@ -47,7 +48,7 @@ pub trait BuiltIn {
         None
     }
     /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
-    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()>;
+    fn headless(&self, out: &mut Lines, log: &mut dyn Write) -> Result<()>;
     /// The live view of `kiln PROBLEM ...`, its input read and checked before the screen
     /// changes.
     fn live(&self) -> Result<Startup>;
@@ -57,18 +58,16 @@ pub trait BuiltIn {
 }
 
 /// A problem's headless run of one spec.
-type Headless<S> = fn(&S, &mut dyn Write, &mut dyn Write) -> Result<()>;
+type Headless<S> = fn(&S, &mut Lines, &mut dyn Write) -> Result<()>;
 
 /// The race pane of a problem whose live view is a tab of its runs: `tab` makes the tab
 /// of the one run `spec` (the pane is its first run), `headless` is the problem's headless
-/// run, a race of it starts at `pace` steps a second, the tab's own, and its ranking
-/// repeats the `ranked` fields of its line.
+/// run, and a race of it starts at `pace` steps a second, the tab's own.
 pub(crate) fn tab_pane<S, D>(
     spec: S,
     tab: fn(S) -> Result<D>,
     headless: Headless<S>,
     pace: u64,
-    ranked: &'static [&'static str],
 ) -> Box<dyn PaneMaker>
 where
     S: Clone + Send + Sync + 'static,
@@ -79,7 +78,6 @@ where
         tab,
         headless,
         pace,
-        ranked,
     })
 }
 
@@ -89,11 +87,10 @@ struct TabPane<S, D> {
     tab: fn(S) -> Result<D>,
     headless: Headless<S>,
     pace: u64,
-    ranked: &'static [&'static str],
 }
 
 impl<S: Clone + Send + Sync, D: Demo> PaneMaker for TabPane<S, D> {
-    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+    fn headless(&self, out: &mut Lines, log: &mut dyn Write) -> Result<()> {
         (self.headless)(&self.spec, out, log)
     }
 
@@ -103,10 +100,6 @@ impl<S: Clone + Send + Sync, D: Demo> PaneMaker for TabPane<S, D> {
 
     fn race_pace(&self) -> Speed {
         Speed::Limited(self.pace)
-    }
-
-    fn ranked_fields(&self) -> &'static [&'static str] {
-        self.ranked
     }
 }
 

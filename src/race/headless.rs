@@ -6,53 +6,43 @@ use std::io::{self, Write};
 use std::thread;
 
 use color_eyre::eyre::bail;
-use serde::Serialize;
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde::ser::{SerializeMap, Serializer};
-use serde_json::Value;
-use serde_json::value::RawValue;
+use serde::{Serialize, Serializer};
 
 use super::lineup::{Entrant, Lineup};
 use super::standings::{self, Standing, Standings, Verdict};
 use crate::headless::json;
 use crate::headless::progress::BatchProgress;
+use crate::headless::report::Lines;
 use crate::messages::say;
+use crate::search::{Energy, Finished, Measure, Stop};
 
-/// One pane's place, from its line.
+/// One pane's place, from how its run finished.
 #[derive(Debug, Serialize)]
 struct Entry {
     rank: usize,
     pane: String,
-    /// The pane's `energy`, as its line prints it.
-    energy: Value,
+    /// The pane's energy, as its line prints it.
+    energy: Option<Energy>,
     #[serde(serialize_with = "json::seconds")]
     seconds: f64,
-    stop: String,
-    /// Whether the pane reached its target (a solved Sudoku), for problems that say.
+    stop: Stop,
+    /// Whether the pane reached its target (a solved Sudoku), for problems that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     solved: Option<bool>,
-    /// The fields of its line its problem has the ranking repeat (TSP: `length`).
+    /// What its problem is judged by besides the energy (TSP: `length`).
     #[serde(flatten)]
-    also: Also,
+    measure: Measured,
+    #[serde(skip)]
+    standing: Standing,
 }
 
-/// Fields of a pane's line, by name, in the order its problem names them.
+/// A [`Measure`] as a field of its own name, or nothing.
 #[derive(Debug)]
-struct Also(Vec<(&'static str, Value)>);
+struct Measured(Option<Measure>);
 
-impl Serialize for Also {
+impl Serialize for Measured {
     fn serialize<S: Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
-        out.collect_map(self.0.iter().map(|(name, value)| (name, value)))
-    }
-}
-
-impl Entry {
-    fn standing(&self) -> Standing {
-        Standing {
-            solved: self.solved == Some(true),
-            energy: self.energy.as_f64(),
-            seconds: self.seconds,
-        }
+        out.collect_map(self.0.iter().map(|m| (m.name, m.value)))
     }
 }
 
@@ -71,58 +61,6 @@ struct Ranking<'a> {
     verdict: Verdict,
 }
 
-/// A JSON object's fields as its line printed them, in their order.
-struct Fields(Vec<(String, Box<RawValue>)>);
-
-impl<'de> Deserialize<'de> for Fields {
-    fn deserialize<D: Deserializer<'de>>(input: D) -> Result<Fields, D::Error> {
-        struct InOrder;
-        impl<'de> Visitor<'de> for InOrder {
-            type Value = Fields;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
-                let mut fields = Vec::new();
-                while let Some(field) = map.next_entry()? {
-                    fields.push(field);
-                }
-                Ok(Fields(fields))
-            }
-        }
-        input.deserialize_map(InOrder)
-    }
-}
-
-impl Fields {
-    /// The value of field `name`; null if the line has none.
-    fn get(&self, name: &str) -> Value {
-        (self.0.iter())
-            .find(|(key, _)| key == name)
-            .and_then(|(_, raw)| serde_json::from_str(raw.get()).ok())
-            .unwrap_or(Value::Null)
-    }
-}
-
-/// A pane's line: its problem's fields as they were, then `pane` and `raced` (the raced
-/// values, in the order the flags were given).
-struct PaneLine<'a> {
-    line: &'a Fields,
-    pane: &'a Entrant,
-}
-
-impl Serialize for PaneLine<'_> {
-    fn serialize<S: Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
-        let mut map = out.serialize_map(Some(self.line.0.len() + 2))?;
-        for (key, value) in &self.line.0 {
-            map.serialize_entry(key, value)?;
-        }
-        map.serialize_entry("pane", &self.pane.name)?;
-        map.serialize_entry("raced", &Raced(&self.pane.raced))?;
-        map.end()
-    }
-}
-
 /// `(flag, value)` pairs as one object, in their order.
 struct Raced<'a>(&'a [(String, String)]);
 
@@ -132,22 +70,17 @@ impl Serialize for Raced<'_> {
     }
 }
 
-/// The pane's entry (unranked) from its problem's line.
-fn entry(pane: &Entrant, line: &Fields) -> Entry {
-    let field = |name: &str| line.get(name);
+/// The pane's entry (unranked) from how its run finished.
+fn entry(pane: &Entrant, run: &Finished) -> Entry {
     Entry {
         rank: 0,
         pane: pane.name.clone(),
-        energy: field("energy"),
-        seconds: field("seconds").as_f64().unwrap_or(0.0),
-        stop: field("stop").as_str().unwrap_or_default().to_string(),
-        solved: field("solved").as_bool(),
-        also: Also(
-            (pane.maker.ranked_fields().iter())
-                .map(|&name| (name, field(name)))
-                .filter(|(_, value)| !value.is_null())
-                .collect(),
-        ),
+        energy: run.energy,
+        seconds: run.seconds,
+        stop: run.stop,
+        solved: run.solved,
+        measure: Measured(run.measure),
+        standing: run.into(),
     }
 }
 
@@ -161,16 +94,26 @@ pub fn headless_lineup(
     // Panes run side by side: one progress line for the race, none of their own.
     let progress = BatchProgress::start(race.entrants.len());
     let progress = &progress;
-    let printed: Vec<(Vec<u8>, color_eyre::Result<()>)> = thread::scope(|scope| {
+    let printed: Vec<(Vec<u8>, Vec<Finished>, color_eyre::Result<()>)> = thread::scope(|scope| {
         let handles: Vec<_> = race
             .entrants
             .iter()
             .map(|pane| {
                 scope.spawn(move || {
-                    let mut lines = Vec::new();
-                    let result = pane.maker.headless(&mut lines, &mut io::sink());
+                    let mut bytes = Vec::new();
+                    // Each line says which pane ran it and the values it raced.
+                    let tagged = Lines::to(&mut bytes)
+                        .after("pane", &pane.name)
+                        .and_then(|lines| lines.after("raced", &Raced(&pane.raced)));
+                    let (finished, result) = match tagged {
+                        Ok(mut lines) => {
+                            let result = pane.maker.headless(&mut lines, &mut io::sink());
+                            (lines.finished().to_vec(), result)
+                        }
+                        Err(e) => (Vec::new(), Err(e.into())),
+                    };
                     progress.done();
-                    (lines, result)
+                    (bytes, finished, result)
                 })
             })
             .collect();
@@ -183,17 +126,11 @@ pub fn headless_lineup(
     let won_by_solving = standings == Standings::FirstSolved;
     let mut entries = Vec::new();
     let mut failures = Vec::new();
-    for (pane, (bytes, result)) in race.entrants.iter().zip(printed) {
-        let text = String::from_utf8(bytes)?;
-        let mut lines = text.lines();
-        let (Some(line), None) = (lines.next(), lines.next()) else {
+    for (pane, (bytes, finished, result)) in race.entrants.iter().zip(printed) {
+        let [run] = finished[..] else {
             // A pane that printed nothing failed before its run: its error says why.
             result?;
-            bail!(
-                "pane {} printed {} lines, not one",
-                pane.name,
-                text.lines().count()
-            );
+            bail!("pane {} ran {} times, not once", pane.name, finished.len());
         };
         // A Sudoku run left unsolved prints its line and fails: that is its place in the
         // race, not the race's failure.
@@ -202,16 +139,10 @@ pub fn headless_lineup(
             Err(e) => failures.push(e),
             Ok(()) => {}
         }
-        let fields: Fields = serde_json::from_str(line)?;
-        let with_pane = PaneLine {
-            line: &fields,
-            pane,
-        };
-        serde_json::to_writer(&mut *out, &with_pane)?;
-        writeln!(out)?;
-        entries.push(entry(pane, &fields));
+        out.write_all(&bytes)?;
+        entries.push(entry(pane, &run));
     }
-    let placed = standings::order(&entries.iter().map(Entry::standing).collect::<Vec<_>>());
+    let placed = standings::order(&entries.iter().map(|e| e.standing).collect::<Vec<_>>());
     let mut entries: Vec<Entry> = {
         let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
         placed.iter().filter_map(|&i| slots[i].take()).collect()
@@ -224,10 +155,16 @@ pub fn headless_lineup(
         .iter()
         .map(|e| match e.solved {
             Some(true) => format!("{}. {} solved in {:.4} s", e.rank, e.pane, e.seconds),
-            _ => format!("{}. {} energy {}", e.rank, e.pane, e.energy),
+            // As the line prints it.
+            _ => format!(
+                "{}. {} energy {}",
+                e.rank,
+                e.pane,
+                serde_json::json!(e.energy)
+            ),
         })
         .collect();
-    let verdict = standings.verdict(&entries.iter().map(Entry::standing).collect::<Vec<_>>());
+    let verdict = standings.verdict(&entries.iter().map(|e| e.standing).collect::<Vec<_>>());
     let ranking = Ranking {
         race: "ranking",
         problem: &race.problem,

@@ -6,6 +6,7 @@ use std::io::Write;
 
 use color_eyre::Result;
 
+use crate::headless::report::Lines;
 use crate::race::standings::Standings;
 use crate::search::worker::Speed;
 use kiln_tui::{BoardArea, Session};
@@ -14,7 +15,7 @@ use kiln_tui::{BoardArea, Session};
 /// any pane starts: live, a session on the race screen; headless, its problem's own run.
 pub trait PaneMaker: Send + Sync {
     /// The pane's run without a terminal: its problem's one JSON line on `out`.
-    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()>;
+    fn headless(&self, out: &mut Lines, log: &mut dyn Write) -> Result<()>;
     /// The pane's live run at `speed`, its board in `area`.
     fn pane(&self, speed: Speed, area: BoardArea) -> Result<Box<dyn Session>>;
     /// The pace a race of it starts at, unless `--speed` says.
@@ -22,11 +23,6 @@ pub trait PaneMaker: Send + Sync {
     /// How a race of it is ranked: by the energy reached, unless the problem says.
     fn standings(&self) -> Standings {
         Standings::BestEnergy
-    }
-    /// Fields of its headless line a race's ranking repeats beside the energy and time
-    /// (TSP: the tour's `length`).
-    fn ranked_fields(&self) -> &'static [&'static str] {
-        &[]
     }
 }
 

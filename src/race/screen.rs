@@ -158,11 +158,15 @@ impl Race {
     /// Who is placed, first place first (in the order headless races rank): those that
     /// reached the target, or everyone by best energy.
     fn placed(&self) -> Vec<usize> {
+        // A finished racer stands where its run ended, as a headless one would.
         let racers: Vec<Standing> = (0..self.racers.len())
-            .map(|i| Standing {
-                solved: self.finished.contains(&i),
-                energy: Some(self.best(i)).filter(|e| e.is_finite()),
-                seconds: self.racers[i].session.elapsed().as_secs_f64(),
+            .map(|i| match self.racers[i].session.finished() {
+                Some(run) => Standing::from(&run),
+                None => Standing {
+                    solved: false,
+                    energy: Some(self.best(i)).filter(|e| e.is_finite()),
+                    seconds: self.racers[i].session.elapsed().as_secs_f64(),
+                },
             })
             .collect();
         let mut placed = standings::order(&racers);

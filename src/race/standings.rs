@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use serde::Serialize;
 
 use crate::headless::json::Seconds;
+use crate::search::Finished;
 
 /// What a race is won by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +28,17 @@ pub struct Standing {
     pub energy: Option<f64>,
     /// How long it ran, or took to reach the target.
     pub seconds: f64,
+}
+
+impl From<&Finished> for Standing {
+    /// Where a finished run ends up: by its target, its energy and its time.
+    fn from(run: &Finished) -> Standing {
+        Standing {
+            solved: run.is_solved(),
+            energy: run.energy.map(|e| e.value()),
+            seconds: run.seconds,
+        }
+    }
 }
 
 /// Ahead first: those that reached the target (by time), then the lowest energy, then

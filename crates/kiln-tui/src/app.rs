@@ -22,8 +22,8 @@ use super::session::{BoardArea, Demo, RISE_EVERY, RunState, Session};
 use super::stats::{self, StatsPanel};
 use super::theme::Theme;
 use crate::save::saved_message;
-use kiln_core::search::StopReason;
 use kiln_core::search::worker::{Command, Speed};
+use kiln_core::search::{Stop, StopReason};
 
 /// How long a notice (files saved, a puzzle that would not start) stays in the title.
 const NOTICE_TIME: Duration = Duration::from_secs(4);
@@ -451,32 +451,28 @@ impl App {
 
     /// Two lines about a finished run: how it ended, and what it took.
     fn banner(&self) -> Option<Vec<String>> {
-        let RunState::Finished(reason) = self.session.state() else {
-            return None;
-        };
+        let run = self.session.finished()?;
         let s = self.session.history().latest()?;
         let best = format::energy(s.best_energy);
         // Credited to the phase of the state shown: the chain that won, or the polish that
         // lowered the result.
         let by = s.phase.name();
-        let headline = match reason {
-            StopReason::Target if self.session.solved() => format!(
+        let headline = match run.stop {
+            _ if run.stop.reached() && run.is_solved() => format!(
                 "{} by {by} in {}",
                 self.session.target_word(),
-                format::elapsed(self.session.elapsed())
+                format::elapsed(Duration::from_secs_f64(run.seconds))
             ),
             // Never claimed over a board that does not show it.
-            StopReason::Target => format!("ended · board not at the target · E {best}"),
-            StopReason::MaxSteps => format!("step budget used up · best E {best}"),
-            StopReason::TimeLimit => format!("time limit reached · best E {best}"),
-            StopReason::Refuted => "no solution · conflict learning proved it".to_string(),
-            StopReason::Stopped | StopReason::Interrupted => {
-                format!("stopped · best E {best}")
+            Stop::Target | Stop::Optimum => {
+                format!("ended · board not at the target · E {best}")
             }
+            Stop::NoSolution => "no solution · conflict learning proved it".to_string(),
+            stop => format!("{} · best E {best}", stop.said()),
         };
         let effort = format!(
             "{} iterations · {} restarts",
-            format::count(s.iteration),
+            format::count(run.iterations),
             format::count(s.restarts)
         );
         let mut lines = vec![headline];
@@ -484,7 +480,7 @@ impl App {
         // best; a run of one phase per chain, which phase found it when a budget ended it.
         let credit = credit(self.session.history());
         if credit.is_empty()
-            && let StopReason::MaxSteps | StopReason::TimeLimit = reason
+            && let Stop::Steps | Stop::Time = run.stop
         {
             lines.push(format!("found by {by}"));
         }

@@ -19,7 +19,7 @@ use crate::save::{Export, Output};
 use kiln_core::anneal::Launch;
 use kiln_core::search::explain::Measured;
 use kiln_core::search::worker::{Command, Report, Speed, Stamped, Worker};
-use kiln_core::search::{Explained, Search, Sketch, StopReason};
+use kiln_core::search::{Energy, Explained, Finished, Search, Sketch, StopReason};
 
 /// Where a session's run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,6 +162,22 @@ pub trait Session: Send {
     /// Saves the board as shown and the best state found as new files in `dir`.
     fn save(&self, _dir: &Path) -> Result<Vec<PathBuf>> {
         Err(eyre!("this board cannot be saved"))
+    }
+    /// How the run ended, once it has: the value a headless run's line and a race's
+    /// ranking are made of, read from what the worker reported.
+    fn finished(&self) -> Option<Finished> {
+        let RunState::Finished(reason) = self.state() else {
+            return None;
+        };
+        let latest = self.history().latest();
+        Some(Finished {
+            stop: (*reason).into(),
+            solved: Some(self.solved()),
+            energy: latest.map(|s| Energy::Real(s.best_energy)),
+            measure: None,
+            seconds: self.elapsed().as_secs_f64(),
+            iterations: latest.map_or(0, |s| s.iteration),
+        })
     }
     /// Writes the best state to the run's `--output` file, if it has one.
     fn write_output(&self) -> Result<()> {

@@ -6,6 +6,7 @@ use color_eyre::Result;
 
 use super::spec::ImageSpec;
 use super::{ImageArgs, build};
+use crate::headless::report::Lines;
 use crate::input::InputError;
 use crate::problems::demos::Startup;
 use crate::problems::image::board::{DEFAULT_PACE, ImageDemo};
@@ -28,7 +29,7 @@ impl BuiltIn for ImageArgs {
 
     shared_flags!();
 
-    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+    fn headless(&self, out: &mut Lines, log: &mut dyn Write) -> Result<()> {
         super::headless(&self.spec()?, out, log)
     }
 
@@ -45,6 +46,6 @@ impl BuiltIn for ImageArgs {
     fn racer(&self) -> Result<Box<dyn PaneMaker>> {
         let spec = self.spec()?;
         build(&spec)?;
-        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE, &[]))
+        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE))
     }
 }

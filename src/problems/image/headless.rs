@@ -13,6 +13,7 @@ use super::spec::ImageSpec;
 use crate::anneal::{BATCH, Problem, RunConfig, Runner};
 use crate::headless::progress::Progress;
 use crate::headless::report;
+use crate::headless::report::Lines;
 use crate::search::{Outcome, Search, StopReason, Trace, run_traced};
 
 /// Time per pixel kept at the end of a pattern run's limit for the work after it (the best
@@ -21,11 +22,7 @@ use crate::search::{Outcome, Search, StopReason, Trace, run_traced};
 const PATTERN_END_SECONDS_PER_PIXEL: f64 = 5e-9;
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
-pub fn headless(
-    spec: &ImageSpec,
-    out: &mut dyn Write,
-    log: &mut dyn Write,
-) -> color_eyre::Result<()> {
+pub fn headless(spec: &ImageSpec, out: &mut Lines, log: &mut dyn Write) -> color_eyre::Result<()> {
     report::per_seed(spec, spec.output_file()?.as_ref(), run, out, log)?;
     Ok(())
 }

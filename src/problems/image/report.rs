@@ -13,10 +13,11 @@ use std::io::Write;
 use super::Bitmap;
 use super::setup;
 use super::spec::ImageSpec;
-use crate::headless::json::{self, PhaseLine, Seconds, Stop};
+use crate::headless::json::{self, PhaseLine, Seconds};
 use crate::headless::output::Format;
-use crate::headless::report::{self, Counts};
+use crate::headless::report;
 use crate::messages::{count, say};
+use crate::search::{Energy, Finished, Stop};
 use crate::search::{Outcome, Phase, PhaseWork, StopReason};
 
 #[derive(Debug, Serialize)]
@@ -248,11 +249,14 @@ impl report::Report for Report {
         );
     }
 
-    fn counts(&self) -> Counts {
-        Counts {
+    fn finished(&self) -> Finished {
+        Finished {
+            stop: self.stop,
+            solved: None,
+            energy: Some(Energy::Real(self.energy)),
+            measure: None,
             seconds: self.seconds,
             iterations: self.iterations,
-            ..Counts::default()
         }
     }
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 use color_eyre::Result;
 
 use super::{Puzzle, SudokuArgs, SudokuSpec, output_file, selected_puzzles, solver};
+use crate::headless::report::Lines;
 use crate::input::InputError;
 use crate::problems::demos::{Startup, file_name};
 use crate::problems::registry::{BuiltIn, shared_flags};
@@ -39,7 +40,7 @@ impl BuiltIn for SudokuArgs {
 
     shared_flags!();
 
-    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+    fn headless(&self, out: &mut Lines, log: &mut dyn Write) -> Result<()> {
         super::headless(&self.spec()?, out, log)
     }
 
@@ -83,7 +84,7 @@ struct SudokuPane {
 }
 
 impl PaneMaker for SudokuPane {
-    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+    fn headless(&self, out: &mut Lines, log: &mut dyn Write) -> Result<()> {
         super::headless(&self.spec, out, log)
     }
 

@@ -13,12 +13,14 @@ use super::check::is_valid_solution;
 use super::grid::{Puzzle, line_of};
 use super::presets::{Solver, SudokuSearch, solver, threads};
 use super::spec::SudokuSpec;
-use crate::headless::json::{self, PhaseLine, Stop};
+use crate::headless::json::{self, PhaseLine};
 use crate::headless::output::{Format, OutputFile};
 use crate::headless::progress::Progress;
-use crate::headless::report::{self, Counts};
+use crate::headless::report;
+use crate::headless::report::Lines;
 use crate::input::{InputError, source_name};
 use crate::messages::count;
+use crate::search::{Energy, Finished, Stop};
 use crate::search::{Search, Trace, run_traced};
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
@@ -257,7 +259,7 @@ fn chains_per_puzzle(spec: &SudokuSpec, puzzles: &[Puzzle]) -> usize {
 /// threads, one JSON line each in input order.
 pub(super) fn run(
     spec: &SudokuSpec,
-    out: &mut dyn Write,
+    out: &mut Lines,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
     let args = &spec.model;
@@ -333,12 +335,14 @@ impl report::Report for Report {
     /// Nothing: the batch's tally says how the puzzles went.
     fn summary(&self, _log: &mut dyn Write) {}
 
-    fn counts(&self) -> Counts {
-        Counts {
+    fn finished(&self) -> Finished {
+        Finished {
+            stop: self.stop,
+            solved: Some(self.solved),
+            energy: self.energy.map(Energy::Whole),
+            measure: None,
             seconds: self.seconds,
             iterations: self.iterations,
-            solved: self.solved,
-            impossible: self.error.is_some(),
         }
     }
 }

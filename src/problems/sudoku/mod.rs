@@ -31,7 +31,7 @@ pub use spec::{Ga, SudokuModel, SudokuSpec};
 /// Runs without a terminal: one JSON object per line on `out`, a summary on `log`.
 pub fn headless(
     spec: &SudokuSpec,
-    out: &mut dyn Write,
+    out: &mut crate::headless::report::Lines,
     log: &mut dyn Write,
 ) -> color_eyre::Result<()> {
     headless::run(spec, out, log)

@@ -7,13 +7,15 @@ use std::time::Duration;
 use color_eyre::eyre::WrapErr;
 use serde::Serialize;
 
-use crate::headless::json::{self, Stop};
+use crate::headless::json;
 use crate::headless::progress::BatchProgress;
+use crate::headless::report::Report as _;
 use crate::headless::spec::Run;
 use crate::input::InputError;
 use crate::messages::say;
 use crate::problems::sudoku::{Preset, Puzzle, Report, SudokuSpec, solve, unsolved_is_failure};
 use crate::race::standings::{self, Standings, Verdict};
+use crate::search::Stop;
 use crate::search::{Trace, interrupt};
 
 /// `kiln race FILE --presets a,b,..` as the command line asked for it.
@@ -173,11 +175,7 @@ pub fn headless_race(
 
 /// Where a report stands in the race.
 fn standing(report: &Report) -> standings::Standing {
-    standings::Standing {
-        solved: report.solved,
-        energy: report.energy.map(|e| e as f64),
-        seconds: report.seconds,
-    }
+    (&report.finished()).into()
 }
 
 /// The seconds a race of `run` is allowed: the flag or the default.

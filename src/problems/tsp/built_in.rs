@@ -7,6 +7,7 @@ use color_eyre::Result;
 use super::spec::TspSpec;
 use super::{TspArgs, load};
 use crate::flags::first_given;
+use crate::headless::report::Lines;
 use crate::input::InputError;
 use crate::problems::demos::Startup;
 use crate::problems::registry::{BuiltIn, shared_flags, tab_pane};
@@ -39,7 +40,7 @@ impl BuiltIn for TspArgs {
         })
     }
 
-    fn headless(&self, out: &mut dyn Write, log: &mut dyn Write) -> Result<()> {
+    fn headless(&self, out: &mut Lines, log: &mut dyn Write) -> Result<()> {
         super::headless(&self.spec()?, out, log)
     }
 
@@ -55,12 +56,6 @@ impl BuiltIn for TspArgs {
     fn racer(&self) -> Result<Box<dyn PaneMaker>> {
         let spec = self.spec()?;
         load(&spec)?;
-        Ok(tab_pane(
-            spec,
-            demo,
-            super::headless,
-            DEFAULT_PACE,
-            &["length"],
-        ))
+        Ok(tab_pane(spec, demo, super::headless, DEFAULT_PACE))
     }
 }

@@ -13,11 +13,13 @@ use super::problem::{Cost, MoveSet};
 use super::setup::build;
 use super::spec::{Search, TspSpec};
 use crate::anneal::BATCH;
-use crate::headless::json::{self, PhaseLine, Stop};
+use crate::headless::json::{self, PhaseLine};
 use crate::headless::output::Format;
 use crate::headless::progress::Progress;
-use crate::headless::report::{self, Counts};
+use crate::headless::report;
+use crate::headless::report::Lines;
 use crate::messages::say;
+use crate::search::{Energy, Finished, Measure, Stop};
 use crate::search::{Search as _, StopReason, run_traced};
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
@@ -88,11 +90,7 @@ struct Report {
 }
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
-pub fn headless(
-    spec: &TspSpec,
-    out: &mut dyn Write,
-    log: &mut dyn Write,
-) -> color_eyre::Result<()> {
+pub fn headless(spec: &TspSpec, out: &mut Lines, log: &mut dyn Write) -> color_eyre::Result<()> {
     report::per_seed(spec, spec.output_file()?.as_ref(), run, out, log)?;
     Ok(())
 }
@@ -220,11 +218,18 @@ impl report::Report for Report {
         }
     }
 
-    fn counts(&self) -> Counts {
-        Counts {
+    fn finished(&self) -> Finished {
+        Finished {
+            stop: self.stop,
+            solved: None,
+            energy: Some(Energy::Real(self.energy)),
+            // Ranked by length whatever cost was minimised.
+            measure: Some(Measure {
+                name: "length",
+                value: self.length,
+            }),
             seconds: self.seconds,
             iterations: self.iterations,
-            ..Counts::default()
         }
     }
 }

@@ -7,6 +7,7 @@
 
 mod budget;
 pub mod explain;
+mod finished;
 pub mod interrupt;
 mod observer;
 mod parallel;
@@ -19,6 +20,7 @@ pub mod worker;
 pub use budget::Budget;
 pub(crate) use budget::EPS;
 pub use explain::{Decision, Explained, Sketch};
+pub use finished::{Energy, Finished, Measure, Stop};
 pub use observer::{Observer, Unobserved};
 pub use parallel::Parallel;
 pub use telemetry::{Bound, Control, Outcome, Phase, PhaseWork, Planned, Sample, StopReason};
