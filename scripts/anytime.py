@@ -39,6 +39,8 @@ SEEDS = [1, 2, 3]
 SOLVERS = {"kiln": [], "kiln-no-polish": ["--no-polish"], "LKH": None}
 # Wide enough that TSPLIB's integer rounding does not move lengths against BHH.
 SIDE = 1e6
+# Beardwood-Halton-Hammersley: a random uniform tour of n cities in area A is about
+# BHH sqrt(n A) long (bench.py scale uses it too).
 BHH = 0.7124
 # LKH's default candidates come from a subgradient ascent over all pairs, which would
 # outlast every limit above a few thousand cities; POPMUSIC candidates do not.
@@ -173,11 +175,12 @@ def run_kiln(path, seed, limit, flags):
 
 def run_lkh(python, path, points, seed, limit):
     """(length, LKH's own seconds), or (None, None) when it ran past 10 times its limit
-    and 300 s."""
+    and 900 s (100,000 cities' preprocessing alone takes 100 CPU seconds, and a loaded
+    machine stretches them)."""
     params = f"RUNS = 1\nSEED = {seed}\nTIME_LIMIT = {limit_text(limit)}\n"
     if len(points) > LKH_LARGE_ABOVE:
         params += LKH_LARGE
-    done = lkh(python, path, params, 10 * limit + 300)
+    done = lkh(python, path, params, 10 * limit + 900)
     if done is None:
         return None, None
     tour, seconds = done

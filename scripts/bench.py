@@ -49,7 +49,6 @@ import anytime
 from kiln_binary import KILN, ROOT
 
 GNU_TIME = "/usr/bin/time"
-BHH = 0.7124
 # kiln's random instances fill a square this wide (src/problems/tsp/random.rs).
 SIDE = 10_000.0
 
@@ -149,7 +148,7 @@ def suite_scale(args, _data):
         out, wall, mb = run([KILN, "tsp", "--random", str(n), "--headless",
                                       "--quiet", "--time-limit", str(limit)])
         line = json.loads(out)
-        bhh = BHH * math.sqrt(n * SIDE * SIDE)
+        bhh = anytime.BHH * math.sqrt(n * SIDE * SIDE)
         rows.append([f"TSP {n:,} cities", limit, f"{wall:.2f}", f"{wall / limit:.3f}",
                      mb_text(mb), f"{line['length'] / bhh:.4f}"])
     for side in (256, 1024, 4096):
