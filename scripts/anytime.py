@@ -39,8 +39,8 @@ SEEDS = [1, 2, 3]
 SOLVERS = {"kiln": [], "kiln-no-polish": ["--no-polish"], "LKH": None}
 # Wide enough that TSPLIB's integer rounding does not move lengths against BHH.
 SIDE = 1e6
-# Beardwood-Halton-Hammersley: a random uniform tour of n cities in area A is about
-# BHH sqrt(n A) long (bench.py scale uses it too).
+# Beardwood-Halton-Hammersley: the optimal tour through n uniform random cities in area A
+# is about BHH sqrt(n A) long (bench.py scale uses it too).
 BHH = 0.7124
 # LKH's default candidates come from a subgradient ascent over all pairs, which would
 # outlast every limit above a few thousand cities; POPMUSIC candidates do not.
