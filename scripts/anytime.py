@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import textwrap
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import tsp_families
@@ -65,19 +66,20 @@ TABLE_BEGIN = "<!-- anytime table: written by scripts/bench.py anytime --publish
 TABLE_END = "<!-- end of the anytime table -->"
 
 
+@dataclass
 class Plan:
     """What one invocation runs: instances, seeds, time limits and solvers, in that
     nesting (the solvers innermost, so that they run back to back)."""
+    instances: list
+    seeds: list
+    times: list
+    solvers: list
 
-    def __init__(self, instances, seeds, times, solvers):
-        self.instances, self.seeds, self.times, self.solvers = instances, seeds, times, solvers
-
-    def runs(self):
-        for name in self.instances:
-            for seed in self.seeds:
-                for limit in self.times:
-                    for solver in self.solvers:
-                        yield name, seed, limit, solver
+    def left(self, done):
+        """(instance, seed, limit, solver) of every run whose `key` is not in `done`."""
+        return [(name, seed, limit, solver) for name in self.instances for seed in self.seeds
+                for limit in self.times for solver in self.solvers
+                if (name, solver, seed, limit_text(limit)) not in done]
 
 
 def choose(text, known, what):
@@ -290,10 +292,13 @@ def summary(rows, loads):
     when = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
     row_loads = [float(r["load_1min"]) for r in rows]
     refs = {r["instance"]: (r["reference_kind"], float(r["reference"])) for r in rows}
+    # What the load left the runs: kiln's limit is wall time, so a busy core shortens it.
+    shares = [float(r["cpu_s"]) / float(r["wall_s"]) for r in rows if float(r["wall_s"]) > 0]
     text = (f"Measured with {binaries} on {when}, {os.cpu_count()} cores, one run at a "
             f"time; load average (1 min) before each run {min(row_loads):.1f}-"
-            f"{max(row_loads):.1f} (median {statistics.median(row_loads):.1f}), {loads}. "
-            "References: " + "; ".join(f"{name} {kind} {length:,.0f}"
+            f"{max(row_loads):.1f} (median {statistics.median(row_loads):.1f}), {loads}; "
+            f"CPU seconds over wall seconds of a run: median {statistics.median(shares):.2f}, "
+            f"lowest {min(shares):.2f}. References: " + "; ".join(f"{name} {kind} {length:,.0f}"
                                       for name, (kind, length) in refs.items()) + ".")
     return textwrap.fill(text, width=90) + "\n\n" + median_table(rows)
 
@@ -322,9 +327,7 @@ def estimate_seconds(plan, done, out):
     with its default candidates and 1 s per 1,000 cities with POPMUSIC ones; a reference
     not made yet, its own LKH runs."""
     total = 0.0
-    for name, seed, limit, solver in plan.runs():
-        if (name, solver, seed, limit_text(limit)) in done:
-            continue
+    for name, seed, limit, solver in plan.left(done):
         total += limit + (lkh_preprocessing(INSTANCES[name][1]) if SOLVERS[solver] is None
                           else 0)
     refs_file = out / "refs.json"
@@ -350,10 +353,9 @@ def suite(args, python):
     out = Path(args.out)
     data = out / CSV_NAME
     done = {key(r) for r in read_rows(data)}
-    todo = sum(1 for name, seed, limit, solver in plan.runs()
-               if (name, solver, seed, limit_text(limit)) not in done)
+    left = plan.left(done)
     estimate = estimate_seconds(plan, done, out)
-    print(f"anytime: {todo} runs to do ({len(done)} in {data} already), about "
+    print(f"anytime: {len(left)} runs to do ({len(done)} in {data} already), about "
           f"{estimate / 60:.0f} min", flush=True)
     if args.plan:
         return
@@ -361,9 +363,7 @@ def suite(args, python):
     load_start = os.getloadavg()
     binary = binary_name()
     made = {}
-    for name, seed, limit, solver in plan.runs():
-        if (name, solver, seed, limit_text(limit)) in done:
-            continue
+    for name, seed, limit, solver in left:
         if name not in made:
             path, points = make_instance(out, name)
             made[name] = (path, points, *reference(out, name, path, points, python))

@@ -314,6 +314,8 @@ def main():
     unknown = [s for s in args.suites if s not in SUITES]
     if unknown:
         parser.error(f"unknown suite {unknown[0]!r}: choose from {', '.join(SUITES)}")
+    if not Path(KILN).is_file():
+        sys.exit(f"bench: no kiln binary at {KILN}: `cargo build --release`, or set KILN")
     print(f"kiln benchmark, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
           f"{KILN}")
     seeds = args.seeds
