@@ -2,6 +2,8 @@
 """kiln's benchmark suite: the tables the README's and docs/benchmarks.md's numbers come from.
 
 usage: [KILN=BINARY] scripts/bench.py [--data DIR] [--seeds A-B] [SUITE ...]
+       scripts/bench.py anytime [--out DIR] [--instances A,B] [--times T,U] [--solvers S,R]
+                        [--seeds A-B] [--plan] [--publish]
 
 Suites (default: tsp scale image baseline):
   tsp       every TSPLIB instance with a known optimum (puzzles/tsp and DATA/tsp): the
@@ -19,13 +21,15 @@ Suites (default: tsp scale image baseline):
   baseline  the same TSPLIB instances with Python's simanneal (its travelling-salesman
             example: swap two cities, auto schedule for the same wall time) and LKH
             through elkai; both from PyPI, installed into .bench-venv on first use
-  anytime   gap against wall time (0.1-30 s) for kiln's default and for LKH (elkai, one
-            run with TIME_LIMIT) on kroA100, pcb442 and uniform random 1,002, 10,000 and
-            100,000 cities (seed 1; references in `anytime_reference`); writes its
-            points (anytime-tsp.csv) and their figure (anytime-tsp.png, drawn by
-            anytime_figure.py with matplotlib from .bench-venv) to ANYTIME_DIR (default
-            anytime/), and a trace per solver and size for `kiln plot --x seconds`.
-            About 25 min.
+  anytime   TSP gap against wall time: kiln's default, kiln --no-polish and LKH (elkai,
+            one run with TIME_LIMIT) back to back at each limit (0.3-60 s), seeds 1-3,
+            on 1,000 and 10,000 uniform, 10,000 clustered and 100,000 uniform cities
+            (scripts/anytime.py says how they are made and measured). Appends a row a
+            run to OUT/anytime-tsp.csv and skips the rows already there (an interrupted
+            run resumes); then writes the table of medians (anytime-tsp.md) and the
+            figure (anytime-tsp.png). --instances, --times and --solvers choose a
+            subset, --plan only says how long it would take, --publish copies the
+            three into docs/. All of it: about 100 minutes.
 
 Run it on a quiet machine: time-limited results depend on steps per second.
 DATA defaults to ../shared/data; suites whose data is missing are skipped with a note.
@@ -41,11 +45,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiln_binary import KILN
+import anytime
+from kiln_binary import KILN, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GNU_TIME = "/usr/bin/time"
-BHH = 0.7124
 # kiln's random instances fill a square this wide (src/problems/tsp/random.rs).
 SIDE = 10_000.0
 
@@ -145,7 +148,7 @@ def suite_scale(args, _data):
         out, wall, mb = run([KILN, "tsp", "--random", str(n), "--headless",
                                       "--quiet", "--time-limit", str(limit)])
         line = json.loads(out)
-        bhh = BHH * math.sqrt(n * SIDE * SIDE)
+        bhh = anytime.BHH * math.sqrt(n * SIDE * SIDE)
         rows.append([f"TSP {n:,} cities", limit, f"{wall:.2f}", f"{wall / limit:.3f}",
                      mb_text(mb), f"{line['length'] / bhh:.4f}"])
     for side in (256, 1024, 4096):
@@ -274,133 +277,8 @@ def suite_baseline(args, data):
           ["instance", "n", "solver", "seeds", "median gap", "max gap", "seconds"], rows)
 
 
-ANYTIME_TIMES = [0.1, 0.3, 1, 3, 10, 30]
-# Kept for LKH at sizes where its default preprocessing (a subgradient ascent over all
-# pairs) alone would take longer than the largest time limit.
-LKH_LARGE = "CANDIDATE_SET_TYPE = POPMUSIC\nINITIAL_PERIOD = 100\n"
-# Above this many cities LKH's preprocessing alone outlasts every limit (9 s at 10,000
-# cities with POPMUSIC candidates): it runs once, with the largest.
-LKH_ONCE_ABOVE = 20_000
-LKH_RUN = """
-import json, sys, time
-import elkai._elkai as lk
-text, params = open(sys.argv[1]).read(), sys.argv[2]
-start = time.monotonic()
-tour = lk.solve_problem(params + "PROBLEM_FILE = :stdin:\\n", text)
-print(json.dumps({"tour": tour, "seconds": time.monotonic() - start}))
-"""
-
-
-def uniform_tsplib(path, n, seed, side=1e6):
-    """A uniform random instance in a square `side` wide, written as TSPLIB EUC_2D (wide
-    enough that integer rounding does not move lengths against the BHH estimate)."""
-    import random
-    rng = random.Random(seed)
-    points = [(rng.uniform(0, side), rng.uniform(0, side)) for _ in range(n)]
-    rows = "\n".join(f"{i + 1} {x:.1f} {y:.1f}" for i, (x, y) in enumerate(points))
-    path.write_text(f"NAME : uniform{n}\nTYPE : TSP\nDIMENSION : {n}\nEDGE_WEIGHT_TYPE : "
-                    f"EUC_2D\nNODE_COORD_SECTION\n{rows}\nEOF\n")
-    return [(float(x), float(y)) for x, y in
-            (r.split()[1:] for r in rows.splitlines())]
-
-
-def euc_length(points, tour):
-    return sum(int(math.dist(points[tour[i - 1]], points[tour[i]]) + 0.5)
-               for i in range(len(tour)))
-
-
-def lkh_python():
-    """This Python when it has elkai, else the benchmark venv's (elkai 2.0.1)."""
-    try:
-        import elkai  # noqa: F401
-        return sys.executable
-    except ImportError:
-        return venv_python()
-
-
-def lkh(path, params, timeout):
-    """One elkai call in its own process (so a run that overruns can be stopped): the
-    0-based tour and LKH's wall seconds in that process, preprocessing included (Python's
-    start-up not); None after `timeout`."""
-    try:
-        out = subprocess.run([lkh_python(), "-c", LKH_RUN, str(path), params],
-                             capture_output=True, text=True, timeout=timeout, check=True)
-    except subprocess.TimeoutExpired:
-        return None
-    line = json.loads(out.stdout)
-    return [c - 1 for c in line["tour"]], line["seconds"]
-
-
-def anytime_reference(name, path, points):
-    """The length gaps are measured against: the known optimum of kroA100 and pcb442; for
-    1,002 random cities the best of 5 LKH runs (LKH's defaults); for 10,000 and 100,000
-    the Beardwood-Halton-Hammersley estimate 0.7124 sqrt(n A), which the optimum of a
-    finite instance exceeds (by about 0.9 % at 10,000 cities and 0.2 % at 100,000 in the
-    DIMACS challenge's E10k.0 and E100k.0): gaps there are upper bounds."""
-    optima = json.loads((ROOT / "puzzles/tsp/optima.json").read_text())["optima"]
-    if name in optima:
-        return optima[name], "optimum"
-    n = len(points)
-    if n <= 2000:
-        tour, _ = lkh(path, "RUNS = 5\nSEED = 1\n", None)
-        return euc_length(points, tour), "best of 5 LKH runs"
-    return BHH * math.sqrt(n * 1e12), "BHH estimate"
-
-
 def suite_anytime(args, _data):
-    out_dir = Path(os.environ.get("ANYTIME_DIR", "anytime"))
-    out_dir.mkdir(exist_ok=True)
-    instances = [("kroA100", ROOT / "puzzles/tsp/kroA100.tsp", None),
-                 ("pcb442", ROOT / "puzzles/tsp/pcb442.tsp", None)]
-    for n in (1002, 10_000, 100_000):
-        path = out_dir / f"uniform{n}.tsp"
-        instances.append((f"uniform{n}", path, uniform_tsplib(path, n, seed=n)))
-    rows = []
-    # The figure's points: (instance, n, solver, limit, wall, gap, against).
-    figure = [["instance", "n", "solver", "limit_s", "wall_s", "gap_percent", "against"]]
-    for name, path, points in instances:
-        if points is None:
-            points = [tuple(map(float, r.split()[1:3])) for r in
-                      path.read_text().split("NODE_COORD_SECTION")[1].split("EOF")[0]
-                      .strip().splitlines()]
-        ref, kind = anytime_reference(name, path, points)
-        n = len(points)
-        lkh_params = "RUNS = 1\nSEED = 1\n" + (LKH_LARGE if n > 2000 else "")
-        for solver in ("kiln", "LKH"):
-            trace = []
-            for limit in ANYTIME_TIMES:
-                if solver == "kiln":
-                    out, wall, _ = run([KILN, "tsp", str(path), "--headless", "--quiet",
-                                        "--seed", "1", "--time-limit", str(limit)])
-                    length = json.loads(out)["length"]
-                elif n > LKH_ONCE_ABOVE and limit != ANYTIME_TIMES[-1]:
-                    continue
-                else:
-                    done = lkh(path, lkh_params + f"TIME_LIMIT = {limit}\n", 10 * limit + 300)
-                    if done is None:
-                        rows.append([name, n, solver, limit, "-", "did not finish", kind])
-                        continue
-                    tour, wall = done
-                    length = euc_length(points, tour)
-                gap = 100 * (length - ref) / ref
-                trace.append((wall, gap))
-                rows.append([name, n, solver, limit, f"{wall:.2f}", pct(gap), kind])
-                figure.append([name, n, solver, limit, f"{wall:.2f}", f"{gap:.2f}", kind])
-            with open(out_dir / f"{solver}-{name}.csv", "w") as f:
-                f.write("step,seconds,temperature,energy,best_energy,acceptance,restarts,"
-                        "reheats\n")
-                # `kiln plot` reads rows in time order: LKH's runs at larger limits can
-                # end sooner (it stops when its trials are done).
-                for i, (wall, gap) in enumerate(sorted(trace)):
-                    f.write(f"{i},{wall:.6f},0,{gap:.4f},{gap:.4f},0,0,0\n")
-    table("Anytime: gap against wall time, kiln's default and LKH (one run, TIME_LIMIT)",
-          ["instance", "n", "solver", "limit s", "wall s", "gap", "against"], rows)
-    points = out_dir / "anytime-tsp.csv"
-    points.write_text("".join(",".join(map(str, r)) + "\n" for r in figure))
-    png = out_dir / "anytime-tsp.png"
-    subprocess.run([venv_python(), str(ROOT / "scripts/anytime_figure.py"), str(points),
-                    str(png)], check=True)
-    print(f"figure: {png} (docs/anytime-tsp.png, from {points})")
+    anytime.suite(args, venv_python())
 
 
 SUITES = {"tsp": suite_tsp, "scale": suite_scale, "image": suite_image,
@@ -418,15 +296,31 @@ def main():
     parser.add_argument("suites", nargs="*", metavar="SUITE",
                         help="any of " + ", ".join(SUITES))
     parser.add_argument("--data", default=str(ROOT.parent / "shared/data"))
-    parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-5"))
+    parser.add_argument("--seeds", type=parse_seeds,
+                        help="A-B or A (default 1-5; anytime 1-3)")
+    anytime_options = parser.add_argument_group("anytime")
+    anytime_options.add_argument("--out", default="anytime",
+                                 help="its instances, data file, table and figure")
+    anytime_options.add_argument("--instances", help="any of " + ", ".join(anytime.INSTANCES))
+    anytime_options.add_argument("--times", help="time limits in seconds (default "
+                                 + ",".join(map(str, anytime.TIMES)) + ")")
+    anytime_options.add_argument("--solvers", help="any of " + ", ".join(anytime.SOLVERS))
+    anytime_options.add_argument("--plan", action="store_true",
+                                 help="say how many runs are left and how long they take")
+    anytime_options.add_argument("--publish", action="store_true",
+                                 help="copy the data file, table and figure into docs/")
     args = parser.parse_args()
     data = Path(args.data)
     unknown = [s for s in args.suites if s not in SUITES]
     if unknown:
         parser.error(f"unknown suite {unknown[0]!r}: choose from {', '.join(SUITES)}")
+    if not Path(KILN).is_file():
+        sys.exit(f"bench: no kiln binary at {KILN}: `cargo build --release`, or set KILN")
     print(f"kiln benchmark, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
           f"{KILN}")
+    seeds = args.seeds
     for suite in args.suites or ["tsp", "scale", "image", "baseline"]:
+        args.seeds = seeds or (anytime.SEEDS if suite == "anytime" else parse_seeds("1-5"))
         SUITES[suite](args, data)
 
 

@@ -5,3 +5,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 KILN = os.environ.get("KILN") or str(ROOT / "target" / "release" / "kiln")
+
+if __name__ == "__main__":
+    print(KILN)  # for the shell scripts

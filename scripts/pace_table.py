@@ -9,7 +9,6 @@ changes.
 Prints a markdown table. Needs tmux.
 """
 import argparse
-import os
 import re
 import subprocess
 import time

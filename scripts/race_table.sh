@@ -14,7 +14,7 @@ seed=${2:-1}
 read -ra sets <<<"${SETS:-puzzles/sudoku/hardest11.txt puzzles/sudoku/easy20.txt}"
 
 cargo build --release --quiet
-kiln=${KILN:-target/release/kiln}
+kiln=$(python3 scripts/kiln_binary.py)
 presets=$("$kiln" presets | awk '{print $1}')
 
 # One table cell group for a preset on a set: "k/n | median s | max s | median it".

@@ -21,7 +21,8 @@ import time
 import argon2
 import paramiko
 
-from serve_attack import KILN, Server
+from kiln_binary import KILN
+from serve_attack import Server
 from view_rate import status_kib
 
 FRAME = b"\x1b[?2026h"

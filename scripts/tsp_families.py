@@ -87,8 +87,10 @@ def clusters(rng, n, side, count, radius):
     return points
 
 
-def clustered(rng, n):
-    return clusters(rng, n, 1e4, max(3, n // 40), lambda r: r.uniform(50.0, 800.0))
+def clustered(rng, n, side=1e4):
+    # Spreads scale with the square, so a wider one (bench.py anytime's) keeps the shape.
+    scale = side / 1e4
+    return clusters(rng, n, side, max(3, n // 40), lambda r: scale * r.uniform(50.0, 800.0))
 
 
 def multiscale(rng, n):

@@ -7,7 +7,6 @@ usage: scripts/tsp_gaps.py FILE.tsp... [-- extra kiln flags, e.g. --no-polish --
 Set KILN to the binary to run (default target/release/kiln).
 """
 import json
-import os
 import statistics
 import subprocess
 import sys

@@ -283,7 +283,7 @@ fn draw<DB: DrawingBackend>(
         names,
         heading: shared.map_or(String::new(), |s| format!("{s}: ")),
     };
-    // Traces of other solvers' results (scripts/bench.py anytime writes LKH's) have no
+    // Traces of other solvers' results (written as traces by hand or a script) have no
     // temperature: an empty panel would only take half the figure.
     let cooled = series
         .iter()
