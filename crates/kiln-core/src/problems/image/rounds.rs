@@ -38,8 +38,8 @@ const START_SHARE: f64 = 0.5;
 /// on 256x256 and stops at the time limit on larger images).
 const POLISH_SHARE: f64 = 0.25;
 
-/// Time per pixel kept at the end of the time limit for the work after the polish: 0.19 s
-/// at 4096x4096 on a busy 2-core machine (issue 33).
+/// Time per pixel kept at the end of the time limit for the work after the polish
+/// (docs/limits.md).
 const END_SECONDS_PER_PIXEL: f64 = 15e-9;
 
 /// Whether a round has the time to run before `config`'s deadline (or within its time

@@ -22,9 +22,9 @@ const STATES: usize = 1 << WIDTH;
 /// Where strips start, modulo WIDTH: strips at one offset are blind to patches that straddle
 /// two of them; at two, every patch up to WIDTH / 2 across lies inside one strip.
 const OFFSETS: [usize; 2] = [0, WIDTH / 2];
-/// What growing a component and weighing its flip costs per pixel, at most (190 ns
-/// measured on a busy 2-core machine, 4096x4096, where one component may hold 8 M pixels
-/// and took 1.5 s): a component larger than the time left pays for is not grown.
+/// What growing a component and weighing its flip costs per pixel, at most (docs/limits.md):
+/// a component larger than the time left pays for is not grown, since one may hold
+/// millions of pixels.
 const GROW_SECONDS_PER_PIXEL: f64 = 200e-9;
 
 /// How a strip lies in the padded grid.
