@@ -124,9 +124,9 @@ impl Descent {
         for t2 in [problem.next(t1), problem.prev(t1)] {
             self.chain.clear();
             let open_gain = problem.cost(t1, t2);
-            if let Some(delta) = self.extend(problem, t1, t2, open_gain, 0, stats) {
-                for (_, touched) in std::mem::take(&mut self.chain) {
-                    for city in touched {
+            if let Some(delta) = self.extend(problem, t1, t2, open_gain, None, 0, stats) {
+                for k in 0..self.chain.len() {
+                    for city in self.chain[k].1 {
                         self.queue(city);
                     }
                 }
@@ -138,19 +138,30 @@ impl Descent {
     }
 
     /// Tries to break the tour edge (t1, t2), `open_gain` being the cost removed minus the
-    /// cost added so far by the chain (not counting that edge). Returns the chain's total
-    /// change in cost when it found an improvement (and leaves it applied); otherwise
-    /// undoes what it applied.
+    /// cost added so far by the chain (not counting that edge), in the tour as it is once
+    /// `pending` (the previous level's 2-opt, if any) is made. Returns the chain's total
+    /// change in cost when it found an improvement (and leaves it applied, `pending`
+    /// included); otherwise leaves the tour as it found it.
+    ///
+    /// A reversal costs up to half the tour, so a level looks at the tour through the
+    /// move before it without making it, and makes it only to keep it or to go deeper.
+    #[allow(clippy::too_many_arguments)]
     fn extend(
         &mut self,
         problem: &mut TspProblem,
         t1: u32,
         t2: u32,
         open_gain: i64,
+        mut pending: Option<Move>,
         depth: usize,
         stats: &mut DescentStats,
     ) -> Option<i64> {
-        let after = problem.next(t2) == t1;
+        let neighbours = |problem: &TspProblem, pending: Option<Move>, city: u32| match pending {
+            Some(mv) => problem.neighbours_after(&mv, city),
+            None => (problem.prev(city), problem.next(city)),
+        };
+        let mut after = neighbours(problem, pending, t2).1 == t1;
+        let mut made = false;
         let mut tried = 0;
         for k in 0..problem.candidates(t2).len() {
             let t3 = problem.candidates(t2)[k];
@@ -160,34 +171,52 @@ impl Descent {
             if gain <= 0 {
                 break;
             }
-            let t4 = if after {
-                problem.next(t3)
-            } else {
-                problem.prev(t3)
-            };
+            let (before_t3, after_t3) = neighbours(problem, pending, t3);
+            let t4 = if after { after_t3 } else { before_t3 };
             if t3 == t1 || t4 == t2 {
                 continue;
             }
-            let mv = problem.two_opt(t2, t3, after);
-            self.chain.push((mv, problem.touched(&mv)));
-            problem.apply(&mv);
             let open_gain = gain + problem.cost(t3, t4);
             let closed = open_gain - problem.cost(t4, t1);
-            if closed > 0 {
-                return Some(-closed);
+            // The next level tries t4's nearest candidates first: none gains if the
+            // nearest does not (counted as that level would have: epochs are measured in
+            // evaluations).
+            let nearest = problem.candidates(t4).first();
+            let deeper = depth + 1 < CHAIN_BREADTH.len()
+                && nearest.is_some_and(|&t5| open_gain - problem.cost(t4, t5) > 0);
+            if depth + 1 < CHAIN_BREADTH.len() && nearest.is_some() && !deeper && closed <= 0 {
+                stats.evaluations += 1;
             }
-            if depth + 1 < CHAIN_BREADTH.len()
-                && let Some(delta) = self.extend(problem, t1, t4, open_gain, depth + 1, stats)
-            {
-                return Some(delta);
+            if closed > 0 || deeper {
+                if let Some(mv) = pending.take() {
+                    self.chain.push((mv, problem.touched(&mv)));
+                    problem.apply(&mv);
+                    made = true;
+                    // Made, a long reversal turns the rest round instead: the same cycle,
+                    // read the other way.
+                    after = problem.next(t2) == t1;
+                }
+                let mv = problem.two_opt(t2, t3, after);
+                if closed > 0 {
+                    self.chain.push((mv, problem.touched(&mv)));
+                    problem.apply(&mv);
+                    return Some(-closed);
+                }
+                if let Some(delta) =
+                    self.extend(problem, t1, t4, open_gain, Some(mv), depth + 1, stats)
+                {
+                    return Some(delta);
+                }
             }
-            // The same reversal again restores the tour.
-            problem.apply(&mv);
-            self.chain.pop();
             tried += 1;
             if tried == CHAIN_BREADTH[depth] {
                 break;
             }
+        }
+        if made {
+            // The same reversal again restores the tour.
+            let (mv, _) = self.chain.pop().expect("the move made here");
+            problem.apply(&mv);
         }
         None
     }

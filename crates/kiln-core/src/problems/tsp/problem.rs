@@ -330,6 +330,16 @@ impl TspProblem {
         self.tour.prev(city)
     }
 
+    /// The tour neighbours (previous, next) of `city` once the 2-opt `mv` (a reversal, as
+    /// [`TspProblem::two_opt`] makes) is made, without making it: a reversal costs up to
+    /// half the tour, a look through it a few table reads.
+    pub fn neighbours_after(&self, mv: &Move, city: u32) -> (u32, u32) {
+        let Move::Reverse { i, j } = *mv else {
+            unreachable!("only reversals are looked through")
+        };
+        self.tour.neighbours_reversed(i, j, city)
+    }
+
     /// The candidate cities of `city` (its nearest neighbours, nearest first).
     pub fn candidates(&self, city: u32) -> &[u32] {
         self.neighbours.of(city)

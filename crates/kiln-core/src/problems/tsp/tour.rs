@@ -56,6 +56,23 @@ impl Tour {
         self.at(self.pos(city) + self.order.len() as u32 - 1)
     }
 
+    /// The neighbours (previous, next) of `city` in the tour with positions `i..=j` (a
+    /// cyclic run) reversed, without reversing them.
+    #[inline(always)]
+    pub(crate) fn neighbours_reversed(&self, i: u32, j: u32, city: u32) -> (u32, u32) {
+        let n = self.order.len() as u32;
+        let wrap = |p: u32| if p >= n { p - n } else { p };
+        let span = wrap(j + n - i);
+        // The reversal swaps the positions `i + o` and `j - o` of the run: its own inverse.
+        let seen = |p: u32| {
+            let o = wrap(p + n - i);
+            if o <= span { wrap(i + span - o) } else { p }
+        };
+        let p = seen(self.pos(city));
+        let at = |q: u32| self.order[seen(q) as usize];
+        (at(wrap(p + n - 1)), at(wrap(p + 1)))
+    }
+
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
     /// run is more than half the tour, its complement is reversed instead: the cycle comes
     /// out the same (read the other way round) at less than half the cost.
