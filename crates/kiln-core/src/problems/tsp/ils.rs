@@ -39,8 +39,12 @@ const CHAIN_BREADTH: [usize; 6] = [5, 5, 3, 2, 1, 1];
 pub struct Descent {
     queue: VecDeque<u32>,
     queued: Vec<bool>,
-    /// The 2-opt moves of the chain being tried, with the cities each touches.
+    /// The 2-opt moves of the last chain made, with the cities each touches.
     chain: Vec<(Move, [u32; 6])>,
+    /// The chain being tried, not made: each 2-opt's (t2, t3) and the run of positions it
+    /// reverses in the tour as the ones before it leave it.
+    ahead: Vec<(u32, u32)>,
+    runs: Vec<(u32, u32)>,
 }
 
 /// The descent a finished run ends with lives here, beside the descent it runs.
@@ -62,6 +66,8 @@ impl Descent {
             queue: VecDeque::with_capacity(n),
             queued: vec![false; n],
             chain: Vec::with_capacity(CHAIN_BREADTH.len()),
+            ahead: Vec::with_capacity(CHAIN_BREADTH.len()),
+            runs: Vec::with_capacity(CHAIN_BREADTH.len()),
         }
     }
 
@@ -122,9 +128,8 @@ impl Descent {
     /// sequential 3-opt and deeper moves that single 2-opt/Or-opt moves miss.
     fn chain_from(&mut self, problem: &mut TspProblem, t1: u32, stats: &mut DescentStats) {
         for t2 in [problem.next(t1), problem.prev(t1)] {
-            self.chain.clear();
             let open_gain = problem.cost(t1, t2);
-            if let Some(delta) = self.extend(problem, t1, t2, open_gain, None, 0, stats) {
+            if let Some(delta) = self.extend(problem, t1, t2, open_gain, stats) {
                 for k in 0..self.chain.len() {
                     for city in self.chain[k].1 {
                         self.queue(city);
@@ -138,30 +143,22 @@ impl Descent {
     }
 
     /// Tries to break the tour edge (t1, t2), `open_gain` being the cost removed minus the
-    /// cost added so far by the chain (not counting that edge), in the tour as it is once
-    /// `pending` (the previous level's 2-opt, if any) is made. Returns the chain's total
-    /// change in cost when it found an improvement (and leaves it applied, `pending`
-    /// included); otherwise leaves the tour as it found it.
+    /// cost added so far by the chain (not counting that edge), in the tour as it would be
+    /// after the chain's moves so far. Returns the chain's total change in cost when it
+    /// found an improvement, and leaves the chain made (its moves in `chain`).
     ///
-    /// A reversal costs up to half the tour, so a level looks at the tour through the
-    /// move before it without making it, and makes it only to keep it or to go deeper.
-    #[allow(clippy::too_many_arguments)]
+    /// A reversal costs up to half the tour and most chains lead nowhere, so the chain's
+    /// moves are not made while it is tried: the tour is looked at through them.
     fn extend(
         &mut self,
         problem: &mut TspProblem,
         t1: u32,
         t2: u32,
         open_gain: i64,
-        mut pending: Option<Move>,
-        depth: usize,
         stats: &mut DescentStats,
     ) -> Option<i64> {
-        let neighbours = |problem: &TspProblem, pending: Option<Move>, city: u32| match pending {
-            Some(mv) => problem.neighbours_after(&mv, city),
-            None => (problem.prev(city), problem.next(city)),
-        };
-        let mut after = neighbours(problem, pending, t2).1 == t1;
-        let mut made = false;
+        let depth = self.ahead.len();
+        let after = problem.neighbours_through(&self.runs, t2).1 == t1;
         let mut tried = 0;
         for k in 0..problem.candidates(t2).len() {
             let t3 = problem.candidates(t2)[k];
@@ -171,54 +168,48 @@ impl Descent {
             if gain <= 0 {
                 break;
             }
-            let (before_t3, after_t3) = neighbours(problem, pending, t3);
+            let (before_t3, after_t3) = problem.neighbours_through(&self.runs, t3);
             let t4 = if after { after_t3 } else { before_t3 };
             if t3 == t1 || t4 == t2 {
                 continue;
             }
             let open_gain = gain + problem.cost(t3, t4);
             let closed = open_gain - problem.cost(t4, t1);
-            // The next level tries t4's nearest candidates first: none gains if the
-            // nearest does not (counted as that level would have: epochs are measured in
-            // evaluations).
-            let nearest = problem.candidates(t4).first();
-            let deeper = depth + 1 < CHAIN_BREADTH.len()
-                && nearest.is_some_and(|&t5| open_gain - problem.cost(t4, t5) > 0);
-            if depth + 1 < CHAIN_BREADTH.len() && nearest.is_some() && !deeper && closed <= 0 {
-                stats.evaluations += 1;
+            if closed > 0 {
+                self.ahead.push((t2, t3));
+                self.make(problem, t1);
+                return Some(-closed);
             }
-            if closed > 0 || deeper {
-                if let Some(mv) = pending.take() {
-                    self.chain.push((mv, problem.touched(&mv)));
-                    problem.apply(&mv);
-                    made = true;
-                    // Made, a long reversal turns the rest round instead: the same cycle,
-                    // read the other way.
-                    after = problem.next(t2) == t1;
-                }
-                let mv = problem.two_opt(t2, t3, after);
-                if closed > 0 {
-                    self.chain.push((mv, problem.touched(&mv)));
-                    problem.apply(&mv);
-                    return Some(-closed);
-                }
-                if let Some(delta) =
-                    self.extend(problem, t1, t4, open_gain, Some(mv), depth + 1, stats)
-                {
+            if depth + 1 < CHAIN_BREADTH.len() {
+                self.runs.push(problem.two_opt_run_through(&self.runs, t2, t3, after));
+                self.ahead.push((t2, t3));
+                if let Some(delta) = self.extend(problem, t1, t4, open_gain, stats) {
                     return Some(delta);
                 }
+                self.runs.pop();
+                self.ahead.pop();
             }
             tried += 1;
             if tried == CHAIN_BREADTH[depth] {
                 break;
             }
         }
-        if made {
-            // The same reversal again restores the tour.
-            let (mv, _) = self.chain.pop().expect("the move made here");
+        None
+    }
+
+    /// Makes the chain looked through (each 2-opt joins its `t2` to its `t3`, `t2` being
+    /// beside `t1` when its turn comes), recording its moves in `chain`.
+    fn make(&mut self, problem: &mut TspProblem, t1: u32) {
+        self.chain.clear();
+        for &(t2, t3) in &self.ahead {
+            // A made reversal may have turned the rest of the tour round instead: the
+            // side t1 is on is read again.
+            let mv = problem.two_opt(t2, t3, problem.next(t2) == t1);
+            self.chain.push((mv, problem.touched(&mv)));
             problem.apply(&mv);
         }
-        None
+        self.ahead.clear();
+        self.runs.clear();
     }
 }
 

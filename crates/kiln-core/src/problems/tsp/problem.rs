@@ -330,14 +330,24 @@ impl TspProblem {
         self.tour.prev(city)
     }
 
-    /// The tour neighbours (previous, next) of `city` once the 2-opt `mv` (a reversal, as
-    /// [`TspProblem::two_opt`] makes) is made, without making it: a reversal costs up to
-    /// half the tour, a look through it a few table reads.
-    pub fn neighbours_after(&self, mv: &Move, city: u32) -> (u32, u32) {
-        let Move::Reverse { i, j } = *mv else {
-            unreachable!("only reversals are looked through")
-        };
-        self.tour.neighbours_reversed(i, j, city)
+    /// The tour neighbours (previous, next) of `city` in the tour as it would be after
+    /// reversing `runs` (cyclic runs of positions, first and last, each in the tour the ones
+    /// before it leave), without reversing them: a look through a reversal costs a few
+    /// table reads, making it up to half the tour.
+    pub fn neighbours_through(&self, runs: &[(u32, u32)], city: u32) -> (u32, u32) {
+        self.tour.neighbours_through(runs, city)
+    }
+
+    /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
+    /// after reversing `runs`.
+    pub fn two_opt_run_through(&self, runs: &[(u32, u32)], a: u32, c: u32, after: bool) -> (u32, u32) {
+        let n = self.n();
+        let (pa, pc) = (self.tour.pos_through(runs, a), self.tour.pos_through(runs, c));
+        if after {
+            (if pa + 1 == n { 0 } else { pa + 1 }, pc)
+        } else {
+            (pa, if pc == 0 { n - 1 } else { pc - 1 })
+        }
     }
 
     /// The candidate cities of `city` (its nearest neighbours, nearest first).

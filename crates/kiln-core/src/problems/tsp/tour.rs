@@ -56,21 +56,34 @@ impl Tour {
         self.at(self.pos(city) + self.order.len() as u32 - 1)
     }
 
-    /// The neighbours (previous, next) of `city` in the tour with positions `i..=j` (a
-    /// cyclic run) reversed, without reversing them.
+    /// Where position `p` goes when the cyclic run of positions `i..=j` is reversed (its
+    /// `i + o` and `j - o` swap places): its own inverse.
     #[inline(always)]
-    pub(crate) fn neighbours_reversed(&self, i: u32, j: u32, city: u32) -> (u32, u32) {
+    fn mirrored(&self, (i, j): (u32, u32), p: u32) -> u32 {
         let n = self.order.len() as u32;
         let wrap = |p: u32| if p >= n { p - n } else { p };
         let span = wrap(j + n - i);
-        // The reversal swaps the positions `i + o` and `j - o` of the run: its own inverse.
-        let seen = |p: u32| {
-            let o = wrap(p + n - i);
-            if o <= span { wrap(i + span - o) } else { p }
+        let o = wrap(p + n - i);
+        if o <= span { wrap(i + span - o) } else { p }
+    }
+
+    /// The position of `city` once `runs` are reversed one after the other (each given in
+    /// the tour the ones before it leave), without reversing them.
+    #[inline(always)]
+    pub(crate) fn pos_through(&self, runs: &[(u32, u32)], city: u32) -> u32 {
+        runs.iter().fold(self.pos(city), |p, &run| self.mirrored(run, p))
+    }
+
+    /// The neighbours (previous, next) of `city` once `runs` are reversed.
+    #[inline(always)]
+    pub(crate) fn neighbours_through(&self, runs: &[(u32, u32)], city: u32) -> (u32, u32) {
+        let n = self.order.len() as u32;
+        let p = self.pos_through(runs, city);
+        let at = |q: u32| {
+            let q = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
+            self.order[q as usize]
         };
-        let p = seen(self.pos(city));
-        let at = |q: u32| self.order[seen(q) as usize];
-        (at(wrap(p + n - 1)), at(wrap(p + 1)))
+        (at(if p == 0 { n - 1 } else { p - 1 }), at(if p + 1 == n { 0 } else { p + 1 }))
     }
 
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
