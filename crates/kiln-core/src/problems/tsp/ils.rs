@@ -285,6 +285,11 @@ fn left(budget: &Budget, started: Instant, evaluations: u64) -> f64 {
 /// seed and the budget, however the steps are batched (a live view and a headless run end
 /// on the same tour). The problem is lent to each step, and left on the best tour by
 /// [`Kicks::finish`].
+///
+/// The tour the kicks go on from is the problem's own; its reversals since the best tour
+/// are recorded, so that a rejected kick, or the way back to the best tour, is undone in
+/// the time it took rather than by copying the tour (a kick changes a few dozen cities of
+/// a million).
 #[derive(Debug, Clone)]
 pub struct Kicks {
     rng: Rng,
@@ -294,17 +299,32 @@ pub struct Kicks {
     stats: KickStats,
     /// Whether the first descent has been made.
     descended: bool,
-    /// The best tour and its energy.
-    best: Vec<u32>,
+    cities: usize,
+    /// The best energy, and where the best tour is.
     energy: f64,
-    /// The tour the kicks go on from and its energy.
-    current: Vec<u32>,
+    best: Best,
+    /// The energy of the tour the kicks go on from (the problem's).
     current_energy: f64,
     /// The threshold at the start of an epoch, and where it stands now.
     threshold_start: f64,
     threshold: f64,
     epoch_start: u64,
     epoch: u64,
+}
+
+/// Where the best tour is.
+#[derive(Debug, Clone)]
+enum Best {
+    /// The problem's tour with the reversals it recorded undone.
+    Recorded,
+    /// This copy (kept once undoing would cost more than copying).
+    Stored(Vec<u32>),
+}
+
+/// Reversals recorded since the best tour beyond which it is copied aside: undoing them
+/// could then cost more than the copy.
+fn recorded_cap(n: usize) -> usize {
+    64 + n / 16
 }
 
 impl Kicks {
@@ -321,9 +341,9 @@ impl Kicks {
             descent,
             stats: KickStats::default(),
             descended: false,
-            best: problem.order().to_vec(),
+            cities: n,
             energy: problem.energy(),
-            current: problem.order().to_vec(),
+            best: Best::Recorded,
             current_energy: problem.energy(),
             threshold_start: threshold,
             threshold,
@@ -353,15 +373,22 @@ impl Kicks {
         self.current_energy
     }
 
-    /// The best tour found so far.
-    pub fn best_order(&self) -> &[u32] {
-        &self.best
+    /// The best tour found so far, `problem` being the one the kicks step.
+    pub fn best_order(&self, problem: &TspProblem) -> Vec<u32> {
+        match &self.best {
+            Best::Stored(order) => order.clone(),
+            Best::Recorded => {
+                let mut order = Vec::new();
+                problem.clone().order_before_recorded(&mut order);
+                order
+            }
+        }
     }
 
     /// Whether the budget lets another step be taken: the first descent always is, a kick
     /// while evaluations and time are left and the target is not reached.
     pub fn ended(&self) -> bool {
-        self.descended && (self.best.len() < 8 || self.reason().is_some())
+        self.descended && (self.cities < 8 || self.reason().is_some())
     }
 
     /// Which budget ended the kicks, if one did: a signal, the known optimum (below it, it
@@ -389,8 +416,7 @@ impl Kicks {
             self.stats.evaluations += self.descent.run(problem, self.budget.deadline).evaluations;
             self.energy = problem.energy();
             self.current_energy = self.energy;
-            self.best.copy_from_slice(problem.order());
-            self.current.copy_from_slice(problem.order());
+            problem.record(true);
             self.epoch_start = self.stats.evaluations;
         } else {
             self.kick(problem);
@@ -399,6 +425,7 @@ impl Kicks {
     }
 
     fn kick(&mut self, problem: &mut TspProblem) {
+        let mark = problem.recorded();
         let mv = kick(problem, &mut self.rng);
         let delta = problem.delta(&mv);
         for city in problem.touched(&mv) {
@@ -415,7 +442,8 @@ impl Kicks {
                 self.stats.improvements += 1;
             }
             self.energy = now;
-            self.best.copy_from_slice(problem.order());
+            self.best = Best::Recorded;
+            problem.forget_recorded();
         }
         let in_epoch = 1.0 - (self.stats.evaluations - self.epoch_start) as f64 / self.epoch as f64;
         let spent = left(&self.budget, self.started, self.stats.evaluations);
@@ -424,21 +452,39 @@ impl Kicks {
         if now <= self.current_energy + self.threshold {
             self.stats.taken += 1;
             self.current_energy = now;
-            self.current.copy_from_slice(problem.order());
+            match &mut self.best {
+                // Only a way back to the best tour needs what was recorded.
+                Best::Stored(_) => problem.forget_recorded(),
+                Best::Recorded if problem.recorded() > recorded_cap(self.cities) => {
+                    let mut order = Vec::new();
+                    problem.order_before_recorded(&mut order);
+                    problem.forget_recorded();
+                    self.best = Best::Stored(order);
+                }
+                Best::Recorded => {}
+            }
         } else {
-            problem.set_order(&self.current);
+            problem.undo_to(mark);
         }
         if in_epoch <= 0.0 {
-            problem.set_order(&self.best);
-            self.current.copy_from_slice(&self.best);
+            self.back_to_best(problem);
             self.current_energy = self.energy;
             (self.epoch_start, self.epoch) = (self.stats.evaluations, self.epoch * 2);
         }
     }
 
-    /// Leaves the best tour found in `problem`.
-    pub fn finish(&self, problem: &mut TspProblem) {
-        problem.set_order(&self.best);
+    /// Leaves the best tour in `problem` (recording goes on, from it).
+    fn back_to_best(&mut self, problem: &mut TspProblem) {
+        match std::mem::replace(&mut self.best, Best::Recorded) {
+            Best::Recorded => problem.undo_to(0),
+            Best::Stored(order) => problem.set_order(&order),
+        }
+    }
+
+    /// Leaves the best tour found in `problem`, recording no more.
+    pub fn finish(&mut self, problem: &mut TspProblem) {
+        self.back_to_best(problem);
+        problem.record(false);
     }
 }
 

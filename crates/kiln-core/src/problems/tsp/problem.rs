@@ -191,6 +191,32 @@ impl TspProblem {
         self.tour.set_order(order);
     }
 
+    /// Starts recording the reversals moves make (from none), or stops: the kicks undo a
+    /// rejected kick in the time it took, not by copying the whole tour back.
+    pub fn record(&mut self, on: bool) {
+        self.tour.record(on);
+    }
+
+    /// How many reversals were recorded.
+    pub fn recorded(&self) -> usize {
+        self.tour.recorded()
+    }
+
+    /// Forgets the reversals recorded; recording goes on.
+    pub fn forget_recorded(&mut self) {
+        self.tour.forget_recorded();
+    }
+
+    /// Undoes the reversals recorded after the first `mark`.
+    pub fn undo_to(&mut self, mark: usize) {
+        self.tour.undo_to(mark);
+    }
+
+    /// The tour before the reversals recorded, into `into` (the tour stays as it is).
+    pub fn order_before_recorded(&mut self, into: &mut Vec<u32>) {
+        self.tour.order_before_recorded(into);
+    }
+
     /// TSPLIB length of the current tour, whatever the cost being minimised.
     pub fn length(&self) -> u64 {
         self.instance.tour_length(self.tour.order())

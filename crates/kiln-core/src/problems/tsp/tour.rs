@@ -1,10 +1,13 @@
 //! A tour as an array of cities plus the position of every city, so that both neighbours
-//! of a city and segment reversals are cheap.
+//! of a city and segment reversals are cheap; the reversals made can be recorded, to be
+//! undone in the time they took rather than by copying the whole tour back.
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Tour {
     order: Vec<u32>,
     pos: Vec<u32>,
+    /// The reversals made since recording started, when it did.
+    recorded: Option<Vec<(u32, u32)>>,
 }
 
 impl Tour {
@@ -14,7 +17,11 @@ impl Tour {
         for (i, &c) in order.iter().enumerate() {
             pos[c as usize] = i as u32;
         }
-        Tour { order, pos }
+        Tour {
+            order,
+            pos,
+            recorded: None,
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -25,8 +32,11 @@ impl Tour {
         &self.order
     }
 
-    /// Replaces the order, reusing the buffers.
+    /// Replaces the order, reusing the buffers (and forgets what was recorded).
     pub(crate) fn set_order(&mut self, order: &[u32]) {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.clear();
+        }
         self.order.clear();
         self.order.extend_from_slice(order);
         for (i, &c) in order.iter().enumerate() {
@@ -90,6 +100,58 @@ impl Tour {
     /// run is more than half the tour, its complement is reversed instead: the cycle comes
     /// out the same (read the other way round) at less than half the cost.
     pub(crate) fn reverse(&mut self, i: u32, j: u32) {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.push((i, j));
+        }
+        self.reverse_unrecorded(i, j);
+    }
+
+    /// Starts recording the reversals made (from none), or stops.
+    pub(crate) fn record(&mut self, on: bool) {
+        self.recorded = on.then(Vec::new);
+    }
+
+    /// How many reversals were recorded.
+    pub(crate) fn recorded(&self) -> usize {
+        self.recorded.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Forgets the reversals recorded (recording goes on).
+    pub(crate) fn forget_recorded(&mut self) {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.clear();
+        }
+    }
+
+    /// Undoes the reversals recorded after the first `mark`, last first: each is its own
+    /// inverse (the same run, or the same complement, reversed again).
+    pub(crate) fn undo_to(&mut self, mark: usize) {
+        let Some(mut recorded) = self.recorded.take() else {
+            return;
+        };
+        for &(i, j) in recorded[mark..].iter().rev() {
+            self.reverse_unrecorded(i, j);
+        }
+        recorded.truncate(mark);
+        self.recorded = Some(recorded);
+    }
+
+    /// The order before the reversals recorded, into `into`; the tour is left as it is
+    /// (undone, read and made again).
+    pub(crate) fn order_before_recorded(&mut self, into: &mut Vec<u32>) {
+        let recorded = self.recorded.take();
+        for &(i, j) in recorded.iter().flatten().rev() {
+            self.reverse_unrecorded(i, j);
+        }
+        into.clear();
+        into.extend_from_slice(&self.order);
+        for &(i, j) in recorded.iter().flatten() {
+            self.reverse_unrecorded(i, j);
+        }
+        self.recorded = recorded;
+    }
+
+    fn reverse_unrecorded(&mut self, i: u32, j: u32) {
         let n = self.order.len() as u32;
         let len = (j + n - i) % n + 1;
         let (mut i, mut j, len) = if 2 * len > n {
@@ -118,8 +180,9 @@ impl Tour {
         }
     }
 
-    /// Swaps the cities at positions `i` and `j`.
+    /// Swaps the cities at positions `i` and `j` (not recorded: only the annealer swaps).
     pub(crate) fn swap(&mut self, i: u32, j: u32) {
+        debug_assert!(self.recorded.is_none(), "swaps are not recorded");
         self.order.swap(i as usize, j as usize);
         self.pos[self.order[i as usize] as usize] = i;
         self.pos[self.order[j as usize] as usize] = j;
