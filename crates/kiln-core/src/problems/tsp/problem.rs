@@ -366,9 +366,18 @@ impl TspProblem {
 
     /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
     /// after reversing `runs`.
-    pub fn two_opt_run_through(&self, runs: &[(u32, u32)], a: u32, c: u32, after: bool) -> (u32, u32) {
+    pub fn two_opt_run_through(
+        &self,
+        runs: &[(u32, u32)],
+        a: u32,
+        c: u32,
+        after: bool,
+    ) -> (u32, u32) {
         let n = self.n();
-        let (pa, pc) = (self.tour.pos_through(runs, a), self.tour.pos_through(runs, c));
+        let (pa, pc) = (
+            self.tour.pos_through(runs, a),
+            self.tour.pos_through(runs, c),
+        );
         if after {
             (if pa + 1 == n { 0 } else { pa + 1 }, pc)
         } else {

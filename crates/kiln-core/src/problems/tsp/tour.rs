@@ -81,7 +81,8 @@ impl Tour {
     /// the tour the ones before it leave), without reversing them.
     #[inline(always)]
     pub(crate) fn pos_through(&self, runs: &[(u32, u32)], city: u32) -> u32 {
-        runs.iter().fold(self.pos(city), |p, &run| self.mirrored(run, p))
+        runs.iter()
+            .fold(self.pos(city), |p, &run| self.mirrored(run, p))
     }
 
     /// The neighbours (previous, next) of `city` once `runs` are reversed.
@@ -93,7 +94,10 @@ impl Tour {
             let q = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
             self.order[q as usize]
         };
-        (at(if p == 0 { n - 1 } else { p - 1 }), at(if p + 1 == n { 0 } else { p + 1 }))
+        (
+            at(if p == 0 { n - 1 } else { p - 1 }),
+            at(if p + 1 == n { 0 } else { p + 1 }),
+        )
     }
 
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
