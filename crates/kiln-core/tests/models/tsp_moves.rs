@@ -294,7 +294,7 @@ fn kicks_find_the_optimum_of_berlin52() {
 fn reversed_literally(order: &mut [u32], (i, j): (u32, u32)) {
     let n = order.len();
     let (mut a, mut b) = (i as usize, j as usize);
-    for _ in 0..((j as usize + n - i as usize) % n + 1) / 2 {
+    for _ in 0..((j as usize + n - i as usize) % n).div_ceil(2) {
         order.swap(a, b);
         a = (a + 1) % n;
         b = (b + n - 1) % n;
