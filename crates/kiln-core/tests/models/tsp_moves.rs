@@ -288,3 +288,73 @@ fn kicks_find_the_optimum_of_berlin52() {
     // Stopped there, long before the budget.
     assert!(kicks.evaluations < 1_000_000, "{kicks:?}");
 }
+
+/// The tour with the cyclic run of positions `i..=j` reversed in place (never the
+/// complement, unlike the tour's own reversal): the tour a look through `(i, j)` sees.
+fn reversed_literally(order: &mut [u32], (i, j): (u32, u32)) {
+    let n = order.len();
+    let (mut a, mut b) = (i as usize, j as usize);
+    for _ in 0..((j as usize + n - i as usize) % n).div_ceil(2) {
+        order.swap(a, b);
+        a = (a + 1) % n;
+        b = (b + n - 1) % n;
+    }
+}
+
+#[test]
+fn looking_through_reversals_sees_the_tour_they_would_make() {
+    for (p, mut rng) in problems(11) {
+        let n = p.order().len() as u32;
+        if n < 5 {
+            continue;
+        }
+        let mut seen = p.order().to_vec();
+        let mut runs = Vec::new();
+        for _ in 0..6 {
+            let (a, c) = (rng.random_range(0..n), rng.random_range(0..n));
+            if a == c {
+                continue;
+            }
+            let run = p.two_opt_run_through(&runs, a, c, rng.random());
+            reversed_literally(&mut seen, run);
+            runs.push(run);
+            for (k, &city) in seen.iter().enumerate() {
+                let k = k as u32;
+                let around = (
+                    seen[((k + n - 1) % n) as usize],
+                    seen[((k + 1) % n) as usize],
+                );
+                assert_eq!(p.neighbours_through(&runs, city), around, "{runs:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn undoing_recorded_reversals_restores_the_tour_they_started_from() {
+    for (mut p, mut rng) in problems(13) {
+        let n = p.order().len() as u32;
+        if n < 5 {
+            continue;
+        }
+        let start = p.order().to_vec();
+        p.record(true);
+        let mut marks = Vec::new();
+        for _ in 0..20 {
+            marks.push((p.recorded(), p.order().to_vec()));
+            let mv = p.propose(&mut rng);
+            p.apply(&mv);
+        }
+        let mut before = Vec::new();
+        p.order_before_recorded(&mut before);
+        assert_eq!(before, start);
+        for (mark, order) in marks.into_iter().rev().step_by(3) {
+            p.undo_to(mark);
+            assert_eq!(p.order(), &order[..]);
+        }
+        p.undo_to(0);
+        assert_eq!(p.order(), &start[..]);
+        p.record(false);
+        assert_eq!(p.recorded(), 0);
+    }
+}

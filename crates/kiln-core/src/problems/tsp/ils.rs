@@ -39,8 +39,12 @@ const CHAIN_BREADTH: [usize; 6] = [5, 5, 3, 2, 1, 1];
 pub struct Descent {
     queue: VecDeque<u32>,
     queued: Vec<bool>,
-    /// The 2-opt moves of the chain being tried, with the cities each touches.
+    /// The 2-opt moves of the last chain made, with the cities each touches.
     chain: Vec<(Move, [u32; 6])>,
+    /// The chain being tried, not made: each 2-opt's (t2, t3) and the run of positions it
+    /// reverses in the tour as the ones before it leave it.
+    ahead: Vec<(u32, u32)>,
+    runs: Vec<(u32, u32)>,
 }
 
 /// The descent a finished run ends with lives here, beside the descent it runs.
@@ -62,6 +66,8 @@ impl Descent {
             queue: VecDeque::with_capacity(n),
             queued: vec![false; n],
             chain: Vec::with_capacity(CHAIN_BREADTH.len()),
+            ahead: Vec::with_capacity(CHAIN_BREADTH.len()),
+            runs: Vec::with_capacity(CHAIN_BREADTH.len()),
         }
     }
 
@@ -122,11 +128,10 @@ impl Descent {
     /// sequential 3-opt and deeper moves that single 2-opt/Or-opt moves miss.
     fn chain_from(&mut self, problem: &mut TspProblem, t1: u32, stats: &mut DescentStats) {
         for t2 in [problem.next(t1), problem.prev(t1)] {
-            self.chain.clear();
             let open_gain = problem.cost(t1, t2);
-            if let Some(delta) = self.extend(problem, t1, t2, open_gain, 0, stats) {
-                for (_, touched) in std::mem::take(&mut self.chain) {
-                    for city in touched {
+            if let Some(delta) = self.extend(problem, t1, t2, open_gain, stats) {
+                for k in 0..self.chain.len() {
+                    for city in self.chain[k].1 {
                         self.queue(city);
                     }
                 }
@@ -138,19 +143,22 @@ impl Descent {
     }
 
     /// Tries to break the tour edge (t1, t2), `open_gain` being the cost removed minus the
-    /// cost added so far by the chain (not counting that edge). Returns the chain's total
-    /// change in cost when it found an improvement (and leaves it applied); otherwise
-    /// undoes what it applied.
+    /// cost added so far by the chain (not counting that edge), in the tour as it would be
+    /// after the chain's moves so far. Returns the chain's total change in cost when it
+    /// found an improvement, and leaves the chain made (its moves in `chain`).
+    ///
+    /// A reversal costs up to half the tour and most chains lead nowhere, so the chain's
+    /// moves are not made while it is tried: the tour is looked at through them.
     fn extend(
         &mut self,
         problem: &mut TspProblem,
         t1: u32,
         t2: u32,
         open_gain: i64,
-        depth: usize,
         stats: &mut DescentStats,
     ) -> Option<i64> {
-        let after = problem.next(t2) == t1;
+        let depth = self.ahead.len();
+        let after = problem.neighbours_through(&self.runs, t2).1 == t1;
         let mut tried = 0;
         for k in 0..problem.candidates(t2).len() {
             let t3 = problem.candidates(t2)[k];
@@ -160,36 +168,49 @@ impl Descent {
             if gain <= 0 {
                 break;
             }
-            let t4 = if after {
-                problem.next(t3)
-            } else {
-                problem.prev(t3)
-            };
+            let (before_t3, after_t3) = problem.neighbours_through(&self.runs, t3);
+            let t4 = if after { after_t3 } else { before_t3 };
             if t3 == t1 || t4 == t2 {
                 continue;
             }
-            let mv = problem.two_opt(t2, t3, after);
-            self.chain.push((mv, problem.touched(&mv)));
-            problem.apply(&mv);
             let open_gain = gain + problem.cost(t3, t4);
             let closed = open_gain - problem.cost(t4, t1);
             if closed > 0 {
+                self.ahead.push((t2, t3));
+                self.make(problem, t1);
                 return Some(-closed);
             }
-            if depth + 1 < CHAIN_BREADTH.len()
-                && let Some(delta) = self.extend(problem, t1, t4, open_gain, depth + 1, stats)
-            {
-                return Some(delta);
+            if depth + 1 < CHAIN_BREADTH.len() {
+                self.runs
+                    .push(problem.two_opt_run_through(&self.runs, t2, t3, after));
+                self.ahead.push((t2, t3));
+                if let Some(delta) = self.extend(problem, t1, t4, open_gain, stats) {
+                    return Some(delta);
+                }
+                self.runs.pop();
+                self.ahead.pop();
             }
-            // The same reversal again restores the tour.
-            problem.apply(&mv);
-            self.chain.pop();
             tried += 1;
             if tried == CHAIN_BREADTH[depth] {
                 break;
             }
         }
         None
+    }
+
+    /// Makes the chain looked through (each 2-opt joins its `t2` to its `t3`, `t2` being
+    /// beside `t1` when its turn comes), recording its moves in `chain`.
+    fn make(&mut self, problem: &mut TspProblem, t1: u32) {
+        self.chain.clear();
+        for &(t2, t3) in &self.ahead {
+            // A made reversal may have turned the rest of the tour round instead: the
+            // side t1 is on is read again.
+            let mv = problem.two_opt(t2, t3, problem.next(t2) == t1);
+            self.chain.push((mv, problem.touched(&mv)));
+            problem.apply(&mv);
+        }
+        self.ahead.clear();
+        self.runs.clear();
     }
 }
 
@@ -218,12 +239,18 @@ pub struct KickStats {
     pub evaluations: u64,
 }
 
+/// The longest segment a kick moves: from 900 cities on a kick is local, so that it and
+/// the descent after it cost the same whatever the size (10,000 cities: segments of up to
+/// 300 cities against n/3 left tours 0.3 % shorter at 18 s; docs/tuning.md).
+const KICK_SEGMENT_MAX: u32 = 300;
+
 /// A kick: the double bridge of iterated Lin-Kernighan, i.e. swap two adjacent segments
-/// of 1..=n/3 random cities each: tour-wide, because short segments leave the search stuck
-/// more often (docs/tuning.md).
+/// of 1..=n/3 random cities each (at most [`KICK_SEGMENT_MAX`]): up to 900 cities
+/// tour-wide, because short segments leave the search stuck more often there
+/// (docs/tuning.md).
 fn kick(problem: &TspProblem, rng: &mut Rng) -> Move {
     let n = problem.order().len() as u32;
-    let longest = (n / 3).max(1);
+    let longest = (n / 3).clamp(1, KICK_SEGMENT_MAX);
     let first = rng.random_range(1..=longest);
     let second = rng.random_range(1..=longest);
     let start = rng.random_range(0..n);
@@ -265,6 +292,11 @@ fn left(budget: &Budget, started: Instant, evaluations: u64) -> f64 {
 /// seed and the budget, however the steps are batched (a live view and a headless run end
 /// on the same tour). The problem is lent to each step, and left on the best tour by
 /// [`Kicks::finish`].
+///
+/// The tour the kicks go on from is the problem's own; its reversals since the best tour
+/// are recorded, so that a rejected kick, or the way back to the best tour, is undone in
+/// the time it took rather than by copying the tour (a kick changes a few dozen cities of
+/// a million).
 #[derive(Debug, Clone)]
 pub struct Kicks {
     rng: Rng,
@@ -274,17 +306,32 @@ pub struct Kicks {
     stats: KickStats,
     /// Whether the first descent has been made.
     descended: bool,
-    /// The best tour and its energy.
-    best: Vec<u32>,
+    cities: usize,
+    /// The best energy, and where the best tour is.
     energy: f64,
-    /// The tour the kicks go on from and its energy.
-    current: Vec<u32>,
+    best: Best,
+    /// The energy of the tour the kicks go on from (the problem's).
     current_energy: f64,
     /// The threshold at the start of an epoch, and where it stands now.
     threshold_start: f64,
     threshold: f64,
     epoch_start: u64,
     epoch: u64,
+}
+
+/// Where the best tour is.
+#[derive(Debug, Clone)]
+enum Best {
+    /// The problem's tour with the reversals it recorded undone.
+    Recorded,
+    /// This copy (kept once undoing would cost more than copying).
+    Stored(Vec<u32>),
+}
+
+/// Reversals recorded since the best tour beyond which it is copied aside: undoing them
+/// could then cost more than the copy.
+fn recorded_cap(n: usize) -> usize {
+    64 + n / 16
 }
 
 impl Kicks {
@@ -301,9 +348,9 @@ impl Kicks {
             descent,
             stats: KickStats::default(),
             descended: false,
-            best: problem.order().to_vec(),
+            cities: n,
             energy: problem.energy(),
-            current: problem.order().to_vec(),
+            best: Best::Recorded,
             current_energy: problem.energy(),
             threshold_start: threshold,
             threshold,
@@ -333,15 +380,22 @@ impl Kicks {
         self.current_energy
     }
 
-    /// The best tour found so far.
-    pub fn best_order(&self) -> &[u32] {
-        &self.best
+    /// The best tour found so far, `problem` being the one the kicks step.
+    pub fn best_order(&self, problem: &TspProblem) -> Vec<u32> {
+        match &self.best {
+            Best::Stored(order) => order.clone(),
+            Best::Recorded => {
+                let mut order = Vec::new();
+                problem.clone().order_before_recorded(&mut order);
+                order
+            }
+        }
     }
 
     /// Whether the budget lets another step be taken: the first descent always is, a kick
     /// while evaluations and time are left and the target is not reached.
     pub fn ended(&self) -> bool {
-        self.descended && (self.best.len() < 8 || self.reason().is_some())
+        self.descended && (self.cities < 8 || self.reason().is_some())
     }
 
     /// Which budget ended the kicks, if one did: a signal, the known optimum (below it, it
@@ -369,8 +423,7 @@ impl Kicks {
             self.stats.evaluations += self.descent.run(problem, self.budget.deadline).evaluations;
             self.energy = problem.energy();
             self.current_energy = self.energy;
-            self.best.copy_from_slice(problem.order());
-            self.current.copy_from_slice(problem.order());
+            problem.record(true);
             self.epoch_start = self.stats.evaluations;
         } else {
             self.kick(problem);
@@ -379,6 +432,7 @@ impl Kicks {
     }
 
     fn kick(&mut self, problem: &mut TspProblem) {
+        let mark = problem.recorded();
         let mv = kick(problem, &mut self.rng);
         let delta = problem.delta(&mv);
         for city in problem.touched(&mv) {
@@ -395,7 +449,8 @@ impl Kicks {
                 self.stats.improvements += 1;
             }
             self.energy = now;
-            self.best.copy_from_slice(problem.order());
+            self.best = Best::Recorded;
+            problem.forget_recorded();
         }
         let in_epoch = 1.0 - (self.stats.evaluations - self.epoch_start) as f64 / self.epoch as f64;
         let spent = left(&self.budget, self.started, self.stats.evaluations);
@@ -404,21 +459,39 @@ impl Kicks {
         if now <= self.current_energy + self.threshold {
             self.stats.taken += 1;
             self.current_energy = now;
-            self.current.copy_from_slice(problem.order());
+            match &mut self.best {
+                // Only a way back to the best tour needs what was recorded.
+                Best::Stored(_) => problem.forget_recorded(),
+                Best::Recorded if problem.recorded() > recorded_cap(self.cities) => {
+                    let mut order = Vec::new();
+                    problem.order_before_recorded(&mut order);
+                    problem.forget_recorded();
+                    self.best = Best::Stored(order);
+                }
+                Best::Recorded => {}
+            }
         } else {
-            problem.set_order(&self.current);
+            problem.undo_to(mark);
         }
         if in_epoch <= 0.0 {
-            problem.set_order(&self.best);
-            self.current.copy_from_slice(&self.best);
+            self.back_to_best(problem);
             self.current_energy = self.energy;
             (self.epoch_start, self.epoch) = (self.stats.evaluations, self.epoch * 2);
         }
     }
 
-    /// Leaves the best tour found in `problem`.
-    pub fn finish(&self, problem: &mut TspProblem) {
-        problem.set_order(&self.best);
+    /// Leaves the best tour in `problem` (recording goes on, from it).
+    fn back_to_best(&mut self, problem: &mut TspProblem) {
+        match std::mem::replace(&mut self.best, Best::Recorded) {
+            Best::Recorded => problem.undo_to(0),
+            Best::Stored(order) => problem.set_order(&order),
+        }
+    }
+
+    /// Leaves the best tour found in `problem`, recording no more.
+    pub fn finish(&mut self, problem: &mut TspProblem) {
+        self.back_to_best(problem);
+        problem.record(false);
     }
 }
 

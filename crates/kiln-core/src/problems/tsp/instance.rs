@@ -92,7 +92,9 @@ impl Metric {
     pub fn distance(self, a: Point, b: Point) -> u32 {
         let (dx, dy) = (a.x - b.x, a.y - b.y);
         match self {
-            Metric::Euc2d => (dx * dx + dy * dy).sqrt().round() as u32,
+            // TSPLIB's nint, (int) (x + 0.5): one add, where `round` is a library call
+            // that took a seventh of a 10,000-city run.
+            Metric::Euc2d => ((dx * dx + dy * dy).sqrt() + 0.5) as u32,
             Metric::Ceil2d => (dx * dx + dy * dy).sqrt().ceil() as u32,
             Metric::Att => {
                 let r = ((dx * dx + dy * dy) / 10.0).sqrt();

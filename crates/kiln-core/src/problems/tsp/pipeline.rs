@@ -249,7 +249,7 @@ impl TspPipeline {
         };
         let energy = local.best_energy();
         let tour = match &local.way {
-            Way::Kicks(kicks) => kicks.best_order().to_vec(),
+            Way::Kicks(kicks) => kicks.best_order(&local.problem),
             Way::Descent { .. } => local.problem.order().to_vec(),
         };
         if self.kept.as_ref().is_none_or(|(e, _)| energy < *e) {
@@ -300,7 +300,7 @@ impl TspPipeline {
                 .filter(|l| l.best_energy() <= energy + EPS);
             snapshot.tour = match local {
                 Some(local) => match &local.way {
-                    Way::Kicks(kicks) => kicks.best_order().to_vec(),
+                    Way::Kicks(kicks) => kicks.best_order(&local.problem),
                     Way::Descent { .. } => local.problem.order().to_vec(),
                 },
                 None => self

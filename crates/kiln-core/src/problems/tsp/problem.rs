@@ -191,6 +191,32 @@ impl TspProblem {
         self.tour.set_order(order);
     }
 
+    /// Starts recording the reversals moves make (from none), or stops: the kicks undo a
+    /// rejected kick in the time it took, not by copying the whole tour back.
+    pub fn record(&mut self, on: bool) {
+        self.tour.record(on);
+    }
+
+    /// How many reversals were recorded.
+    pub fn recorded(&self) -> usize {
+        self.tour.recorded()
+    }
+
+    /// Forgets the reversals recorded; recording goes on.
+    pub fn forget_recorded(&mut self) {
+        self.tour.forget_recorded();
+    }
+
+    /// Undoes the reversals recorded after the first `mark`.
+    pub fn undo_to(&mut self, mark: usize) {
+        self.tour.undo_to(mark);
+    }
+
+    /// The tour before the reversals recorded, into `into` (the tour stays as it is).
+    pub fn order_before_recorded(&mut self, into: &mut Vec<u32>) {
+        self.tour.order_before_recorded(into);
+    }
+
     /// TSPLIB length of the current tour, whatever the cost being minimised.
     pub fn length(&self) -> u64 {
         self.instance.tour_length(self.tour.order())
@@ -328,6 +354,35 @@ impl TspProblem {
     /// The city the tour visits before `city`.
     pub fn prev(&self, city: u32) -> u32 {
         self.tour.prev(city)
+    }
+
+    /// The tour neighbours (previous, next) of `city` in the tour as it would be after
+    /// reversing `runs` (cyclic runs of positions, first and last, each in the tour the ones
+    /// before it leave), without reversing them: a look through a reversal costs a few
+    /// table reads, making it up to half the tour.
+    pub fn neighbours_through(&self, runs: &[(u32, u32)], city: u32) -> (u32, u32) {
+        self.tour.neighbours_through(runs, city)
+    }
+
+    /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
+    /// after reversing `runs`.
+    pub fn two_opt_run_through(
+        &self,
+        runs: &[(u32, u32)],
+        a: u32,
+        c: u32,
+        after: bool,
+    ) -> (u32, u32) {
+        let n = self.n();
+        let (pa, pc) = (
+            self.tour.pos_through(runs, a),
+            self.tour.pos_through(runs, c),
+        );
+        if after {
+            (if pa + 1 == n { 0 } else { pa + 1 }, pc)
+        } else {
+            (pa, if pc == 0 { n - 1 } else { pc - 1 })
+        }
     }
 
     /// The candidate cities of `city` (its nearest neighbours, nearest first).

@@ -1,10 +1,13 @@
 //! A tour as an array of cities plus the position of every city, so that both neighbours
-//! of a city and segment reversals are cheap.
+//! of a city and segment reversals are cheap; the reversals made can be recorded, to be
+//! undone in the time they took rather than by copying the whole tour back.
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Tour {
     order: Vec<u32>,
     pos: Vec<u32>,
+    /// The reversals made since recording started, when it did.
+    recorded: Option<Vec<(u32, u32)>>,
 }
 
 impl Tour {
@@ -14,7 +17,11 @@ impl Tour {
         for (i, &c) in order.iter().enumerate() {
             pos[c as usize] = i as u32;
         }
-        Tour { order, pos }
+        Tour {
+            order,
+            pos,
+            recorded: None,
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -25,8 +32,11 @@ impl Tour {
         &self.order
     }
 
-    /// Replaces the order, reusing the buffers.
+    /// Replaces the order, reusing the buffers (and forgets what was recorded).
     pub(crate) fn set_order(&mut self, order: &[u32]) {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.clear();
+        }
         self.order.clear();
         self.order.extend_from_slice(order);
         for (i, &c) in order.iter().enumerate() {
@@ -56,10 +66,96 @@ impl Tour {
         self.at(self.pos(city) + self.order.len() as u32 - 1)
     }
 
+    /// Where position `p` goes when the cyclic run of positions `i..=j` is reversed (its
+    /// `i + o` and `j - o` swap places): its own inverse.
+    #[inline(always)]
+    fn mirrored(&self, (i, j): (u32, u32), p: u32) -> u32 {
+        let n = self.order.len() as u32;
+        let wrap = |p: u32| if p >= n { p - n } else { p };
+        let span = wrap(j + n - i);
+        let o = wrap(p + n - i);
+        if o <= span { wrap(i + span - o) } else { p }
+    }
+
+    /// The position of `city` once `runs` are reversed one after the other (each given in
+    /// the tour the ones before it leave), without reversing them.
+    #[inline(always)]
+    pub(crate) fn pos_through(&self, runs: &[(u32, u32)], city: u32) -> u32 {
+        runs.iter()
+            .fold(self.pos(city), |p, &run| self.mirrored(run, p))
+    }
+
+    /// The neighbours (previous, next) of `city` once `runs` are reversed.
+    #[inline(always)]
+    pub(crate) fn neighbours_through(&self, runs: &[(u32, u32)], city: u32) -> (u32, u32) {
+        let n = self.order.len() as u32;
+        let p = self.pos_through(runs, city);
+        let at = |q: u32| {
+            let q = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
+            self.order[q as usize]
+        };
+        (
+            at(if p == 0 { n - 1 } else { p - 1 }),
+            at(if p + 1 == n { 0 } else { p + 1 }),
+        )
+    }
+
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
     /// run is more than half the tour, its complement is reversed instead: the cycle comes
     /// out the same (read the other way round) at less than half the cost.
     pub(crate) fn reverse(&mut self, i: u32, j: u32) {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.push((i, j));
+        }
+        self.reverse_unrecorded(i, j);
+    }
+
+    /// Starts recording the reversals made (from none), or stops.
+    pub(crate) fn record(&mut self, on: bool) {
+        self.recorded = on.then(Vec::new);
+    }
+
+    /// How many reversals were recorded.
+    pub(crate) fn recorded(&self) -> usize {
+        self.recorded.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Forgets the reversals recorded (recording goes on).
+    pub(crate) fn forget_recorded(&mut self) {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.clear();
+        }
+    }
+
+    /// Undoes the reversals recorded after the first `mark`, last first: each is its own
+    /// inverse (the same run, or the same complement, reversed again).
+    pub(crate) fn undo_to(&mut self, mark: usize) {
+        let Some(mut recorded) = self.recorded.take() else {
+            return;
+        };
+        for &(i, j) in recorded[mark..].iter().rev() {
+            self.reverse_unrecorded(i, j);
+        }
+        recorded.truncate(mark);
+        self.recorded = Some(recorded);
+    }
+
+    /// The order before the reversals recorded, into `into`; the tour is left as it is
+    /// (undone, read and made again).
+    pub(crate) fn order_before_recorded(&mut self, into: &mut Vec<u32>) {
+        let recorded = self.recorded.take();
+        for &(i, j) in recorded.iter().flatten().rev() {
+            self.reverse_unrecorded(i, j);
+        }
+        into.clear();
+        into.extend_from_slice(&self.order);
+        for &(i, j) in recorded.iter().flatten() {
+            self.reverse_unrecorded(i, j);
+        }
+        self.recorded = recorded;
+    }
+
+    fn reverse_unrecorded(&mut self, i: u32, j: u32) {
         let n = self.order.len() as u32;
         let len = (j + n - i) % n + 1;
         let (mut i, mut j, len) = if 2 * len > n {
@@ -88,8 +184,9 @@ impl Tour {
         }
     }
 
-    /// Swaps the cities at positions `i` and `j`.
+    /// Swaps the cities at positions `i` and `j` (not recorded: only the annealer swaps).
     pub(crate) fn swap(&mut self, i: u32, j: u32) {
+        debug_assert!(self.recorded.is_none(), "swaps are not recorded");
         self.order.swap(i as usize, j as usize);
         self.pos[self.order[i as usize] as usize] = i;
         self.pos[self.order[j as usize] as usize] = j;
