@@ -285,6 +285,10 @@ pub struct Kicks {
     threshold: f64,
     epoch_start: u64,
     epoch: u64,
+    /// The best energy when the epoch began, and whether the last epoch to end found
+    /// nothing shorter than it.
+    epoch_best: f64,
+    stalled: bool,
 }
 
 impl Kicks {
@@ -309,6 +313,8 @@ impl Kicks {
             threshold,
             epoch_start: 0,
             epoch: EPOCH_EVALUATIONS_PER_CITY * n as u64,
+            epoch_best: problem.energy(),
+            stalled: false,
         }
     }
 
@@ -336,6 +342,11 @@ impl Kicks {
     /// The best tour found so far.
     pub fn best_order(&self) -> &[u32] {
         &self.best
+    }
+
+    /// Whether the last epoch to end found no tour shorter than the best before it.
+    pub fn stalled(&self) -> bool {
+        self.stalled
     }
 
     /// Whether the budget lets another step be taken: the first descent always is, a kick
@@ -372,6 +383,7 @@ impl Kicks {
             self.best.copy_from_slice(problem.order());
             self.current.copy_from_slice(problem.order());
             self.epoch_start = self.stats.evaluations;
+            self.epoch_best = self.energy;
         } else {
             self.kick(problem);
         }
@@ -413,6 +425,8 @@ impl Kicks {
             self.current.copy_from_slice(&self.best);
             self.current_energy = self.energy;
             (self.epoch_start, self.epoch) = (self.stats.evaluations, self.epoch * 2);
+            self.stalled = self.energy >= self.epoch_best;
+            self.epoch_best = self.energy;
         }
     }
 
