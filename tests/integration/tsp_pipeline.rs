@@ -19,6 +19,16 @@ fn tour_of(path: &Path) -> Vec<u64> {
     text.lines().filter_map(|l| l.trim().parse().ok()).collect()
 }
 
+/// The cities of a headless line's tour, 1-based, in order.
+fn json_tour(json: &serde_json::Value) -> Vec<u64> {
+    json["tour"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect()
+}
+
 #[test]
 fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
     let _cores = crate::common::busy();
@@ -30,12 +40,7 @@ fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
         assert!(headless.status.success(), "{headless:?}");
         let json = &lines(&headless)[0];
         let length = json["length"].as_u64().unwrap();
-        let tour: Vec<u64> = json["tour"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_u64().unwrap())
-            .collect();
+        let tour = json_tour(json);
         assert_eq!(json["phases"][1]["phase"], "local-search", "{json}");
 
         let output = format!("live-{file}.tour");
@@ -136,12 +141,7 @@ fn kicks_that_stall_re_anneal_live_as_headless_and_the_trace_names_it() {
     assert!(named[..first].contains(&"local search"), "{text}");
     assert_eq!(named.last(), Some(&"local search"), "{text}");
 
-    let tour: Vec<u64> = json["tour"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_u64().unwrap())
-        .collect();
+    let tour = json_tour(json);
     let live = [
         &["tsp", "--speed", "full", "--output", "live.tour"],
         &flags[..],
