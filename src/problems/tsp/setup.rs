@@ -224,20 +224,23 @@ pub struct Setup {
 const DESCENT_SHARE: f64 = 0.01;
 
 /// The most steps the first anneal takes before the kicks, per city, however long the time
-/// limit (`anneal_cap`): from `SHORT_ANNEAL` up to `SHORT_UP_TO` cities, growing with the
-/// square of the cities to `LONG_ANNEAL` at 1,000. Small instances need no more before the
-/// kicks find their best tour; 1,000 random cities ended further from it after 20 s with
-/// the short anneal; instances whose kicks stall get longer re-anneals (`TspPipeline`).
-/// So a generous limit does not delay the answer (docs/benchmarks.md, "Anytime"; caps
-/// compared: docs/tuning.md).
+/// limit (`anneal_cap`): `SHORT_ANNEAL` up to `SHORT_UP_TO` cities, `LONG_ANNEAL` above.
+/// Small instances need no more before the kicks find their best tour, and those whose
+/// kicks stall get longer re-anneals (`TspPipeline`); above, a short anneal left lin318,
+/// pcb442, rat783 and pr1002 further from the optimum at 30 s, the kicks' epochs (and so
+/// the time to see them stall) growing with the cities. So a generous limit does not delay
+/// the answer (docs/benchmarks.md, "Anytime"; caps compared: docs/tuning.md).
 const SHORT_ANNEAL: u64 = 2_000;
 const LONG_ANNEAL: u64 = 20_000;
-const SHORT_UP_TO: f64 = 316.0;
+const SHORT_UP_TO: usize = 250;
 
 /// The first anneal's cap in steps for `n` cities (`SHORT_ANNEAL`).
 fn anneal_cap(n: usize) -> u64 {
-    let growth = (n as f64 / SHORT_UP_TO).powi(2).max(1.0);
-    let per_city = (SHORT_ANNEAL as f64 * growth).min(LONG_ANNEAL as f64) as u64;
+    let per_city = if n <= SHORT_UP_TO {
+        SHORT_ANNEAL
+    } else {
+        LONG_ANNEAL
+    };
     per_city * n as u64
 }
 

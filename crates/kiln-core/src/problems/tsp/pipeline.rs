@@ -154,7 +154,7 @@ struct FirstAnneal {
     length: u64,
 }
 
-/// Steps a city of the first re-anneal, doubling with each: the first anneal of up to 316
+/// Steps a city of the first re-anneal, doubling with each: the first anneal of up to 250
 /// cities takes a tenth of it (`src/problems/tsp/setup.rs`), and the instances whose kicks
 /// stall get a longer one (docs/tuning.md).
 const REANNEAL_STEPS_PER_CITY: u64 = 20_000;
