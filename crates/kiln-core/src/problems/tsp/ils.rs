@@ -313,7 +313,8 @@ impl Kicks {
             threshold,
             epoch_start: 0,
             epoch: EPOCH_EVALUATIONS_PER_CITY * n as u64,
-            epoch_best: problem.energy(),
+            // Set by the first descent, as the first epoch begins.
+            epoch_best: f64::INFINITY,
             stalled: false,
         }
     }
