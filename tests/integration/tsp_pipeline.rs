@@ -19,6 +19,16 @@ fn tour_of(path: &Path) -> Vec<u64> {
     text.lines().filter_map(|l| l.trim().parse().ok()).collect()
 }
 
+/// The cities of a headless line's tour, 1-based, in order.
+fn json_tour(json: &serde_json::Value) -> Vec<u64> {
+    json["tour"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect()
+}
+
 #[test]
 fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
     let _cores = crate::common::busy();
@@ -30,12 +40,7 @@ fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
         assert!(headless.status.success(), "{headless:?}");
         let json = &lines(&headless)[0];
         let length = json["length"].as_u64().unwrap();
-        let tour: Vec<u64> = json["tour"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_u64().unwrap())
-            .collect();
+        let tour = json_tour(json);
         assert_eq!(json["phases"][1]["phase"], "local-search", "{json}");
 
         let output = format!("live-{file}.tour");
@@ -94,12 +99,70 @@ fn used_shares(json: &serde_json::Value) -> String {
             let name = match p["phase"].as_str().unwrap() {
                 "anneal" => "annealing",
                 "local-search" => "local search",
+                "reanneal" => "re-annealing",
                 other => panic!("phase {other}"),
             };
             format!("{:.0}% {name}", steps(p) / total * 100.0)
         })
         .collect();
     format!("after {}", parts.join(" + "))
+}
+
+#[test]
+fn kicks_that_stall_re_anneal_live_as_headless_and_the_trace_names_it() {
+    let _cores = crate::common::busy();
+    let dir = scratch("tsp-reanneal");
+    let trace = dir.join("t.csv");
+    // 60 cities: the kicks find their best tour within their first epoch (1.2M
+    // evaluations), the second finds nothing shorter: they anneal again, then kick again.
+    let flags = ["--random", "60", "--max-steps", "8000000", "--seed", "2"];
+    let traced = ["tsp", "--headless", "--trace", trace.to_str().unwrap()];
+    let headless = kiln(&[&traced[..], &flags[..]].concat());
+    assert!(headless.status.success(), "{headless:?}");
+    let json = &lines(&headless)[0];
+    assert!(json["reanneals"].as_u64().unwrap() >= 1, "{json}");
+    let phases: Vec<&str> = json["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["phase"].as_str().unwrap())
+        .collect();
+    assert_eq!(phases, ["anneal", "local-search", "reanneal"], "{json}");
+    let text = fs::read_to_string(&trace).unwrap();
+    let named: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    let first = named
+        .iter()
+        .position(|&p| p == "re-annealing")
+        .expect(&text);
+    assert!(named[..first].contains(&"local search"), "{text}");
+    assert_eq!(named.last(), Some(&"local search"), "{text}");
+
+    let tour = json_tour(json);
+    let live = [
+        &["tsp", "--speed", "full", "--output", "live.tour"],
+        &flags[..],
+    ]
+    .concat();
+    let mut tui = Tui::start_in(&dir, &live, 80, 24, &[]);
+    let screen = tui.wait_until("the end banner", |s| s.contains("best found by"));
+    tui.press("q");
+    assert_eq!(tui.wait_exit(), 0);
+    assert_eq!(tour_of(&dir.join("live.tour")), tour, "{screen}");
+    // The banner at 80 columns wraps its last phase onto a line of its own.
+    let used = used_shares(json);
+    let (head, last) = used.rsplit_once(' ').unwrap();
+    assert_eq!(last, "re-annealing");
+    assert!(screen.contains(head), "{used}:\n{screen}");
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.trim_start_matches('│').trim_start().starts_with(last)),
+        "{screen}"
+    );
 }
 
 #[test]

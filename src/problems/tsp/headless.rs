@@ -42,7 +42,7 @@ struct Report {
     anneal_seconds: f64,
     #[serde(serialize_with = "json::per_second")]
     steps_per_second: f64,
-    /// Length of the best annealed tour, before the greedy polish.
+    /// Length of the first anneal's best tour, before the local search.
     annealed_length: u64,
     /// Iterated local search after the anneal: kicks made, kicks that shortened the best
     /// tour, and move evaluations (the polish's counterpart of steps).
@@ -58,6 +58,8 @@ struct Report {
     schedule: String,
     restarts: u64,
     reheats: u64,
+    /// Re-anneals from the best tour, made when the kicks stalled.
+    reanneals: u32,
     /// What ran: annealing alone, annealing then a greedy descent, or annealing then the
     /// iterated local search.
     search: Search,
@@ -65,14 +67,15 @@ struct Report {
     reason: StopReason,
     /// Why the whole run ended, polish included.
     stop: Stop,
-    /// Steps of the anneal, and move evaluations of the local search after it.
+    /// Steps of the anneal (re-anneals included), and move evaluations of the local
+    /// search after it.
     anneal_steps: u64,
     local_search_evaluations: u64,
     #[serde(serialize_with = "json::seconds")]
     local_search_seconds: f64,
     /// The phases that ran, in order, as every problem lists them.
     phases: Vec<PhaseLine>,
-    /// The phase that found the reported tour (`anneal` or `local-search`).
+    /// The phase that found the reported tour (`anneal`, `local-search` or `reanneal`).
     found_by: &'static str,
     /// 1-based city ids in visiting order.
     tour: Vec<u32>,
@@ -139,7 +142,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         seconds,
         anneal_seconds,
         steps_per_second: annealed.iterations as f64 / anneal_seconds.max(1e-9),
-        annealed_length: annealed.best.length(),
+        annealed_length: outcome.annealed_length,
         kicks: outcome.local.kicks,
         kick_improvements: outcome.local.improvements,
         // The kicks' evaluations, as before there was a phase for a descent's too.
@@ -156,6 +159,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         schedule,
         restarts: annealed.restarts,
         reheats: annealed.reheats,
+        reanneals: outcome.reanneals,
         search: args.search,
         reason: match stop {
             Stop::Interrupted => StopReason::Interrupted,

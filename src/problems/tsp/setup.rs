@@ -223,11 +223,26 @@ pub struct Setup {
 /// few moves: well under 1 % of the budget at every size we measured (docs/benchmarks.md).
 const DESCENT_SHARE: f64 = 0.01;
 
-/// The most steps the anneal takes before the kicks, per city, however long the time limit:
-/// annealing finds the region in a few thousand steps per city and the kicks find the best
-/// tour in it, so an anneal that spanned a share of a generous limit only delayed the answer
-/// (docs/benchmarks.md, "Anytime"; shorter caps compared: docs/tuning.md).
-const ANNEAL_STEPS_PER_CITY: u64 = 20_000;
+/// The most steps the first anneal takes before the kicks, per city, however long the time
+/// limit (`anneal_cap`): `SHORT_ANNEAL` up to `SHORT_UP_TO` cities, `LONG_ANNEAL` above.
+/// Small instances need no more before the kicks find their best tour, and those whose
+/// kicks stall get longer re-anneals (`TspPipeline`); above, a short anneal left lin318,
+/// pcb442, rat783 and pr1002 further from the optimum at 30 s, the kicks' epochs (and so
+/// the time to see them stall) growing with the cities. So a generous limit does not delay
+/// the answer (docs/benchmarks.md, "Anytime"; caps compared: docs/tuning.md).
+const SHORT_ANNEAL: u64 = 2_000;
+const LONG_ANNEAL: u64 = 20_000;
+const SHORT_UP_TO: usize = 250;
+
+/// The first anneal's cap in steps for `n` cities (`SHORT_ANNEAL`).
+fn anneal_cap(n: usize) -> u64 {
+    let per_city = if n <= SHORT_UP_TO {
+        SHORT_ANNEAL
+    } else {
+        LONG_ANNEAL
+    };
+    per_city * n as u64
+}
 
 /// Mixed into the seed for the kicks' own generator.
 const KICK_SEED: u64 = 0x6b69_636b;
@@ -284,7 +299,7 @@ fn share(search: Search, kick_share: f64) -> f64 {
 /// Takes the local search's share of the time budget (and, for the kicks, of the step
 /// budget) from the annealer for what follows it, which ends with the time limit of the whole run (counted
 /// from `started`, setup included) or after its evaluations. Before the kicks the annealer
-/// takes at most `ANNEAL_STEPS_PER_CITY` steps for each of the `n` cities. The time the
+/// takes at most `anneal_cap(n)` steps. The time the
 /// run's passes over the tour take (`pass` each: `END_PASSES` and the local search's own)
 /// is kept out of the searches' time; a local search that would not have the time to
 /// start is left out, and the search that runs comes back.
@@ -334,7 +349,7 @@ fn split_budget(
         .max_steps
         .map(|steps| (steps as f64 * (1.0 - step_share)) as u64);
     if search == Search::AnnealIls {
-        let cap = ANNEAL_STEPS_PER_CITY * n as u64;
+        let cap = anneal_cap(n);
         config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
     }
     config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
@@ -486,7 +501,7 @@ mod tests {
             ..Budget::default()
         };
         let capped = Budget {
-            max_steps: Some(ANNEAL_STEPS_PER_CITY * 130),
+            max_steps: Some(anneal_cap(130)),
             ..timed
         };
         let timed_plan = plan(&timed, &capped, Search::AnnealIls, 0.8);

@@ -364,7 +364,7 @@ impl<P: Problem> Runner<P> {
         let first = self.iterations;
         // A batch never runs past the step budget, however large it is asked to be.
         let budget = self.config.budget.max_steps.unwrap_or(u64::MAX).max(first);
-        let end = (first + n).min(budget);
+        let end = first.saturating_add(n).min(budget);
         'outer: while self.iterations < end {
             // A chunk may span batches, so that the temperature is set and stalls are
             // looked at on the same steps whatever the batch sizes: a live run at any pace
@@ -544,6 +544,29 @@ impl<P: Problem> Runner<P> {
         self.problem.randomize(&mut self.rng);
         self.energy = self.problem.energy();
         self.reset_clock(self.config.t0);
+    }
+
+    /// Anneals again from the state `set` leaves (one another search found), cooling from
+    /// `temperature` over `steps` more steps, or over `time` if that ends first; the best
+    /// state so far is kept, and the run goes on even if it had ended.
+    pub fn reanneal(
+        &mut self,
+        set: impl FnOnce(&mut P),
+        temperature: f64,
+        steps: u64,
+        time: Option<Duration>,
+    ) {
+        self.best();
+        set(&mut self.problem);
+        self.energy = self.problem.energy();
+        if self.energy < self.best_saved_energy - EPS {
+            self.best_energy = self.energy;
+            self.save_best();
+        }
+        self.stopped = None;
+        self.config.budget.max_steps = Some(self.iterations.saturating_add(steps));
+        self.config.budget.time_limit = time.map(|time| self.tally.elapsed.saturating_add(time));
+        self.reset_clock(temperature);
     }
 
     /// Drops the target, and a run that stopped at it goes on to its other budgets: for a

@@ -19,6 +19,9 @@ pub enum Phase {
     /// An exact polish of an annealed result (the image's strip descents and minimum cuts):
     /// it only ever lowers the energy, and has no temperature.
     Polish,
+    /// Annealing again from the best tour at a lower temperature, when the local search's
+    /// kicks stall (a TSP run's later rounds).
+    Reanneal,
 }
 
 impl Phase {
@@ -30,6 +33,7 @@ impl Phase {
             Phase::Genetic => "genetic algorithm",
             Phase::LocalSearch => "local search",
             Phase::Polish => "exact polish",
+            Phase::Reanneal => "re-annealing",
         }
     }
 
@@ -41,6 +45,7 @@ impl Phase {
             Phase::Genetic,
             Phase::LocalSearch,
             Phase::Polish,
+            Phase::Reanneal,
         ]
         .into_iter()
         .find(|phase| phase.name() == name)
@@ -54,6 +59,7 @@ impl Phase {
             Phase::Genetic => "genetic",
             Phase::LocalSearch => "local-search",
             Phase::Polish => "polish",
+            Phase::Reanneal => "reanneal",
         }
     }
 }

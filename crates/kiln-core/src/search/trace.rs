@@ -377,7 +377,7 @@ fn parse_row(line: &str) -> Result<Sample, String> {
         ));
     }
     let control = match phase {
-        Phase::Anneal => Control::Temperature(t),
+        Phase::Anneal | Phase::Reanneal => Control::Temperature(t),
         Phase::Genetic => Control::MutationRate(t),
         Phase::LocalSearch => Control::Threshold(t),
         Phase::ConflictLearning | Phase::Polish => Control::None,

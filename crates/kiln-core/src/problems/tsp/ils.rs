@@ -317,6 +317,10 @@ pub struct Kicks {
     threshold: f64,
     epoch_start: u64,
     epoch: u64,
+    /// The best energy when the epoch began, and whether the last epoch to end found
+    /// nothing shorter than it.
+    epoch_best: f64,
+    stalled: bool,
 }
 
 /// Where the best tour is.
@@ -356,6 +360,9 @@ impl Kicks {
             threshold,
             epoch_start: 0,
             epoch: EPOCH_EVALUATIONS_PER_CITY * n as u64,
+            // Set by the first descent, as the first epoch begins.
+            epoch_best: f64::INFINITY,
+            stalled: false,
         }
     }
 
@@ -392,6 +399,11 @@ impl Kicks {
         }
     }
 
+    /// Whether the last epoch to end found no tour shorter than the best before it.
+    pub fn stalled(&self) -> bool {
+        self.stalled
+    }
+
     /// Whether the budget lets another step be taken: the first descent always is, a kick
     /// while evaluations and time are left and the target is not reached.
     pub fn ended(&self) -> bool {
@@ -425,6 +437,7 @@ impl Kicks {
             self.current_energy = self.energy;
             problem.record(true);
             self.epoch_start = self.stats.evaluations;
+            self.epoch_best = self.energy;
         } else {
             self.kick(problem);
         }
@@ -477,6 +490,8 @@ impl Kicks {
             self.back_to_best(problem);
             self.current_energy = self.energy;
             (self.epoch_start, self.epoch) = (self.stats.evaluations, self.epoch * 2);
+            self.stalled = self.energy >= self.epoch_best;
+            self.epoch_best = self.energy;
         }
     }
 

@@ -33,8 +33,6 @@ pub enum Then {
 struct LocalSearch {
     problem: TspProblem,
     way: Way,
-    /// The energy of the tour it started from.
-    annealed: f64,
     /// Its stats at the previous sample, for the acceptance since then.
     sampled: KickStats,
     elapsed: Duration,
@@ -132,8 +130,51 @@ pub struct TspPipeline {
     local: Option<LocalSearch>,
     /// The best tour of local searches that a reheat or restart left behind.
     kept: Option<(f64, Vec<u32>)>,
-    /// Evaluations and time of those local searches.
-    earlier: (u64, Duration),
+    /// What those local searches did, and their time.
+    earlier: (KickStats, Duration),
+    /// The best energy of the run so far and the phase that found it (a later phase takes
+    /// the credit only for a strictly shorter tour).
+    found: (f64, Phase),
+    /// Re-anneals begun so far.
+    reanneals: u32,
+    /// Steps of the re-anneals that have ended.
+    reannealed: u64,
+    /// The first anneal, once it has ended.
+    first: Option<FirstAnneal>,
+    /// The local search's budget as it was given, for a run revived after its end.
+    given: ils::Budget,
+}
+
+/// What the first anneal did: the phases and the report tell it apart from re-anneals.
+#[derive(Debug, Clone, Copy)]
+struct FirstAnneal {
+    steps: u64,
+    time: Duration,
+    energy: f64,
+    length: u64,
+}
+
+/// Steps a city of the first re-anneal, doubling with each: the first anneal of up to 250
+/// cities takes a tenth of it (`src/problems/tsp/setup.rs`), and the instances whose kicks
+/// stall get a longer one (docs/tuning.md).
+const REANNEAL_STEPS_PER_CITY: u64 = 20_000;
+
+/// The share of the time left a re-anneal may take, as the first anneal may take of the
+/// whole: the kicks after it need the rest.
+const REANNEAL_SHARE: f64 = 0.2;
+
+/// A re-anneal's start temperature, as a share of the first anneal's: hot enough to leave
+/// the best tour's region, cool enough to keep some of it (docs/tuning.md).
+const REANNEAL_START: f64 = 0.5;
+
+/// `a` and `b` added up: what local searches one after the other did.
+fn sum(a: KickStats, b: KickStats) -> KickStats {
+    KickStats {
+        kicks: a.kicks + b.kicks,
+        improvements: a.improvements + b.improvements,
+        taken: a.taken + b.taken,
+        evaluations: a.evaluations + b.evaluations,
+    }
 }
 
 /// What a finished pipeline hands over.
@@ -150,8 +191,12 @@ pub struct PipelineOutcome {
     pub local_elapsed: Duration,
     /// Whether a local search ran (not when the anneal reached the target, say).
     pub local_ran: bool,
-    /// Energy of the tour the local search started from.
+    /// Energy of the tour the first local search started from.
     pub annealed_energy: f64,
+    /// TSPLIB length of the first anneal's best tour.
+    pub annealed_length: u64,
+    /// Re-anneals made when the kicks stalled.
+    pub reanneals: u32,
     /// Which phase found `best`.
     pub found_by: Phase,
     /// Why the whole run ended.
@@ -162,13 +207,19 @@ impl TspPipeline {
     /// Anneals with `runner`, then does `then` within `budget` (its target is the
     /// runner's, if the annealed tour does not undercut it).
     pub fn new(runner: Runner<TspProblem>, then: Then, budget: ils::Budget) -> Self {
+        let found = (runner.energy(), Phase::Anneal);
         let mut pipeline = TspPipeline {
             runner,
             then,
             budget,
             local: None,
             kept: None,
-            earlier: (0, Duration::ZERO),
+            earlier: (KickStats::default(), Duration::ZERO),
+            found,
+            reanneals: 0,
+            reannealed: 0,
+            first: None,
+            given: budget,
         };
         // A start tour already below a stated optimum shows it is none.
         pipeline.after_anneal_batch();
@@ -179,7 +230,26 @@ impl TspPipeline {
     pub fn phase(&self) -> Phase {
         match self.local {
             Some(_) => Phase::LocalSearch,
+            None if self.reanneals > 0 => Phase::Reanneal,
             None => Phase::Anneal,
+        }
+    }
+
+    /// Credits a best energy `energy` found by `phase` if it is strictly the run's best.
+    fn note(&mut self, energy: f64, phase: Phase) {
+        if energy < self.found.0 - EPS {
+            self.found = (energy, phase);
+        }
+    }
+
+    /// Notes the best of the phase running now.
+    fn note_running(&mut self) {
+        match &self.local {
+            Some(local) => self.note(local.best_energy(), Phase::LocalSearch),
+            None => {
+                let energy = self.runner.best().1;
+                self.note(energy, self.phase());
+            }
         }
     }
 
@@ -202,8 +272,28 @@ impl TspPipeline {
     /// Starts the local search from the best annealed tour.
     fn start_local(&mut self, anneal_reason: StopReason) {
         let mut problem = self.runner.problem().clone();
-        let (best, annealed) = self.runner.best();
-        problem.set_order(&best.tour);
+        // The first local search starts from the best annealed tour; one after a re-anneal
+        // from where the re-anneal ended (its best may be the tour it started from).
+        let annealed = match self.first {
+            None => {
+                let done = self.runner.sample();
+                let (best, energy) = self.runner.best();
+                problem.set_order(&best.tour);
+                self.first = Some(FirstAnneal {
+                    steps: done.iteration,
+                    time: done.elapsed,
+                    energy,
+                    length: best.length(),
+                });
+                energy
+            }
+            Some(first) => {
+                let steps = self.runner.iterations() - first.steps - self.reannealed;
+                self.reannealed += steps;
+                self.budget.evaluations = self.budget.evaluations.saturating_sub(steps);
+                self.runner.energy()
+            }
+        };
         let budget = ils::Budget {
             target: self
                 .runner
@@ -216,7 +306,7 @@ impl TspPipeline {
         let way = match self.then {
             Then::Kicks { seed } => Way::Kicks(Box::new(Kicks::new(
                 &problem,
-                Rng::seed_from_u64(seed),
+                Rng::seed_from_u64(seed.wrapping_add(u64::from(self.reanneals))),
                 budget,
             ))),
             _ => {
@@ -233,7 +323,6 @@ impl TspPipeline {
         self.local = Some(LocalSearch {
             problem,
             way,
-            annealed,
             sampled: KickStats::default(),
             elapsed: Duration::ZERO,
             stopped: None,
@@ -244,8 +333,50 @@ impl TspPipeline {
     /// Leaves the local search (a reheat or restart goes back to annealing), keeping its
     /// best tour.
     fn back_to_annealing(&mut self) {
+        if self.leave_local() {
+            // A revived run's local search has a fresh budget, with no deadline of its own.
+            self.budget = ils::Budget {
+                deadline: None,
+                ..self.given
+            };
+        }
+    }
+
+    /// Whether the kicks have stalled: an epoch of them ended with no shorter tour.
+    fn stalled(&self) -> bool {
+        matches!(
+            &self.local,
+            Some(LocalSearch {
+                way: Way::Kicks(kicks),
+                stopped: None,
+                ..
+            }) if kicks.stalled()
+        )
+    }
+
+    /// Leaves the stalled kicks for a re-anneal from the best tour, longer each time,
+    /// within what is left of the local search's budget.
+    fn reanneal(&mut self) {
+        let spent = self.local.as_ref().map_or(0, |l| l.stats().evaluations);
+        self.leave_local();
+        self.budget.evaluations = self.budget.evaluations.saturating_sub(spent);
+        let n = self.runner.problem().order().len() as u64;
+        let steps =
+            ((REANNEAL_STEPS_PER_CITY * n) << self.reanneals.min(20)).min(self.budget.evaluations);
+        let time = (self.budget.deadline).map(|d| {
+            d.saturating_duration_since(Instant::now())
+                .mul_f64(REANNEAL_SHARE)
+        });
+        let tour = self.best_tour().tour;
+        let temperature = REANNEAL_START * self.runner.config().t0;
+        (self.runner).reanneal(|p| p.set_order(&tour), temperature, steps, time);
+        self.reanneals += 1;
+    }
+
+    /// Leaves the local search, keeping its best tour; whether one was running.
+    fn leave_local(&mut self) -> bool {
         let Some(local) = self.local.take() else {
-            return;
+            return false;
         };
         let energy = local.best_energy();
         let tour = match &local.way {
@@ -255,39 +386,25 @@ impl TspPipeline {
         if self.kept.as_ref().is_none_or(|(e, _)| energy < *e) {
             self.kept = Some((energy, tour));
         }
-        self.earlier.0 += local.stats().evaluations;
+        self.earlier.0 = sum(self.earlier.0, local.stats());
         self.earlier.1 += local.elapsed;
-        // A revived run's local search has a fresh budget, with no deadline of its own.
-        self.budget.deadline = None;
+        true
     }
 
-    /// Evaluations and time of all local searches so far.
-    fn local_spent(&self) -> (u64, Duration) {
-        let (mut evaluations, mut elapsed) = self.earlier;
+    /// What all local searches so far did, and their time.
+    fn local_spent(&self) -> (KickStats, Duration) {
+        let (mut stats, mut elapsed) = self.earlier;
         if let Some(local) = &self.local {
-            evaluations += local.stats().evaluations;
+            stats = sum(stats, local.stats());
             elapsed += local.elapsed;
         }
-        (evaluations, elapsed)
-    }
-
-    /// The best energy of the whole run, and the phase that found it, given the anneal's.
-    fn best_of(&self, annealed: f64) -> (f64, Phase) {
-        let mut best = (annealed, Phase::Anneal);
-        let local = self.local.as_ref().map(LocalSearch::best_energy);
-        let kept = self.kept.as_ref().map(|(e, _)| *e);
-        for energy in local.into_iter().chain(kept) {
-            if energy < best.0 - EPS {
-                best = (energy, Phase::LocalSearch);
-            }
-        }
-        best
+        (stats, elapsed)
     }
 
     /// The best energy of the whole run, and the phase that found it.
     fn best(&mut self) -> (f64, Phase) {
-        let annealed = self.runner.best().1;
-        self.best_of(annealed)
+        self.note_running();
+        self.found
     }
 
     fn best_tour(&mut self) -> TspSnapshot {
@@ -318,12 +435,19 @@ impl TspPipeline {
         let (energy, found_by) = self.best();
         let best = self.best_tour();
         let reason = self.stopped().unwrap_or(StopReason::Stopped);
-        let (evaluations, local_elapsed) = self.local_spent();
-        let (mut local, annealed_energy) = match &self.local {
-            Some(l) => (l.stats(), l.annealed),
-            None => (KickStats::default(), self.runner.best().1),
+        let (local, local_elapsed) = self.local_spent();
+        let first = match self.first {
+            Some(first) => first,
+            None => {
+                let (best, energy) = self.runner.best();
+                FirstAnneal {
+                    steps: 0,
+                    time: Duration::ZERO,
+                    energy,
+                    length: best.length(),
+                }
+            }
         };
-        local.evaluations = evaluations;
         PipelineOutcome {
             best,
             energy,
@@ -331,7 +455,9 @@ impl TspPipeline {
             local,
             local_elapsed,
             local_ran: self.local.is_some() || self.kept.is_some(),
-            annealed_energy,
+            annealed_energy: first.energy,
+            annealed_length: first.length,
+            reanneals: self.reanneals,
             found_by,
             reason,
         }
@@ -353,17 +479,24 @@ impl Search for TspPipeline {
                 None => {
                     let done = self.runner.step_batch(n);
                     self.after_anneal_batch();
+                    self.note_running();
                     return done;
                 }
             }
         }
-        let Some(local) = &mut self.local else {
-            return 0;
-        };
         let mut done = 0;
-        while done < n && local.stopped.is_none() {
+        while let Some(local) = &mut self.local
+            && done < n
+            && local.stopped.is_none()
+        {
             done += local.step();
+            if self.stalled() {
+                self.note_running();
+                self.reanneal();
+                return done;
+            }
         }
+        self.note_running();
         done
     }
 
@@ -371,6 +504,7 @@ impl Search for TspPipeline {
         if self.local.is_none() && self.runner.stopped().is_none() {
             let told = self.runner.step_explained();
             self.after_anneal_batch();
+            self.note_running();
             return told;
         }
         self.step_batch(1);
@@ -380,9 +514,9 @@ impl Search for TspPipeline {
     fn sample(&mut self) -> Sample {
         let mut sample = self.runner.sample();
         // The anneal's best as its sample counts it: finding its tour would copy it.
-        let (best_energy, _) = self.best_of(sample.best_energy);
-        let (evaluations, elapsed) = self.local_spent();
-        sample.iteration += evaluations;
+        let best_energy = self.found.0.min(sample.best_energy);
+        let (done, elapsed) = self.local_spent();
+        sample.iteration += done.evaluations;
         sample.elapsed += elapsed;
         sample.best_energy = best_energy;
         if let Some(local) = &mut self.local {
@@ -401,6 +535,8 @@ impl Search for TspPipeline {
         } else if self.stopped().is_some() {
             // Annealing alone ends on its best tour, the run's result.
             sample.energy = best_energy;
+        } else {
+            sample.phase = self.phase();
         }
         sample
     }
@@ -436,20 +572,28 @@ impl Search for TspPipeline {
     /// The anneal's steps, then the local searches' evaluations, as a report counts them.
     fn phases(&mut self) -> Vec<PhaseWork> {
         let annealed = self.runner.sample();
-        let mut phases = vec![PhaseWork {
-            phase: Phase::Anneal,
-            chains: 1,
-            steps: annealed.iteration,
-            time: annealed.elapsed,
-        }];
-        if self.local.is_some() || self.kept.is_some() {
-            let (steps, time) = self.local_spent();
-            phases.push(PhaseWork {
-                phase: Phase::LocalSearch,
-                chains: 1,
-                steps,
-                time,
+        let (steps, time) = self
+            .first
+            .map_or((annealed.iteration, annealed.elapsed), |f| {
+                (f.steps, f.time)
             });
+        let work = |phase, steps, time| PhaseWork {
+            phase,
+            chains: 1,
+            steps,
+            time,
+        };
+        let mut phases = vec![work(Phase::Anneal, steps, time)];
+        if self.local.is_some() || self.kept.is_some() {
+            let (done, time) = self.local_spent();
+            phases.push(work(Phase::LocalSearch, done.evaluations, time));
+        }
+        if self.reanneals > 0 {
+            phases.push(work(
+                Phase::Reanneal,
+                annealed.iteration - steps,
+                annealed.elapsed.saturating_sub(time),
+            ));
         }
         phases
     }
@@ -466,7 +610,12 @@ mod tests {
 
     /// A 120-city run of `steps` anneal steps, then `then` for `evaluations`.
     fn pipeline(then: Then, steps: u64, evaluations: u64) -> TspPipeline {
-        let instance = Arc::new(random::instance(120, Layout::Uniform, 7));
+        pipeline_of(120, then, steps, evaluations)
+    }
+
+    /// An `n`-city run of `steps` anneal steps, then `then` for `evaluations`.
+    fn pipeline_of(n: usize, then: Then, steps: u64, evaluations: u64) -> TspPipeline {
+        let instance = Arc::new(random::instance(n, Layout::Uniform, 7));
         let mut rng = Rng::seed_from_u64(7);
         let problem = TspProblem::new(
             instance,
@@ -585,5 +734,54 @@ mod tests {
         let outcome = p.finish();
         assert!(outcome.energy <= best);
         assert_eq!(outcome.best.length() as f64, outcome.energy);
+    }
+
+    #[test]
+    fn kicks_that_stall_anneal_again_as_a_named_phase_whatever_the_batches() {
+        // 60 cities: the kicks find their best tour within their first epoch (1.2M
+        // evaluations), the second finds nothing shorter, then a re-anneal and kicks again.
+        let ends: Vec<_> = [997, u64::MAX]
+            .into_iter()
+            .map(|batch| {
+                let mut p = pipeline_of(60, Then::Kicks { seed: 3 }, 20_000, 8_000_000);
+                let samples = run(&mut p, batch);
+                let phases = p.phases();
+                (samples, phases, p.finish())
+            })
+            .collect();
+        let (samples, phases, outcome) = &ends[0];
+        assert!(outcome.reanneals >= 1, "{} re-anneals", outcome.reanneals);
+        let named: Vec<_> = phases.iter().map(|w| w.phase).collect();
+        assert_eq!(named, [Phase::Anneal, Phase::LocalSearch, Phase::Reanneal]);
+        assert_eq!(phases[0].steps, 20_000);
+        assert!(phases[2].steps > 0);
+        // Its steps come out of the local search's budget (the last kick may pass it).
+        assert!(phases[1].steps + phases[2].steps < 8_100_000, "{phases:?}");
+        let first = samples
+            .iter()
+            .position(|s| s.phase == Phase::Reanneal)
+            .expect("a re-anneal's sample");
+        assert!(
+            samples[..first]
+                .iter()
+                .any(|s| s.phase == Phase::LocalSearch)
+        );
+        assert!(matches!(samples[first].control, Control::Temperature(t) if t > 0.0));
+        assert!(
+            samples[first..]
+                .iter()
+                .any(|s| s.phase == Phase::LocalSearch)
+        );
+        for pair in samples.windows(2) {
+            assert!(pair[1].best_energy <= pair[0].best_energy);
+        }
+        assert_eq!(outcome.best.length() as f64, outcome.energy);
+        assert_eq!(samples.last().unwrap().best_energy, outcome.energy);
+        // The same tour and the same work in one batch per phase.
+        let (_, other_phases, other) = &ends[1];
+        assert_eq!(other.best.tour, outcome.best.tour);
+        assert_eq!(other.reanneals, outcome.reanneals);
+        let work = |ws: &[PhaseWork]| ws.iter().map(|w| (w.phase, w.steps)).collect::<Vec<_>>();
+        assert_eq!(work(other_phases), work(phases));
     }
 }
