@@ -666,6 +666,9 @@ impl Widget for &App {
         }
 
         if let Some(text) = self.banner() {
+            // Wrapped here, not by the paragraph, so that the box is as tall as its lines.
+            let room = usize::from(board.width.saturating_sub(4)).max(1);
+            let text: Vec<String> = text.iter().flat_map(|l| format::wrap(l, room)).collect();
             let longest = text.iter().map(|l| l.chars().count()).max().unwrap_or(0);
             let width = (longest as u16 + 4).min(board.width);
             let [row] = Layout::vertical([Constraint::Length(text.len() as u16 + 2)])
@@ -795,6 +798,20 @@ mod tests {
             "{text}"
         );
         assert!(screen(&app, 80, 24)[0].contains(" SOLVED ·"));
+    }
+
+    #[test]
+    fn a_banner_narrower_than_its_lines_wraps_them_and_keeps_them_all() {
+        let app = app_of(FrozenDemo(RunState::Finished(StopReason::Target), true));
+        let text = screen(&app, 58, 24).join("\n");
+        for words in [
+            "SOLVED by annealing",
+            "0.06 s",
+            "3,000,000 iterations",
+            "2 restarts",
+        ] {
+            assert!(text.contains(words), "{words:?} missing: {text}");
+        }
     }
 
     #[test]

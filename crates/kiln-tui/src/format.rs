@@ -47,6 +47,39 @@ pub fn fit(line: Line<'_>, width: u16) -> Line<'_> {
     Line::from(spans)
 }
 
+/// `line` in lines of at most `width` columns for a box drawn to fit them: a sum such as
+/// "10% annealing + 80% local search + 10% re-annealing" breaks before a "+", so that a
+/// share stays beside its phase; what is still too long breaks between words (a word
+/// longer than `width` alone on its line).
+pub fn wrap(line: &str, width: usize) -> Vec<String> {
+    let terms = line.split(" + ").enumerate().map(|(i, term)| {
+        if i == 0 {
+            term.to_string()
+        } else {
+            format!("+ {term}")
+        }
+    });
+    pack(terms, width)
+        .iter()
+        .flat_map(|l| pack(l.split(' ').map(str::to_string), width))
+        .collect()
+}
+
+/// `pieces` joined by spaces into lines of at most `width` columns, a piece never split.
+fn pack(pieces: impl Iterator<Item = String>, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for piece in pieces {
+        match lines.last_mut() {
+            Some(last) if last.chars().count() + 1 + piece.chars().count() <= width => {
+                last.push(' ');
+                last.push_str(&piece);
+            }
+            _ => lines.push(piece),
+        }
+    }
+    lines
+}
+
 /// 1234567 -> "1,234,567".
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -142,6 +175,34 @@ pub fn elapsed(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sum_of_shares_breaks_before_a_plus_and_words_are_never_cut() {
+        let credit = "after 10% annealing + 80% local search + 10% re-annealing";
+        assert_eq!(
+            wrap(credit, 44),
+            [
+                "after 10% annealing + 80% local search",
+                "+ 10% re-annealing"
+            ]
+        );
+        assert_eq!(wrap(credit, 80), [credit]);
+        for width in 1..70 {
+            let lines = wrap(credit, width);
+            assert_eq!(lines.join(" "), credit, "{width}: every word, in order");
+            for line in &lines {
+                let words = line.split(' ').count();
+                assert!(
+                    line.chars().count() <= width || words == 1,
+                    "{width}: {line:?}"
+                );
+            }
+        }
+        assert_eq!(
+            wrap("3,000,000 iterations · 2 restarts", 24),
+            ["3,000,000 iterations ·", "2 restarts"]
+        );
+    }
 
     #[test]
     fn a_long_line_is_cut_at_a_word_and_ends_in_an_ellipsis() {
