@@ -320,11 +320,10 @@ fn looking_through_reversals_sees_the_tour_they_would_make() {
             runs.push(run);
             for (k, &city) in seen.iter().enumerate() {
                 let k = k as u32;
-                let around = (
-                    seen[((k + n - 1) % n) as usize],
-                    seen[((k + 1) % n) as usize],
-                );
-                assert_eq!(p.neighbours_through(&runs, city), around, "{runs:?}");
+                let before = seen[((k + n - 1) % n) as usize];
+                let after = seen[((k + 1) % n) as usize];
+                assert_eq!(p.neighbour_through(&runs, city, false), before, "{runs:?}");
+                assert_eq!(p.neighbour_through(&runs, city, true), after, "{runs:?}");
             }
         }
     }

@@ -158,7 +158,7 @@ impl Descent {
         stats: &mut DescentStats,
     ) -> Option<i64> {
         let depth = self.ahead.len();
-        let after = problem.neighbours_through(&self.runs, t2).1 == t1;
+        let after = problem.neighbour_through(&self.runs, t2, true) == t1;
         let mut tried = 0;
         for k in 0..problem.candidates(t2).len() {
             let t3 = problem.candidates(t2)[k];
@@ -168,8 +168,7 @@ impl Descent {
             if gain <= 0 {
                 break;
             }
-            let (before_t3, after_t3) = problem.neighbours_through(&self.runs, t3);
-            let t4 = if after { after_t3 } else { before_t3 };
+            let t4 = problem.neighbour_through(&self.runs, t3, after);
             if t3 == t1 || t4 == t2 {
                 continue;
             }

@@ -356,12 +356,12 @@ impl TspProblem {
         self.tour.prev(city)
     }
 
-    /// The tour neighbours (previous, next) of `city` in the tour as it would be after
-    /// reversing `runs` (cyclic runs of positions, first and last, each in the tour the ones
-    /// before it leave), without reversing them: a look through a reversal costs a few
+    /// The tour neighbour of `city`, next (`after`) or previous, in the tour as it would be
+    /// after reversing `runs` (cyclic runs of positions, first and last, each in the tour the
+    /// ones before it leave), without reversing them: a look through a reversal costs a few
     /// table reads, making it up to half the tour.
-    pub fn neighbours_through(&self, runs: &[(u32, u32)], city: u32) -> (u32, u32) {
-        self.tour.neighbours_through(runs, city)
+    pub fn neighbour_through(&self, runs: &[(u32, u32)], city: u32, after: bool) -> u32 {
+        self.tour.neighbour_through(runs, city, after)
     }
 
     /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
