@@ -390,18 +390,38 @@ impl TspProblem {
         self.neighbours.of(city)
     }
 
-    /// The best 2-opt-set move that joins `a` to one of its candidates, with its delta,
-    /// and how many moves were evaluated to find it.
+    /// The best 2-opt-set move that joins `a` to one of its candidates and gains at `a`,
+    /// with its delta, and how many moves were evaluated to find it.
+    ///
+    /// Each move here breaks one of `a`'s tour edges: the one after it (a 2-opt towards its
+    /// successor, an Or-opt run ending at `a`) or the one before. Only moves whose broken
+    /// edge is longer than the one they make are evaluated (the gain criterion of
+    /// Lin-Kernighan and LKH): an improving move that fails it at `a` passes it at another
+    /// city it touches, and candidates come nearest first, so once neither edge is longer
+    /// no later candidate can be.
     pub fn best_move_from(&self, a: u32) -> (Option<(f64, Move)>, u64) {
         let mut best: Option<(f64, Move)> = None;
         let mut evaluated = 0;
+        let to_next = self.c(a, self.tour.next(a));
+        let to_prev = self.c(a, self.tour.prev(a));
         for &c in self.neighbours.of(a) {
+            let joined = self.c(a, c);
+            let (next_gains, prev_gains) = (joined < to_next, joined < to_prev);
+            if !next_gains && !prev_gains {
+                break;
+            }
+            let gains = |backward: bool| if backward { next_gains } else { prev_gains };
             let candidates = [
-                Some(self.two_opt(a, c, true)),
-                Some(self.two_opt(a, c, false)),
+                next_gains.then(|| self.two_opt(a, c, true)),
+                prev_gains.then(|| self.two_opt(a, c, false)),
             ]
             .into_iter()
-            .chain((0..12).map(|v| self.or_opt(a, c, v / 4 + 1, v & 1 == 1, v & 2 == 2)));
+            .chain((0..12).map(|v| {
+                let backward = v & 1 == 1;
+                gains(backward)
+                    .then(|| self.or_opt(a, c, v / 4 + 1, backward, v & 2 == 2))
+                    .flatten()
+            }));
             for mv in candidates.flatten() {
                 let delta = self.delta(&mv);
                 evaluated += 1;
