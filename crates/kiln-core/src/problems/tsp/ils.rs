@@ -161,10 +161,10 @@ impl Descent {
         let after = problem.neighbour_through(&self.runs, t2, true) == t1;
         let mut tried = 0;
         for k in 0..problem.candidates(t2).len() {
-            let t3 = problem.candidates(t2)[k];
+            let (t3, joined) = problem.candidate(t2, k);
             stats.evaluations += 1;
             // Candidates come nearest first: once the gain is gone it stays gone.
-            let gain = open_gain - problem.cost(t2, t3);
+            let gain = open_gain - joined;
             if gain <= 0 {
                 break;
             }

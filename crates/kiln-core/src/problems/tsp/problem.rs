@@ -284,7 +284,12 @@ impl TspProblem {
 
     #[inline(always)]
     fn c(&self, a: u32, b: u32) -> i64 {
-        let d = self.distances.get(a, b) as i64;
+        self.cost_of_length(self.distances.get(a, b))
+    }
+
+    #[inline(always)]
+    fn cost_of_length(&self, d: u32) -> i64 {
+        let d = d as i64;
         match self.cost {
             Cost::Euclidean => d,
             Cost::Squared => d * d,
@@ -390,6 +395,13 @@ impl TspProblem {
         self.neighbours.of(city)
     }
 
+    /// The `k`-th candidate of `city` (nearest first) and the cost of the edge to it.
+    #[inline(always)]
+    pub fn candidate(&self, city: u32, k: usize) -> (u32, i64) {
+        let length = self.neighbours.lengths_of(city)[k];
+        (self.neighbours.of(city)[k], self.cost_of_length(length))
+    }
+
     /// The best 2-opt-set move that joins `a` to one of its candidates and gains at `a`,
     /// with its delta, and how many moves were evaluated to find it.
     ///
@@ -404,8 +416,8 @@ impl TspProblem {
         let mut evaluated = 0;
         let to_next = self.c(a, self.tour.next(a));
         let to_prev = self.c(a, self.tour.prev(a));
-        for &c in self.neighbours.of(a) {
-            let joined = self.c(a, c);
+        for k in 0..self.neighbours.k {
+            let (c, joined) = self.candidate(a, k);
             let (next_gains, prev_gains) = (joined < to_next, joined < to_prev);
             if !next_gains && !prev_gains {
                 break;
