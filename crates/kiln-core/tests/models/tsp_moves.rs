@@ -205,7 +205,19 @@ fn polish_reaches_a_local_optimum_and_never_lengthens() {
     assert!(first.moves > 0 && first.local_optimum);
     assert!(p.energy() < before);
     assert_eq!(p.energy(), before + first.delta);
+    // Don't-look bits re-examine only cities whose own edges changed, so a chain through
+    // cities changed later may be left: a pass over every city finds next to nothing.
+    let again = p.polish(None);
+    assert!(
+        again.local_optimum && again.moves * 50 <= first.moves,
+        "{first:?} {again:?}"
+    );
     assert_eq!(p.polish(None).moves, 0);
+    // No single move from any city is left.
+    for a in 0..200 {
+        let (best, _) = p.best_move_from(a);
+        assert!(best.is_none_or(|(d, _)| d >= 0.0), "{a}: {best:?}");
+    }
 }
 
 #[test]
@@ -320,11 +332,10 @@ fn looking_through_reversals_sees_the_tour_they_would_make() {
             runs.push(run);
             for (k, &city) in seen.iter().enumerate() {
                 let k = k as u32;
-                let around = (
-                    seen[((k + n - 1) % n) as usize],
-                    seen[((k + 1) % n) as usize],
-                );
-                assert_eq!(p.neighbours_through(&runs, city), around, "{runs:?}");
+                let before = seen[((k + n - 1) % n) as usize];
+                let after = seen[((k + 1) % n) as usize];
+                assert_eq!(p.neighbour_through(&runs, city, false), before, "{runs:?}");
+                assert_eq!(p.neighbour_through(&runs, city, true), after, "{runs:?}");
             }
         }
     }
@@ -356,5 +367,43 @@ fn undoing_recorded_reversals_restores_the_tour_they_started_from() {
         assert_eq!(p.order(), &start[..]);
         p.record(false);
         assert_eq!(p.recorded(), 0);
+    }
+}
+
+#[test]
+fn the_best_move_from_a_city_gains_there_and_beats_every_two_opt_that_does() {
+    for (p, _) in problems(17) {
+        let n = p.order().len() as u32;
+        if n < 5 {
+            continue;
+        }
+        for a in 0..n {
+            let (best, _) = p.best_move_from(a);
+            // Every 2-opt that makes an edge at `a` shorter than the one it breaks there is
+            // among the moves weighed.
+            for &c in p.candidates(a) {
+                for after in [true, false] {
+                    let broken = if after { p.next(a) } else { p.prev(a) };
+                    if p.cost(a, c) < p.cost(a, broken) {
+                        let d = p.delta(&p.two_opt(a, c, after));
+                        assert!(best.is_some_and(|(b, _)| b <= d), "{a} {c} {after}");
+                    }
+                }
+            }
+            let Some((delta, mv)) = best else { continue };
+            let around = |q: &TspProblem| [q.prev(a), q.next(a)];
+            let mut q = p.clone();
+            let was = around(&q);
+            check(&mut q, mv);
+            assert_eq!(q.energy(), p.energy() + delta);
+            // It leaves `a` beside a city nearer than one it parts `a` from.
+            let now = around(&q);
+            let gains = now.iter().any(|&x| {
+                was.iter()
+                    .filter(|y| !now.contains(y))
+                    .any(|&y| p.cost(a, x) < p.cost(a, y))
+            });
+            assert!(gains || delta == 0.0, "{mv:?} from {a}");
+        }
     }
 }

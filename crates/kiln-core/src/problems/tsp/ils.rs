@@ -158,18 +158,17 @@ impl Descent {
         stats: &mut DescentStats,
     ) -> Option<i64> {
         let depth = self.ahead.len();
-        let after = problem.neighbours_through(&self.runs, t2).1 == t1;
+        let after = problem.neighbour_through(&self.runs, t2, true) == t1;
         let mut tried = 0;
         for k in 0..problem.candidates(t2).len() {
-            let t3 = problem.candidates(t2)[k];
+            let (t3, joined) = problem.candidate(t2, k);
             stats.evaluations += 1;
             // Candidates come nearest first: once the gain is gone it stays gone.
-            let gain = open_gain - problem.cost(t2, t3);
+            let gain = open_gain - joined;
             if gain <= 0 {
                 break;
             }
-            let (before_t3, after_t3) = problem.neighbours_through(&self.runs, t3);
-            let t4 = if after { after_t3 } else { before_t3 };
+            let t4 = problem.neighbour_through(&self.runs, t3, after);
             if t3 == t1 || t4 == t2 {
                 continue;
             }

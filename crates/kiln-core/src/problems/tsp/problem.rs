@@ -284,7 +284,12 @@ impl TspProblem {
 
     #[inline(always)]
     fn c(&self, a: u32, b: u32) -> i64 {
-        let d = self.distances.get(a, b) as i64;
+        self.cost_of_length(self.distances.get(a, b))
+    }
+
+    #[inline(always)]
+    fn cost_of_length(&self, d: u32) -> i64 {
+        let d = d as i64;
         match self.cost {
             Cost::Euclidean => d,
             Cost::Squared => d * d,
@@ -356,12 +361,12 @@ impl TspProblem {
         self.tour.prev(city)
     }
 
-    /// The tour neighbours (previous, next) of `city` in the tour as it would be after
-    /// reversing `runs` (cyclic runs of positions, first and last, each in the tour the ones
-    /// before it leave), without reversing them: a look through a reversal costs a few
+    /// The tour neighbour of `city`, next (`after`) or previous, in the tour as it would be
+    /// after reversing `runs` (cyclic runs of positions, first and last, each in the tour the
+    /// ones before it leave), without reversing them: a look through a reversal costs a few
     /// table reads, making it up to half the tour.
-    pub fn neighbours_through(&self, runs: &[(u32, u32)], city: u32) -> (u32, u32) {
-        self.tour.neighbours_through(runs, city)
+    pub fn neighbour_through(&self, runs: &[(u32, u32)], city: u32, after: bool) -> u32 {
+        self.tour.neighbour_through(runs, city, after)
     }
 
     /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
@@ -390,18 +395,45 @@ impl TspProblem {
         self.neighbours.of(city)
     }
 
-    /// The best 2-opt-set move that joins `a` to one of its candidates, with its delta,
-    /// and how many moves were evaluated to find it.
+    /// The `k`-th candidate of `city` (nearest first) and the cost of the edge to it.
+    #[inline(always)]
+    pub fn candidate(&self, city: u32, k: usize) -> (u32, i64) {
+        let length = self.neighbours.lengths_of(city)[k];
+        (self.neighbours.of(city)[k], self.cost_of_length(length))
+    }
+
+    /// The best 2-opt-set move that joins `a` to one of its candidates and gains at `a`,
+    /// with its delta, and how many moves were evaluated to find it.
+    ///
+    /// Each move here breaks one of `a`'s tour edges: the one after it (a 2-opt towards its
+    /// successor, an Or-opt run ending at `a`) or the one before. Only moves whose broken
+    /// edge is longer than the one they make are evaluated (the gain criterion of
+    /// Lin-Kernighan and LKH): an improving move that fails it at `a` passes it at another
+    /// city it touches, and candidates come nearest first, so once neither edge is longer
+    /// no later candidate can be.
     pub fn best_move_from(&self, a: u32) -> (Option<(f64, Move)>, u64) {
         let mut best: Option<(f64, Move)> = None;
         let mut evaluated = 0;
-        for &c in self.neighbours.of(a) {
+        let to_next = self.c(a, self.tour.next(a));
+        let to_prev = self.c(a, self.tour.prev(a));
+        for k in 0..self.neighbours.k {
+            let (c, joined) = self.candidate(a, k);
+            let (next_gains, prev_gains) = (joined < to_next, joined < to_prev);
+            if !next_gains && !prev_gains {
+                break;
+            }
+            let gains = |backward: bool| if backward { next_gains } else { prev_gains };
             let candidates = [
-                Some(self.two_opt(a, c, true)),
-                Some(self.two_opt(a, c, false)),
+                next_gains.then(|| self.two_opt(a, c, true)),
+                prev_gains.then(|| self.two_opt(a, c, false)),
             ]
             .into_iter()
-            .chain((0..12).map(|v| self.or_opt(a, c, v / 4 + 1, v & 1 == 1, v & 2 == 2)));
+            .chain((0..12).map(|v| {
+                let backward = v & 1 == 1;
+                gains(backward)
+                    .then(|| self.or_opt(a, c, v / 4 + 1, backward, v & 2 == 2))
+                    .flatten()
+            }));
             for mv in candidates.flatten() {
                 let delta = self.delta(&mv);
                 evaluated += 1;

@@ -85,19 +85,20 @@ impl Tour {
             .fold(self.pos(city), |p, &run| self.mirrored(run, p))
     }
 
-    /// The neighbours (previous, next) of `city` once `runs` are reversed.
+    /// The city after `city` (`after`) or before it once `runs` are reversed: one side
+    /// only, because a chain needs one and each side costs a look back through the runs.
     #[inline(always)]
-    pub(crate) fn neighbours_through(&self, runs: &[(u32, u32)], city: u32) -> (u32, u32) {
+    pub(crate) fn neighbour_through(&self, runs: &[(u32, u32)], city: u32, after: bool) -> u32 {
         let n = self.order.len() as u32;
         let p = self.pos_through(runs, city);
-        let at = |q: u32| {
-            let q = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
-            self.order[q as usize]
+        let q = match after {
+            true if p + 1 == n => 0,
+            true => p + 1,
+            false if p == 0 => n - 1,
+            false => p - 1,
         };
-        (
-            at(if p == 0 { n - 1 } else { p - 1 }),
-            at(if p + 1 == n { 0 } else { p + 1 }),
-        )
+        let q = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
+        self.order[q as usize]
     }
 
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
