@@ -152,16 +152,20 @@ fn kicks_that_stall_re_anneal_live_as_headless_and_the_trace_names_it() {
     tui.press("q");
     assert_eq!(tui.wait_exit(), 0);
     assert_eq!(tour_of(&dir.join("live.tour")), tour, "{screen}");
-    // The banner at 80 columns wraps its last phase onto a line of its own.
+    // The banner at 80 columns breaks its credit before the last "+": the re-anneals'
+    // share stays beside their name, on a line of its own.
     let used = used_shares(json);
-    let (head, last) = used.rsplit_once(' ').unwrap();
-    assert_eq!(last, "re-annealing");
+    let (head, last) = used.rsplit_once(" + ").unwrap();
+    assert!(last.ends_with("% re-annealing"), "{used}");
     assert!(screen.contains(head), "{used}:\n{screen}");
+    let line = format!("+ {last}");
     assert!(
-        screen
-            .lines()
-            .any(|l| l.trim_start_matches('│').trim_start().starts_with(last)),
-        "{screen}"
+        screen.lines().any(|l| l
+            .trim_start()
+            .trim_start_matches('│')
+            .trim_start()
+            .starts_with(&line)),
+        "{used}:\n{screen}"
     );
 }
 
