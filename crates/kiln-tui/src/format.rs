@@ -199,7 +199,7 @@ mod tests {
             }
         }
         assert_eq!(
-            wrap("3,000,000 iterations · 2 restarts", 24),
+            wrap("3,000,000 iterations · 2 restarts", 22),
             ["3,000,000 iterations ·", "2 restarts"]
         );
     }
