@@ -13,7 +13,7 @@ use super::problem::{Cost, MoveSet};
 use super::setup::build;
 use super::spec::{Search, TspSpec};
 use crate::anneal::BATCH;
-use crate::headless::json::{self, PhaseLine};
+use crate::headless::json::{self, PhaseLine, Seconds};
 use crate::headless::output::Format;
 use crate::headless::progress::Progress;
 use crate::headless::report;
@@ -73,6 +73,9 @@ struct Report {
     local_search_evaluations: u64,
     #[serde(serialize_with = "json::seconds")]
     local_search_seconds: f64,
+    /// Set-up time of the local search's alpha-nearness candidate lists; null when it
+    /// has the annealer's quadrant lists.
+    alpha_seconds: Option<Seconds>,
     /// The phases that ran, in order, as every problem lists them.
     phases: Vec<PhaseLine>,
     /// The phase that found the reported tour (`anneal`, `local-search` or `reanneal`).
@@ -102,6 +105,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     let started = Instant::now();
     let (args, seed) = (&spec.model, spec.run.seed);
     let setup = build(spec)?;
+    let alpha_seconds = (setup.problem.alpha_time()).map(|time| Seconds(time.as_secs_f64()));
     let mut trace = spec.run.open_trace(None)?;
     let t0 = setup.config.t0;
     let schedule = setup.config.schedule.to_string();
@@ -169,6 +173,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         anneal_steps: annealed.iterations,
         local_search_evaluations: outcome.local.evaluations,
         local_search_seconds: local_seconds,
+        alpha_seconds,
         phases,
         found_by: outcome.found_by.key(),
         tour: best.tour.iter().map(|c| c + 1).collect(),

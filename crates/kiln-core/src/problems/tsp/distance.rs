@@ -1,6 +1,9 @@
 //! Edge lengths for the hot loop (a matrix, or computed on the fly when n is large) and
 //! k-nearest-neighbour candidate lists.
 
+use std::time::Instant;
+
+use super::alpha::{self, Sparse};
 use super::curve::Curve;
 use super::instance::Instance;
 use super::nearest::{Deadlines, nearest};
@@ -55,6 +58,8 @@ pub(crate) struct Neighbours {
     pub k: usize,
     lists: Vec<u32>,
     lengths: Vec<u32>,
+    /// Whether each list comes nearest first (else least alpha first).
+    nearest_first: bool,
 }
 
 impl Neighbours {
@@ -69,10 +74,51 @@ impl Neighbours {
         let k = k.clamp(1, instance.len() - 1);
         let reach = Some(REACH * k);
         let (lists, curve) = nearest(instance, k, |a, b| distances.get(a, b), by, reach);
+        (Self::of_lists(k, lists, distances, true), curve)
+    }
+
+    /// The `k` alpha-nearest cities of every city (`alpha`), least alpha first, or `None`
+    /// when the sparse graph they are picked from would not be done by `until`.
+    pub(crate) fn alpha(
+        instance: &Instance,
+        distances: &Distances,
+        k: usize,
+        until: Option<Instant>,
+    ) -> Option<Self> {
+        let n = instance.len();
+        let k = k.clamp(1, n - 1);
+        let sparse_k = alpha::sparse_k(k).min(n - 1);
+        let by = Deadlines {
+            exact: until,
+            done: until,
+        };
+        let distance = |a, b| distances.get(a, b);
+        let (sparse, late) = nearest(instance, sparse_k, distance, by, Some(REACH * sparse_k));
+        if late.is_some() {
+            return None;
+        }
+        let graph = Sparse::new(n, sparse_k, &sparse, distance);
+        drop(sparse);
+        let lists = alpha::candidates(&graph, k, distance, alpha::ASCENT_ITERATIONS, until);
+        Some(Self::of_lists(k, lists, distances, false))
+    }
+
+    fn of_lists(k: usize, lists: Vec<u32>, distances: &Distances, nearest_first: bool) -> Self {
         let lengths = (lists.iter().enumerate())
             .map(|(i, &b)| distances.get((i / k) as u32, b))
             .collect();
-        (Neighbours { k, lists, lengths }, curve)
+        Neighbours {
+            k,
+            lists,
+            lengths,
+            nearest_first,
+        }
+    }
+
+    /// Whether the lists come nearest first: then once a candidate is too far for a move
+    /// to gain, every later one is too.
+    pub(crate) fn nearest_first(&self) -> bool {
+        self.nearest_first
     }
 
     #[inline(always)]

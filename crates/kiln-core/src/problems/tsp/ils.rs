@@ -163,10 +163,14 @@ impl Descent {
         for k in 0..problem.candidates(t2).len() {
             let (t3, joined) = problem.candidate(t2, k);
             stats.evaluations += 1;
-            // Candidates come nearest first: once the gain is gone it stays gone.
+            // Nearest first, once the gain is gone it stays gone; least alpha first, a
+            // farther candidate may still gain.
             let gain = open_gain - joined;
             if gain <= 0 {
-                break;
+                if problem.candidates_nearest_first() {
+                    break;
+                }
+                continue;
             }
             let t4 = problem.neighbour_through(&self.runs, t3, after);
             if t3 == t1 || t4 == t2 {

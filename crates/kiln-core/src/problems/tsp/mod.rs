@@ -2,6 +2,7 @@
 //! from nearest-neighbour candidates (or swap moves, for comparison), and an iterated local
 //! search (`ils`) to finish a tour.
 
+mod alpha;
 pub mod curve;
 pub mod distance;
 pub mod ils;

@@ -2,7 +2,7 @@
 //! nearest-neighbour candidates (the default) or the seed's swap moves.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
@@ -81,6 +81,17 @@ pub enum Move {
     },
 }
 
+/// The sizes at which the local search gets alpha-nearness candidate lists; outside them
+/// it keeps the annealer's. Below: at 442-1,002 cities they found the optimum no sooner
+/// (the quadrant lists already hold 99-99.3 % of an LKH tour's edges there); above: their
+/// sparse graph and path tables would take too much memory and time (docs/tuning.md).
+pub const ALPHA_CITIES: std::ops::RangeInclusive<usize> = 5_000..=200_000;
+
+/// The share of the set-up's time left after the annealer's lists that the alpha-nearness
+/// lists may take: their ascent stops there, and their sparse graph, if it would end
+/// later, is not made at all.
+const ALPHA_SHARE: f64 = 0.1;
+
 /// One in this many (out of 64) 2-opt-set proposals is an Or-opt move.
 const OR_OPT_IN_64: u64 = 24;
 
@@ -107,7 +118,13 @@ pub struct TspProblem {
     instance: Arc<Instance>,
     // Shared so that cloning a problem (to polish a tour, or per UI run) is cheap.
     distances: Arc<Distances>,
+    /// The annealer's proposals' candidates: the nearest of each quadrant, then the rest.
     neighbours: Arc<Neighbours>,
+    /// The local search's: alpha-nearness lists, or the annealer's outside
+    /// [`ALPHA_CITIES`] (and when they would not be done in time).
+    candidates: Arc<Neighbours>,
+    /// The time the alpha-nearness lists took, if the local search has them.
+    alpha_time: Option<Duration>,
     tour: Tour,
     moves: MoveSet,
     cost: Cost,
@@ -152,11 +169,30 @@ impl TspProblem {
             done: until,
         };
         let (neighbours, curve) = Neighbours::new(&instance, &distances, k, by);
+        let neighbours = Arc::new(neighbours);
         let n = instance.len() as u32;
+        let started = Instant::now();
+        // What is left of the set-up's time is mostly the greedy tour's: the alpha lists
+        // get a small share of it, and the annealer's lists stay the local search's if
+        // they would not be done by then.
+        let alpha_by = until.map(|until| {
+            started
+                + until
+                    .saturating_duration_since(started)
+                    .mul_f64(ALPHA_SHARE)
+        });
+        let alpha =
+            (curve.is_none() && moves == MoveSet::TwoOpt && ALPHA_CITIES.contains(&(n as usize)))
+                .then(|| Neighbours::alpha(&instance, &distances, k, alpha_by))
+                .flatten();
+        let alpha_time = alpha.is_some().then(|| started.elapsed());
+        let candidates = alpha.map_or_else(|| Arc::clone(&neighbours), Arc::new);
         let mut problem = TspProblem {
             instance,
             distances,
-            neighbours: Arc::new(neighbours),
+            neighbours,
+            candidates,
+            alpha_time,
             tour: Tour::new((0..n).collect()),
             moves,
             cost,
@@ -390,16 +426,31 @@ impl TspProblem {
         }
     }
 
-    /// The candidate cities of `city` (its nearest neighbours, nearest first).
+    /// The local search's candidate cities of `city`: nearest first, or least alpha first
+    /// ([`Self::candidates_nearest_first`]).
     pub fn candidates(&self, city: u32) -> &[u32] {
-        self.neighbours.of(city)
+        self.candidates.of(city)
     }
 
-    /// The `k`-th candidate of `city` (nearest first) and the cost of the edge to it.
+    /// Whether the local search's candidates come nearest first: then the first too far
+    /// for a move to gain ends a city's list.
+    #[inline(always)]
+    pub fn candidates_nearest_first(&self) -> bool {
+        self.candidates.nearest_first()
+    }
+
+    /// The `k`-th of the local search's candidates of `city` and the cost of the edge to
+    /// it.
     #[inline(always)]
     pub fn candidate(&self, city: u32, k: usize) -> (u32, i64) {
-        let length = self.neighbours.lengths_of(city)[k];
-        (self.neighbours.of(city)[k], self.cost_of_length(length))
+        let length = self.candidates.lengths_of(city)[k];
+        (self.candidates.of(city)[k], self.cost_of_length(length))
+    }
+
+    /// How long the local search's alpha-nearness candidate lists took to make, or `None`
+    /// when it has the annealer's lists.
+    pub fn alpha_time(&self) -> Option<Duration> {
+        self.alpha_time
     }
 
     /// The best 2-opt-set move that joins `a` to one of its candidates and gains at `a`,
@@ -409,18 +460,21 @@ impl TspProblem {
     /// successor, an Or-opt run ending at `a`) or the one before. Only moves whose broken
     /// edge is longer than the one they make are evaluated (the gain criterion of
     /// Lin-Kernighan and LKH): an improving move that fails it at `a` passes it at another
-    /// city it touches, and candidates come nearest first, so once neither edge is longer
+    /// city it touches; when candidates come nearest first, once neither edge is longer
     /// no later candidate can be.
     pub fn best_move_from(&self, a: u32) -> (Option<(f64, Move)>, u64) {
         let mut best: Option<(f64, Move)> = None;
         let mut evaluated = 0;
         let to_next = self.c(a, self.tour.next(a));
         let to_prev = self.c(a, self.tour.prev(a));
-        for k in 0..self.neighbours.k {
+        for k in 0..self.candidates.k {
             let (c, joined) = self.candidate(a, k);
             let (next_gains, prev_gains) = (joined < to_next, joined < to_prev);
             if !next_gains && !prev_gains {
-                break;
+                if self.candidates.nearest_first() {
+                    break;
+                }
+                continue;
             }
             let gains = |backward: bool| if backward { next_gains } else { prev_gains };
             let candidates = [
