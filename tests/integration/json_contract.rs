@@ -280,6 +280,7 @@ fn every_example_prints_the_documented_fields_and_the_documented_lines() {
     assert_eq!(
         timed,
         [
+            "alpha_seconds",
             "anneal_seconds",
             "check_seconds",
             "local_search_seconds",

@@ -464,7 +464,7 @@ pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
         });
     let seed = run.seed;
     let mut rng = Rng::seed_from_u64(seed);
-    let problem = TspProblem::set_up_by(
+    let mut problem = TspProblem::set_up_by(
         Arc::clone(&loaded.instance),
         args.moves,
         args.cost,
@@ -473,6 +473,9 @@ pub fn build(spec: &TspSpec) -> color_eyre::Result<Setup> {
         &mut rng,
         set_up_by,
     );
+    if args.search != Search::Anneal {
+        problem.choose_local_candidates(set_up_by);
+    }
     let mut config = run.run_config(&defaults(&problem, spec), |acceptance| {
         auto_temperature(&problem, seed, acceptance, 10_000)
     })?;

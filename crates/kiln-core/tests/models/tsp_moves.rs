@@ -413,7 +413,9 @@ fn from_5000_cities_the_descent_has_alpha_lists_and_still_weighs_every_gaining_t
     let mut rng = Rng::seed_from_u64(3);
     let problem = |n, moves, rng: &mut Rng| {
         let instance = Arc::new(random::instance(n, Layout::Clustered, 3));
-        TspProblem::new(instance, moves, Cost::Euclidean, 5, Init::Nearest, rng)
+        let mut p = TspProblem::new(instance, moves, Cost::Euclidean, 5, Init::Nearest, rng);
+        p.choose_local_candidates(None);
+        p
     };
     let small = problem(4_999, MoveSet::TwoOpt, &mut rng);
     assert!(small.alpha_time().is_none() && small.candidates_nearest_first());
@@ -424,6 +426,17 @@ fn from_5000_cities_the_descent_has_alpha_lists_and_still_weighs_every_gaining_t
     );
     let mut p = problem(5_000, MoveSet::TwoOpt, &mut rng);
     assert!(p.alpha_time().is_some() && !p.candidates_nearest_first());
+    // With no time left they are not made.
+    let mut late = TspProblem::new(
+        p.instance().clone(),
+        MoveSet::TwoOpt,
+        Cost::Euclidean,
+        5,
+        Init::Nearest,
+        &mut rng,
+    );
+    late.choose_local_candidates(Some(std::time::Instant::now()));
+    assert!(late.alpha_time().is_none() && late.candidates_nearest_first());
     // Least alpha first, a far candidate may come before a near one: the gain criterion
     // must not end a city's list at the first that fails it.
     let mut out_of_order = 0;

@@ -87,10 +87,16 @@ pub enum Move {
 /// sparse graph and path tables would take too much memory and time (docs/tuning.md).
 pub const ALPHA_CITIES: std::ops::RangeInclusive<usize> = 5_000..=200_000;
 
-/// The share of the set-up's time left after the annealer's lists that the alpha-nearness
-/// lists may take: their ascent stops there, and their sparse graph, if it would end
-/// later, is not made at all.
+/// The share of the set-up's time left that the alpha-nearness lists may take (the rest
+/// is mostly the greedy tour's): their ascent stops there, and their sparse graph, if it
+/// would end later, is not made at all.
 const ALPHA_SHARE: f64 = 0.1;
+
+/// What the alpha-nearness lists cost a city, about (0.27 CPU seconds at 10,000 cities,
+/// 6.6 at 100,000, 30 trees): a set-up whose share for them is less gives them up. At
+/// 10,000 cities with `--time-limit 1` and 100,000 with 30 they lost more to the kicks
+/// they displaced than they gained (docs/tuning.md).
+const ALPHA_SECONDS_PER_CITY: f64 = 5e-5;
 
 /// One in this many (out of 64) 2-opt-set proposals is an Or-opt move.
 const OR_OPT_IN_64: u64 = 24;
@@ -171,28 +177,13 @@ impl TspProblem {
         let (neighbours, curve) = Neighbours::new(&instance, &distances, k, by);
         let neighbours = Arc::new(neighbours);
         let n = instance.len() as u32;
-        let started = Instant::now();
-        // What is left of the set-up's time is mostly the greedy tour's: the alpha lists
-        // get a small share of it, and the annealer's lists stay the local search's if
-        // they would not be done by then.
-        let alpha_by = until.map(|until| {
-            started
-                + until
-                    .saturating_duration_since(started)
-                    .mul_f64(ALPHA_SHARE)
-        });
-        let alpha =
-            (curve.is_none() && moves == MoveSet::TwoOpt && ALPHA_CITIES.contains(&(n as usize)))
-                .then(|| Neighbours::alpha(&instance, &distances, k, alpha_by))
-                .flatten();
-        let alpha_time = alpha.is_some().then(|| started.elapsed());
-        let candidates = alpha.map_or_else(|| Arc::clone(&neighbours), Arc::new);
+        let candidates = Arc::clone(&neighbours);
         let mut problem = TspProblem {
             instance,
             distances,
             neighbours,
             candidates,
-            alpha_time,
+            alpha_time: None,
             tour: Tour::new((0..n).collect()),
             moves,
             cost,
@@ -210,6 +201,37 @@ impl TspProblem {
             }
         }
         problem
+    }
+
+    /// Gives the local search alpha-nearness candidate lists when the instance's size is
+    /// in [`ALPHA_CITIES`] and the moves are 2-opt-set ones, within a share
+    /// ([`ALPHA_SHARE`]) of the time left until `until`; otherwise, when that share is
+    /// less than they are likely to take ([`ALPHA_SECONDS_PER_CITY`]) or their sparse graph
+    /// would not be done in it, it keeps the annealer's lists. A run that only anneals has
+    /// no use for them.
+    pub fn choose_local_candidates(&mut self, until: Option<Instant>) {
+        let n = self.instance.len();
+        if self.moves != MoveSet::TwoOpt || !ALPHA_CITIES.contains(&n) {
+            return;
+        }
+        let started = Instant::now();
+        let by = until.map(|until| {
+            started
+                + until
+                    .saturating_duration_since(started)
+                    .mul_f64(ALPHA_SHARE)
+        });
+        // A budget too short to pay for them is better spent on kicks.
+        let cost = Duration::from_secs_f64(n as f64 * ALPHA_SECONDS_PER_CITY);
+        if by.is_some_and(|by| by < started + cost) {
+            return;
+        }
+        if let Some(alpha) =
+            Neighbours::alpha(&self.instance, &self.distances, self.neighbours.k, by)
+        {
+            self.candidates = Arc::new(alpha);
+            self.alpha_time = Some(started.elapsed());
+        }
     }
 
     /// The cities the tour visits.
