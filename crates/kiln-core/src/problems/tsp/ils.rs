@@ -406,7 +406,7 @@ impl Kicks {
             Best::Stored(order) => order.clone(),
             Best::Recorded => {
                 let mut order = Vec::new();
-                problem.clone().order_before_recorded(&mut order);
+                problem.order_before_recorded(&mut order);
                 order
             }
         }
