@@ -407,3 +407,90 @@ fn the_best_move_from_a_city_gains_there_and_beats_every_two_opt_that_does() {
         }
     }
 }
+
+/// The tour with the cyclic run of positions from `a` forward to `b` split after position
+/// `x`: its two parts swapped, or each turned round where it is.
+fn split_literally(order: &[u32], a: usize, b: usize, x: usize, swap: bool) -> Vec<u32> {
+    let n = order.len();
+    let from_a: Vec<u32> = (0..n).map(|k| order[(a + k) % n]).collect();
+    let (x, b) = ((x + n - a) % n, (b + n - a) % n);
+    let (first, rest) = from_a.split_at(x + 1);
+    let (second, outside) = rest.split_at(b - x);
+    let mut split = if swap {
+        [second, first].concat()
+    } else {
+        first
+            .iter()
+            .rev()
+            .chain(second.iter().rev())
+            .copied()
+            .collect()
+    };
+    split.extend_from_slice(outside);
+    split
+}
+
+/// Each city's two tour neighbours, as a set.
+fn neighbours(order: &[u32]) -> Vec<[u32; 2]> {
+    let n = order.len();
+    let mut around = vec![[0; 2]; n];
+    for k in 0..n {
+        let pair = [order[(k + n - 1) % n], order[(k + 1) % n]];
+        around[order[k] as usize] = [pair[0].min(pair[1]), pair[0].max(pair[1])];
+    }
+    around
+}
+
+#[test]
+fn split_runs_look_like_the_segment_move_and_make_it() {
+    for (p, mut rng) in problems(19) {
+        let n = p.order().len();
+        if n < 6 {
+            continue;
+        }
+        for _ in 0..8 {
+            // A few 2-opts looked through first, as a chain has them.
+            let mut runs = Vec::new();
+            for _ in 0..rng.random_range(0..3) {
+                let (a, c) = (rng.random_range(0..n as u32), rng.random_range(0..n as u32));
+                if a != c {
+                    runs.push(p.two_opt_run_through(&runs, a, c, rng.random()));
+                }
+            }
+            let mut seen = p.order().to_vec();
+            for &run in &runs {
+                reversed_literally(&mut seen, run);
+            }
+            // A segment of 2..=n-2 cities, split inside.
+            let a = rng.random_range(0..n);
+            let len = rng.random_range(2..=n - 2);
+            let b = (a + len - 1) % n;
+            let x = (a + rng.random_range(0..len - 1)) % n;
+            let swap = rng.random();
+            let want = split_literally(&seen, a, b, x, swap);
+            let before = runs.len();
+            p.push_split_runs(&mut runs, seen[a], seen[b], seen[x], swap);
+            for (k, &city) in want.iter().enumerate() {
+                assert_eq!(p.neighbour_through(&runs, city, true), want[(k + 1) % n]);
+                assert_eq!(
+                    p.neighbour_through(&runs, city, false),
+                    want[(k + n - 1) % n]
+                );
+            }
+            assert!(p.between_through(&runs[..before], seen[a], seen[x], seen[b]));
+            if len + 1 < n {
+                let outside = seen[(b + 1) % n];
+                assert!(!p.between_through(&runs[..before], seen[a], outside, seen[b]));
+            }
+            // Made as 2-opts, whichever way round each leaves the tour.
+            let flips: Vec<[u32; 4]> = (0..runs.len())
+                .map(|k| p.flip_through(&runs[..k], runs[k]))
+                .collect();
+            let mut q = p.clone();
+            for flip in flips {
+                q.exchange(flip);
+            }
+            assert_eq!(neighbours(q.order()), neighbours(&want));
+        }
+    }
+}
