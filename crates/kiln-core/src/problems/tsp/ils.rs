@@ -34,19 +34,17 @@ pub struct DescentStats {
 /// and finds more per kick (docs/tuning.md).
 const CHAIN_BREADTH: [usize; 6] = [5, 5, 3, 2, 1, 1];
 
-/// How many candidates t5 a 3-opt first step of a chain tries (docs/tuning.md).
-const SPLIT_BREADTH: usize = 3;
-
 /// A greedy descent over a queue of cities to (re-)examine.
 #[derive(Debug, Clone)]
 pub struct Descent {
     queue: VecDeque<u32>,
     queued: Vec<bool>,
-    /// The chain being tried, not made: the runs of positions its steps reverse, each in
-    /// the tour the ones before it leave.
+    /// The 2-opt moves of the last chain made, with the cities each touches.
+    chain: Vec<(Move, [u32; 6])>,
+    /// The chain being tried, not made: each 2-opt's (t2, t3) and the run of positions it
+    /// reverses in the tour as the ones before it leave it.
+    ahead: Vec<(u32, u32)>,
     runs: Vec<(u32, u32)>,
-    /// The chain made last, as the cities of each 2-opt it took.
-    flips: Vec<[u32; 4]>,
 }
 
 /// The descent a finished run ends with lives here, beside the descent it runs.
@@ -67,8 +65,9 @@ impl Descent {
         Descent {
             queue: VecDeque::with_capacity(n),
             queued: vec![false; n],
-            runs: Vec::with_capacity(CHAIN_BREADTH.len() + 2),
-            flips: Vec::with_capacity(CHAIN_BREADTH.len() + 2),
+            chain: Vec::with_capacity(CHAIN_BREADTH.len()),
+            ahead: Vec::with_capacity(CHAIN_BREADTH.len()),
+            runs: Vec::with_capacity(CHAIN_BREADTH.len()),
         }
     }
 
@@ -124,15 +123,15 @@ impl Descent {
         stats
     }
 
-    /// Lin-Kernighan-style search from `t1`: a chain of 2-opt and 3-opt steps, each
-    /// breaking the edge the previous one closed with, kept as soon as the tour is shorter.
-    /// Finds the sequential 3-opt and deeper moves that single 2-opt/Or-opt moves miss.
+    /// Lin-Kernighan-style search from `t1`: a chain of 2-opt moves, each breaking the edge
+    /// the previous one closed with, kept as soon as the tour is shorter. Finds the
+    /// sequential 3-opt and deeper moves that single 2-opt/Or-opt moves miss.
     fn chain_from(&mut self, problem: &mut TspProblem, t1: u32, stats: &mut DescentStats) {
         for t2 in [problem.next(t1), problem.prev(t1)] {
             let open_gain = problem.cost(t1, t2);
-            if let Some(delta) = self.extend(problem, t1, t2, open_gain, 0, stats) {
-                for k in 0..self.flips.len() {
-                    for city in self.flips[k] {
+            if let Some(delta) = self.extend(problem, t1, t2, open_gain, stats) {
+                for k in 0..self.chain.len() {
+                    for city in self.chain[k].1 {
                         self.queue(city);
                     }
                 }
@@ -145,14 +144,8 @@ impl Descent {
 
     /// Tries to break the tour edge (t1, t2), `open_gain` being the cost removed minus the
     /// cost added so far by the chain (not counting that edge), in the tour as it would be
-    /// after the chain's `depth` steps so far. Returns the chain's total change in cost
-    /// when it found an improvement, and leaves the chain made (its 2-opts in `flips`).
-    ///
-    /// A step joins t2 to a candidate t3 and breaks t3's tour edge to t4: the 2-opt when
-    /// t4 is on the side that keeps one tour; at the first step also a 3-opt that joins t4
-    /// on the other side to a candidate t5 in the loop that 2-opt would cut off and breaks
-    /// t5's edge to t6 there (LKH's `Best3OptMove`; one of them is Or-opt of a segment of
-    /// any length).
+    /// after the chain's moves so far. Returns the chain's total change in cost when it
+    /// found an improvement, and leaves the chain made (its moves in `chain`).
     ///
     /// A reversal costs up to half the tour and most chains lead nowhere, so the chain's
     /// moves are not made while it is tried: the tour is looked at through them.
@@ -162,11 +155,10 @@ impl Descent {
         t1: u32,
         t2: u32,
         open_gain: i64,
-        depth: usize,
         stats: &mut DescentStats,
     ) -> Option<i64> {
+        let depth = self.ahead.len();
         let after = problem.neighbour_through(&self.runs, t2, true) == t1;
-        let deeper = depth + 1 < CHAIN_BREADTH.len();
         let mut tried = 0;
         for k in 0..problem.candidates(t2).len() {
             let (t3, joined) = problem.candidate(t2, k);
@@ -182,22 +174,20 @@ impl Descent {
             }
             let open_gain = gain + problem.cost(t3, t4);
             let closed = open_gain - problem.cost(t4, t1);
-            if closed > 0 || deeper {
-                let run = problem.two_opt_run_through(&self.runs, t2, t3, after);
-                self.runs.push(run);
-                if closed > 0 {
-                    self.make(problem);
-                    return Some(-closed);
-                }
-                if let Some(delta) = self.extend(problem, t1, t4, open_gain, depth + 1, stats) {
+            if closed > 0 {
+                self.ahead.push((t2, t3));
+                self.make(problem, t1);
+                return Some(-closed);
+            }
+            if depth + 1 < CHAIN_BREADTH.len() {
+                self.runs
+                    .push(problem.two_opt_run_through(&self.runs, t2, t3, after));
+                self.ahead.push((t2, t3));
+                if let Some(delta) = self.extend(problem, t1, t4, open_gain, stats) {
                     return Some(delta);
                 }
                 self.runs.pop();
-            }
-            if depth == 0
-                && let Some(delta) = self.split(problem, [t1, t2, t3], gain, after, stats)
-            {
-                return Some(delta);
+                self.ahead.pop();
             }
             tried += 1;
             if tried == CHAIN_BREADTH[depth] {
@@ -207,74 +197,18 @@ impl Descent {
         None
     }
 
-    /// The 3-opt first steps of [`Descent::extend`] that close the tour, t2 already
-    /// joined to t3 (`gain` left): t4 is t3's neighbour on the side that would cut the
-    /// loop from t2 to t3 off, t5 a candidate of t4 in that loop, t6 either neighbour of t5
-    /// in it, joined to t1. Deeper in the chain, or going on from one, cost more than they
-    /// found (docs/tuning.md).
-    fn split(
-        &mut self,
-        problem: &mut TspProblem,
-        [t1, t2, t3]: [u32; 3],
-        gain: i64,
-        after: bool,
-        stats: &mut DescentStats,
-    ) -> Option<i64> {
-        let t4 = problem.neighbour_through(&self.runs, t3, !after);
-        if t4 == t1 {
-            return None;
+    /// Makes the chain looked through (each 2-opt joins its `t2` to its `t3`, `t2` being
+    /// beside `t1` when its turn comes), recording its moves in `chain`.
+    fn make(&mut self, problem: &mut TspProblem, t1: u32) {
+        self.chain.clear();
+        for &(t2, t3) in &self.ahead {
+            // A made reversal may have turned the rest of the tour round instead: the
+            // side t1 is on is read again.
+            let mv = problem.two_opt(t2, t3, problem.next(t2) == t1);
+            self.chain.push((mv, problem.touched(&mv)));
+            problem.apply(&mv);
         }
-        let open_gain = gain + problem.cost(t3, t4);
-        // The loop, first city to last in the tour's own direction.
-        let (first, last) = if after { (t3, t2) } else { (t2, t3) };
-        let mut tried = 0;
-        for k in 0..problem.candidates(t4).len() {
-            let (t5, joined) = problem.candidate(t4, k);
-            stats.evaluations += 1;
-            let gain = open_gain - joined;
-            if gain <= 0 {
-                break;
-            }
-            if t5 == t3 || !problem.between_through(&self.runs, first, t5, last) {
-                continue;
-            }
-            for forward in [true, false] {
-                let t6 = problem.neighbour_through(&self.runs, t5, forward);
-                // Out of the loop, or (t6 == t2) the 2-opt the step before weighed.
-                if t6 == t1 || t6 == t4 || t6 == t2 {
-                    continue;
-                }
-                let closed = gain + problem.cost(t5, t6) - problem.cost(t6, t1);
-                if closed > 0 {
-                    // The loop splits between x and the city after it; t6 after t5 as seen
-                    // from t1 is the swap.
-                    let x = if forward { t5 } else { t6 };
-                    problem.push_split_runs(&mut self.runs, first, last, x, forward != after);
-                    self.make(problem);
-                    return Some(-closed);
-                }
-            }
-            tried += 1;
-            if tried == SPLIT_BREADTH {
-                break;
-            }
-        }
-        None
-    }
-
-    /// Makes the chain looked through, recording its 2-opts in `flips`.
-    fn make(&mut self, problem: &mut TspProblem) {
-        self.flips.clear();
-        for k in 0..self.runs.len() {
-            let (i, j) = self.runs[k];
-            if i != j {
-                self.flips
-                    .push(problem.flip_through(&self.runs[..k], (i, j)));
-            }
-        }
-        for &flip in &self.flips {
-            problem.exchange(flip);
-        }
+        self.ahead.clear();
         self.runs.clear();
     }
 }

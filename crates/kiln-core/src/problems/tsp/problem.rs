@@ -390,53 +390,6 @@ impl TspProblem {
         }
     }
 
-    /// Whether `city` lies on the tour from `first` forward to `last` (both included), in
-    /// the tour as it would be after reversing `runs`.
-    pub fn between_through(&self, runs: &[(u32, u32)], first: u32, city: u32, last: u32) -> bool {
-        let n = self.n();
-        let [p0, p, p1] = [first, city, last].map(|c| self.tour.pos_through(runs, c));
-        (p + n - p0) % n <= (p1 + n - p0) % n
-    }
-
-    /// Pushes onto `runs` the runs of positions whose reversals move the segment of the
-    /// tour from city `a` forward to city `b` (as `runs` leave it): split after its city
-    /// `x` (not `b`), either its two parts swap places (`swap`: `[a..x][y..b]` becomes
-    /// `[y..b][a..x]`, three reversals) or each is turned round where it is (two). These
-    /// are the sequential 3-opt moves whose first 2-opt alone would split the tour in two
-    /// (LKH's `Best3OptMove`, cases 5 and 6); the swap is Or-opt for a segment of any
-    /// length.
-    pub fn push_split_runs(&self, runs: &mut Vec<(u32, u32)>, a: u32, b: u32, x: u32, swap: bool) {
-        let n = self.n();
-        let wrap = |p: u32| if p >= n { p - n } else { p };
-        let [pa, pb, px] = [a, b, x].map(|city| self.tour.pos_through(runs, city));
-        if swap {
-            // [a..x][y..b] -> [b..y][x..a] -> [y..b][a..x]
-            let second = wrap(pb + n - px - 1);
-            runs.extend([
-                (pa, pb),
-                (pa, wrap(pa + second)),
-                (wrap(pa + second + 1), pb),
-            ]);
-        } else {
-            runs.extend([(pa, px), (wrap(px + 1), pb)]);
-        }
-    }
-
-    /// The 2-opt that reverses the run of positions `(i, j)` in the tour as `runs` leave
-    /// it, as the cities `[w, u, v, z]` of its broken edges (w, u) and (v, z): what
-    /// [`TspProblem::exchange`] makes, whichever way round the tour is read by then.
-    pub fn flip_through(&self, runs: &[(u32, u32)], (i, j): (u32, u32)) -> [u32; 4] {
-        let n = self.n();
-        let at = |p: u32| self.tour.at_through(runs, if p >= n { p - n } else { p });
-        [at(i + n - 1), at(i), at(j), at(j + 1)]
-    }
-
-    /// Breaks the tour edges (w, u) and (v, z) and joins (w, v) and (u, z), `[w, u, v, z]`
-    /// as [`TspProblem::flip_through`] gives them.
-    pub fn exchange(&mut self, [w, u, v, z]: [u32; 4]) {
-        self.tour.exchange(w, u, v, z);
-    }
-
     /// The candidate cities of `city` (its nearest neighbours, nearest first).
     pub fn candidates(&self, city: u32) -> &[u32] {
         self.neighbours.of(city)

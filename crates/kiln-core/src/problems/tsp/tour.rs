@@ -97,14 +97,8 @@ impl Tour {
             false if p == 0 => n - 1,
             false => p - 1,
         };
-        self.at_through(runs, q)
-    }
-
-    /// The city at position `p` (`p < n`) once `runs` are reversed.
-    #[inline(always)]
-    pub(crate) fn at_through(&self, runs: &[(u32, u32)], p: u32) -> u32 {
-        let p = runs.iter().rev().fold(p, |p, &run| self.mirrored(run, p));
-        self.order[p as usize]
+        let q = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
+        self.order[q as usize]
     }
 
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
