@@ -144,6 +144,9 @@ impl Search for Attached {
         self.runner.restart();
         self.look();
     }
+    fn waited(&mut self, idle: Duration) {
+        self.runner.postpone(idle);
+    }
 }
 
 /// The run hands over its best state when the view lets it go.

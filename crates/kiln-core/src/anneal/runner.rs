@@ -586,6 +586,12 @@ impl<P: Problem> Runner<P> {
         self.reset_clock(temperature);
     }
 
+    /// Moves the budget's deadline `by` later (time the run sat idle; its time limit
+    /// counts only the time spent stepping already).
+    pub fn postpone(&mut self, by: Duration) {
+        self.config.budget.postpone(by);
+    }
+
     /// Drops the target, and a run that stopped at it goes on to its other budgets: for a
     /// target the run went below, which was then no lower bound (a stated optimum longer
     /// than a tour found).

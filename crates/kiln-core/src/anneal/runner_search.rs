@@ -1,6 +1,8 @@
 //! The annealing runner as a [`Search`], so the worker, chains side by side and traces run
 //! it like any other search.
 
+use std::time::Duration;
+
 use super::{Problem, Runner};
 use crate::search::{Explained, Sample, Search, StopReason};
 
@@ -30,5 +32,8 @@ impl<P: Problem + Send + 'static> Search for Runner<P> {
     }
     fn restart(&mut self) {
         Runner::restart(self)
+    }
+    fn waited(&mut self, idle: Duration) {
+        Runner::postpone(self, idle)
     }
 }

@@ -43,6 +43,20 @@ impl Budget {
     pub fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+
+    /// Moves the deadline (if any) `by` later: see [`postpone`].
+    pub fn postpone(&mut self, by: Duration) {
+        postpone(&mut self.deadline, by);
+    }
+}
+
+/// Moves `deadline` (if any) `by` later: the time a live run sat idle (paused, or waiting
+/// for its pace) is not time spent searching, so a deadline, like a time limit, does not
+/// count it.
+pub fn postpone(deadline: &mut Option<Instant>, by: Duration) {
+    if let Some(d) = deadline {
+        *d = d.checked_add(by).unwrap_or(*d);
+    }
 }
 
 #[cfg(test)]

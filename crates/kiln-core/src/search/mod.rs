@@ -5,6 +5,8 @@
 //! its [`Phase`] and its [`Control`] (a temperature, a mutation rate, or none), so no
 //! search claims a temperature it does not have.
 
+use std::time::Duration;
+
 mod budget;
 pub mod explain;
 mod finished;
@@ -17,8 +19,8 @@ pub mod trace;
 mod unpaced;
 pub mod worker;
 
-pub use budget::Budget;
 pub(crate) use budget::EPS;
+pub use budget::{Budget, postpone};
 pub use explain::{Decision, Explained, Sketch};
 pub use finished::{Energy, Finished, Measure, Stop};
 pub use observer::{Observer, Unobserved};
@@ -63,6 +65,10 @@ pub trait Search: Send + 'static {
     fn reheat(&mut self, _temperature: f64) {}
     /// Starts again from a fresh random state.
     fn restart(&mut self);
+    /// The worker sat idle for `idle` (paused, or waiting for its pace): a search with a
+    /// deadline on the wall clock moves it by as much, so that every phase counts only the
+    /// time spent searching, as a time limit does. Nothing to move is the default.
+    fn waited(&mut self, _idle: Duration) {}
     /// Generations so far, for searches that have them (a genetic algorithm).
     fn generations(&self) -> Option<u64> {
         None
@@ -106,6 +112,9 @@ impl<S: Clone + Send + 'static> Search for Box<dyn Search<Snapshot = S>> {
     }
     fn restart(&mut self) {
         (**self).restart()
+    }
+    fn waited(&mut self, idle: Duration) {
+        (**self).waited(idle)
     }
     fn generations(&self) -> Option<u64> {
         (**self).generations()

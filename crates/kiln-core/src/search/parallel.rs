@@ -169,6 +169,12 @@ impl<S: Search> Search for Parallel<S> {
         }
     }
 
+    fn waited(&mut self, idle: Duration) {
+        for chain in &mut self.chains {
+            chain.waited(idle);
+        }
+    }
+
     fn restart(&mut self) {
         self.winner = None;
         for chain in &mut self.chains {

@@ -275,6 +275,9 @@ impl<S: Search> Search for Traced<S> {
     fn restart(&mut self) {
         self.search.restart()
     }
+    fn waited(&mut self, idle: Duration) {
+        self.search.waited(idle)
+    }
     fn generations(&self) -> Option<u64> {
         self.search.generations()
     }

@@ -137,6 +137,10 @@ impl<S: Search> Search for Unpaced<S> {
         self.shared.search().restart();
     }
 
+    fn waited(&mut self, idle: Duration) {
+        self.shared.search().waited(idle);
+    }
+
     fn generations(&self) -> Option<u64> {
         self.shared.search().generations()
     }

@@ -422,7 +422,10 @@ impl<E: Search> Loop<E> {
         loop {
             let idle = self.paused || self.search.stopped().is_some();
             let command = if idle {
-                match self.commands.recv() {
+                let waiting = Instant::now();
+                let command = self.commands.recv();
+                self.search.waited(waiting.elapsed());
+                match command {
                     Ok(c) => Some(c),
                     Err(_) => return,
                 }
@@ -476,7 +479,9 @@ impl<E: Search> Loop<E> {
                 let now = Instant::now();
                 if wake > now {
                     // Sleep in the command channel so a key still gets through at once.
-                    match self.commands.recv_timeout(wake - now) {
+                    let command = self.commands.recv_timeout(wake - now);
+                    self.search.waited(now.elapsed());
+                    match command {
                         Ok(c) => {
                             if !self.obey(c) {
                                 return;
@@ -691,6 +696,27 @@ mod tests {
         let worker = Worker::spawn(Runner::new(solved, config, 1), Speed::Full, 1.0);
         let finished = wait_for(&worker, |r| matches!(r, Report::Finished(_)));
         assert_eq!(finished, Report::Finished(StopReason::Target));
+    }
+
+    #[test]
+    fn a_deadline_counts_only_the_time_spent_searching_not_the_pace_s_sleep() {
+        let mut config = RunConfig::new(Schedule::Constant, 5.0);
+        config.budget.deadline = Some(Instant::now() + Duration::from_millis(100));
+        let worker = Worker::spawn(
+            Runner::new(Bits::ones(64), config, 1),
+            Speed::Limited(100),
+            1.0,
+        );
+        thread::sleep(Duration::from_millis(400));
+        assert!(
+            !worker
+                .drain()
+                .any(|r| matches!(r.report, Report::Finished(_))),
+            "a run at 100 steps a second searched for less than its 100 ms"
+        );
+        worker.send(Command::SetSpeed(Speed::Full));
+        let finished = wait_for(&worker, |r| matches!(r, Report::Finished(_)));
+        assert_eq!(finished, Report::Finished(StopReason::TimeLimit));
     }
 
     #[test]

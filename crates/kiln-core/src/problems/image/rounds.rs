@@ -18,7 +18,7 @@ use super::bitmap::Bitmap;
 use super::denoise::Denoise;
 use crate::anneal::{Problem, RunConfig, Runner};
 use crate::search::{
-    Control, Explained, Outcome, Phase, PhaseWork, Sample, Search, StopReason, nth_seed,
+    Control, Explained, Outcome, Phase, PhaseWork, Sample, Search, StopReason, nth_seed, postpone,
 };
 
 /// How a denoising run is split into rounds.
@@ -395,6 +395,12 @@ impl Search for Rounds {
     fn restart(&mut self) {
         self.runner.restart();
         self.finished = self.runner.stopped();
+    }
+
+    fn waited(&mut self, idle: Duration) {
+        self.config.budget.postpone(idle);
+        postpone(&mut self.polish_deadline, idle);
+        self.runner.postpone(idle);
     }
 }
 

@@ -8,7 +8,7 @@
 //! improved for `stall_generations` is replaced by a fresh random one (a restart).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
 
@@ -356,6 +356,10 @@ impl Search for Genetic {
     fn reheat(&mut self, temperature: f64) {
         self.tally.reheats += 1;
         self.rate = temperature.clamp(MIN_RATE, MAX_RATE);
+    }
+
+    fn waited(&mut self, idle: Duration) {
+        self.config.budget.postpone(idle);
     }
 
     fn restart(&mut self) {

@@ -7,13 +7,13 @@
 //! annealer would need many more steps to find.
 
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
 use super::problem::{Move, TspProblem};
 use crate::anneal::Problem;
-use crate::search::{Rng, StopReason, interrupt};
+use crate::search::{Rng, StopReason, interrupt, postpone};
 
 /// What a descent did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -229,6 +229,13 @@ pub struct Budget {
     pub target: Option<f64>,
 }
 
+impl Budget {
+    /// Moves the deadline (if any) `by` later: see [`postpone`].
+    pub fn postpone(&mut self, by: Duration) {
+        postpone(&mut self.deadline, by);
+    }
+}
+
 /// What the iterated local search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct KickStats {
@@ -369,6 +376,13 @@ impl Kicks {
         }
     }
 
+    /// Moves the deadline `by` later, and the start with it, so that the share of the
+    /// budget left (which the threshold falls with) counts only the time spent searching.
+    pub fn postpone(&mut self, by: Duration) {
+        self.budget.postpone(by);
+        self.started = self.started.checked_add(by).unwrap_or(self.started);
+    }
+
     /// What was done so far.
     pub fn stats(&self) -> KickStats {
         self.stats
@@ -396,7 +410,7 @@ impl Kicks {
             Best::Stored(order) => order.clone(),
             Best::Recorded => {
                 let mut order = Vec::new();
-                problem.clone().order_before_recorded(&mut order);
+                problem.order_before_recorded(&mut order);
                 order
             }
         }

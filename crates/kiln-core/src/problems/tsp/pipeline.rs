@@ -13,7 +13,7 @@ use crate::anneal::{Problem, Runner};
 use crate::search::{
     Control, Explained, Outcome, Phase, PhaseWork, Rng, Sample, Search, StopReason,
 };
-use crate::search::{EPS, interrupt};
+use crate::search::{EPS, interrupt, postpone};
 
 /// What follows the anneal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -569,6 +569,16 @@ impl Search for TspPipeline {
         self.runner.restart();
     }
 
+    fn waited(&mut self, idle: Duration) {
+        self.runner.postpone(idle);
+        self.budget.postpone(idle);
+        match self.local.as_mut().map(|local| &mut local.way) {
+            Some(Way::Kicks(kicks)) => kicks.postpone(idle),
+            Some(Way::Descent { deadline, .. }) => postpone(deadline, idle),
+            None => {}
+        }
+    }
+
     /// The anneal's steps, then the local searches' evaluations, as a report counts them.
     fn phases(&mut self) -> Vec<PhaseWork> {
         let annealed = self.runner.sample();
@@ -643,6 +653,23 @@ mod tests {
             samples.push(p.sample());
         }
         samples
+    }
+
+    #[test]
+    fn time_the_run_sat_idle_does_not_count_against_the_local_search() {
+        let kicks_after = |idle: Option<Duration>| {
+            let mut p = pipeline(Then::Kicks { seed: 3 }, 20_000, 200_000);
+            p.budget.deadline = Some(Instant::now() + Duration::from_millis(200));
+            p.step_batch(20_000);
+            std::thread::sleep(Duration::from_millis(400));
+            if let Some(idle) = idle {
+                p.waited(idle);
+            }
+            run(&mut p, 2048);
+            p.finish().local.kicks
+        };
+        assert_eq!(kicks_after(None), 0, "the deadline had passed");
+        assert!(kicks_after(Some(Duration::from_millis(400))) > 10);
     }
 
     #[test]

@@ -271,7 +271,7 @@ impl TspProblem {
     }
 
     /// The tour before the reversals recorded, into `into` (the tour stays as it is).
-    pub fn order_before_recorded(&mut self, into: &mut Vec<u32>) {
+    pub fn order_before_recorded(&self, into: &mut Vec<u32>) {
         self.tour.order_before_recorded(into);
     }
 

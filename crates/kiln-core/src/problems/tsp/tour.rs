@@ -141,38 +141,19 @@ impl Tour {
         self.recorded = Some(recorded);
     }
 
-    /// The order before the reversals recorded, into `into`; the tour is left as it is
-    /// (undone, read and made again).
-    pub(crate) fn order_before_recorded(&mut self, into: &mut Vec<u32>) {
-        let recorded = self.recorded.take();
-        for &(i, j) in recorded.iter().flatten().rev() {
-            self.reverse_unrecorded(i, j);
-        }
+    /// The order before the reversals recorded, into `into`: a copy of the order with
+    /// them undone, the tour left as it is.
+    pub(crate) fn order_before_recorded(&self, into: &mut Vec<u32>) {
         into.clear();
         into.extend_from_slice(&self.order);
-        for &(i, j) in recorded.iter().flatten() {
-            self.reverse_unrecorded(i, j);
+        for &(i, j) in self.recorded.iter().flatten().rev() {
+            reverse_run(into, i, j, |_, _| {});
         }
-        self.recorded = recorded;
     }
 
     fn reverse_unrecorded(&mut self, i: u32, j: u32) {
-        let n = self.order.len() as u32;
-        let len = (j + n - i) % n + 1;
-        let (mut i, mut j, len) = if 2 * len > n {
-            ((j + 1) % n, (i + n - 1) % n, n - len)
-        } else {
-            (i, j, len)
-        };
-        for _ in 0..len / 2 {
-            let (a, b) = (self.order[i as usize], self.order[j as usize]);
-            self.order[i as usize] = b;
-            self.order[j as usize] = a;
-            self.pos[b as usize] = i;
-            self.pos[a as usize] = j;
-            i = if i + 1 == n { 0 } else { i + 1 };
-            j = if j == 0 { n - 1 } else { j - 1 };
-        }
+        let pos = &mut self.pos;
+        reverse_run(&mut self.order, i, j, |city, p| pos[city as usize] = p);
     }
 
     /// The 2-opt exchange that removes edges (t1,t2) and (t3,t4) and adds (t1,t3) and
@@ -191,5 +172,28 @@ impl Tour {
         self.order.swap(i as usize, j as usize);
         self.pos[self.order[i as usize] as usize] = i;
         self.pos[self.order[j as usize] as usize] = j;
+    }
+}
+
+/// Reverses the cyclic run of positions from `i` forward to `j` (inclusive) of `order`, or
+/// its complement when that is shorter; `moved(city, position)` is told where each city
+/// it moves goes (the tour keeps its positions with it, a copy of the order needs none).
+#[inline(always)]
+fn reverse_run(order: &mut [u32], i: u32, j: u32, mut moved: impl FnMut(u32, u32)) {
+    let n = order.len() as u32;
+    let len = (j + n - i) % n + 1;
+    let (mut i, mut j, len) = if 2 * len > n {
+        ((j + 1) % n, (i + n - 1) % n, n - len)
+    } else {
+        (i, j, len)
+    };
+    for _ in 0..len / 2 {
+        let (a, b) = (order[i as usize], order[j as usize]);
+        order[i as usize] = b;
+        order[j as usize] = a;
+        moved(b, i);
+        moved(a, j);
+        i = if i + 1 == n { 0 } else { i + 1 };
+        j = if j == 0 { n - 1 } else { j - 1 };
     }
 }
