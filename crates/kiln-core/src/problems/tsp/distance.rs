@@ -2,7 +2,7 @@
 //! k-nearest-neighbour candidate lists.
 
 use super::curve::Curve;
-use super::instance::Instance;
+use super::instance::{Instance, Metric};
 use super::nearest::{Deadlines, nearest};
 
 /// How far the quadrant lists look for a city in an empty quadrant: up to this many times
@@ -12,6 +12,13 @@ const REACH: usize = 64;
 
 /// Above this many cities the matrix (n^2 u32) would pass ~36 MB: compute on the fly.
 const MATRIX_MAX: usize = 3000;
+
+/// Above this many cities EUC_2D lengths are computed on the fly although the matrix
+/// would fit: it passes a core's L2 cache (1 MiB at 512 cities), and the hot loop reads it
+/// at random wherever the file does not number nearby cities together, while a length
+/// from the coordinates (16 bytes a city, in L1) is a square root and an add. Measured
+/// per step in docs/tuning.md.
+const CACHED_MATRIX_MAX: usize = 512;
 
 /// Integer edge lengths by city index.
 #[derive(Debug, Clone)]
@@ -23,7 +30,7 @@ pub(crate) enum Distances {
 impl Distances {
     pub(crate) fn new(instance: &Instance) -> Self {
         let n = instance.len();
-        if n > MATRIX_MAX {
+        if n > MATRIX_MAX || (instance.metric == Metric::Euc2d && n > CACHED_MATRIX_MAX) {
             return Distances::OnTheFly(instance.clone());
         }
         let mut lengths = vec![0; n * n];
