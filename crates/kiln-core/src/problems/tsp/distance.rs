@@ -2,7 +2,7 @@
 //! k-nearest-neighbour candidate lists.
 
 use super::curve::Curve;
-use super::instance::{Instance, Metric};
+use super::instance::Instance;
 use super::nearest::{Deadlines, nearest};
 
 /// How far the quadrant lists look for a city in an empty quadrant: up to this many times
@@ -13,41 +13,50 @@ const REACH: usize = 64;
 /// Above this many cities the matrix (n^2 u32) would pass ~36 MB: compute on the fly.
 const MATRIX_MAX: usize = 3000;
 
-/// Above this many cities EUC_2D lengths are computed on the fly although the matrix
-/// would fit: it passes a core's L2 cache (1 MiB at 512 cities), and the hot loop reads it
-/// at random wherever the file does not number nearby cities together, while a length
-/// from the coordinates (16 bytes a city, in L1) is a square root and an add. Measured
-/// per step in docs/tuning.md.
-const CACHED_MATRIX_MAX: usize = 512;
-
 /// Integer edge lengths by city index.
 #[derive(Debug, Clone)]
 pub(crate) enum Distances {
-    Matrix { n: usize, lengths: Vec<u32> },
+    /// Rows and columns in the order a Hilbert curve visits the cities (`slot[city]`), not
+    /// the file's: the hot loop reads lengths between cities near in the plane, which are
+    /// then near in the matrix whatever the file's numbering. A matrix past the L2 cache,
+    /// read at random where a file numbers its cities at random (a generated instance),
+    /// cost a 1,002-city anneal about a fifth of its CPU time (docs/tuning.md).
+    Matrix {
+        n: usize,
+        slot: Vec<u32>,
+        lengths: Vec<u32>,
+    },
     OnTheFly(Instance),
 }
 
 impl Distances {
     pub(crate) fn new(instance: &Instance) -> Self {
         let n = instance.len();
-        if n > MATRIX_MAX || (instance.metric == Metric::Euc2d && n > CACHED_MATRIX_MAX) {
+        if n > MATRIX_MAX {
             return Distances::OnTheFly(instance.clone());
+        }
+        let order = Curve::new(&instance.cities).order;
+        let mut slot = vec![0; n];
+        for (i, &city) in order.iter().enumerate() {
+            slot[city as usize] = i as u32;
         }
         let mut lengths = vec![0; n * n];
         for i in 0..n {
             for j in 0..i {
-                let d = instance.distance(i as u32, j as u32);
+                let d = instance.distance(order[i], order[j]);
                 lengths[i * n + j] = d;
                 lengths[j * n + i] = d;
             }
         }
-        Distances::Matrix { n, lengths }
+        Distances::Matrix { n, slot, lengths }
     }
 
     #[inline(always)]
     pub(crate) fn get(&self, a: u32, b: u32) -> u32 {
         match self {
-            Distances::Matrix { n, lengths } => lengths[a as usize * n + b as usize],
+            Distances::Matrix { n, slot, lengths } => {
+                lengths[slot[a as usize] as usize * n + slot[b as usize] as usize]
+            }
             Distances::OnTheFly(instance) => instance.distance(a, b),
         }
     }
@@ -102,5 +111,27 @@ impl Neighbours {
             .map(|a| distances.get(a, self.of(a)[0]) as f64)
             .sum();
         sum / n as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problems::tsp::random::{Layout, instance};
+
+    #[test]
+    fn the_matrix_in_curve_order_holds_the_length_of_every_pair_by_city() {
+        let cities = instance(300, Layout::Clustered, 7);
+        let matrix = Distances::new(&cities);
+        let Distances::Matrix { slot, .. } = &matrix else {
+            panic!("300 cities get a matrix");
+        };
+        // The curve's order is not the file's: a matrix indexed by city would pass this.
+        assert!(slot.iter().enumerate().any(|(i, &s)| s as usize != i));
+        for a in 0..300 {
+            for b in 0..300 {
+                assert_eq!(matrix.get(a, b), cities.distance(a, b), "{a}-{b}");
+            }
+        }
     }
 }
