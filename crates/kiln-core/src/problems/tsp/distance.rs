@@ -20,7 +20,7 @@ pub(crate) enum Distances {
     /// the file's: the hot loop reads lengths between cities near in the plane, which are
     /// then near in the matrix whatever the file's numbering. A matrix past the L2 cache,
     /// read at random where a file numbers its cities at random (a generated instance),
-    /// cost a 1,002-city anneal about a fifth of its CPU time (docs/tuning.md).
+    /// cost a 1,002-city anneal a tenth to a fifth of its CPU time (docs/tuning.md).
     Matrix {
         n: usize,
         slot: Vec<u32>,
@@ -126,7 +126,7 @@ mod tests {
         let Distances::Matrix { slot, .. } = &matrix else {
             panic!("300 cities get a matrix");
         };
-        // The curve's order is not the file's: a matrix indexed by city would pass this.
+        // The curve's order is not the file's: without it a matrix by city would pass too.
         assert!(slot.iter().enumerate().any(|(i, &s)| s as usize != i));
         for a in 0..300 {
             for b in 0..300 {
