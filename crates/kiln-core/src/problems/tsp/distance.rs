@@ -19,16 +19,7 @@ const MATRIX_MAX: usize = 3000;
 /// Integer edge lengths by city index.
 #[derive(Debug, Clone)]
 pub(crate) enum Distances {
-    /// Rows and columns in the order a Hilbert curve visits the cities (`slot[city]`), not
-    /// the file's: the hot loop reads lengths between cities near in the plane, which are
-    /// then near in the matrix whatever the file's numbering. A matrix past the L2 cache,
-    /// read at random where a file numbers its cities at random (a generated instance),
-    /// cost a 1,002-city anneal a tenth to a fifth of its CPU time (docs/tuning.md).
-    Matrix {
-        n: usize,
-        slot: Vec<u32>,
-        lengths: Vec<u32>,
-    },
+    Matrix { n: usize, lengths: Vec<u32> },
     OnTheFly(Instance),
 }
 
@@ -38,28 +29,21 @@ impl Distances {
         if n > MATRIX_MAX {
             return Distances::OnTheFly(instance.clone());
         }
-        let order = Curve::new(&instance.cities).order;
-        let mut slot = vec![0; n];
-        for (i, &city) in order.iter().enumerate() {
-            slot[city as usize] = i as u32;
-        }
         let mut lengths = vec![0; n * n];
         for i in 0..n {
             for j in 0..i {
-                let d = instance.distance(order[i], order[j]);
+                let d = instance.distance(i as u32, j as u32);
                 lengths[i * n + j] = d;
                 lengths[j * n + i] = d;
             }
         }
-        Distances::Matrix { n, slot, lengths }
+        Distances::Matrix { n, lengths }
     }
 
     #[inline(always)]
     pub(crate) fn get(&self, a: u32, b: u32) -> u32 {
         match self {
-            Distances::Matrix { n, slot, lengths } => {
-                lengths[slot[a as usize] as usize * n + slot[b as usize] as usize]
-            }
+            Distances::Matrix { n, lengths } => lengths[a as usize * n + b as usize],
             Distances::OnTheFly(instance) => instance.distance(a, b),
         }
     }
@@ -157,27 +141,5 @@ impl Neighbours {
             .map(|a| distances.get(a, self.of(a)[0]) as f64)
             .sum();
         sum / n as f64
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::problems::tsp::random::{Layout, instance};
-
-    #[test]
-    fn the_matrix_in_curve_order_holds_the_length_of_every_pair_by_city() {
-        let cities = instance(300, Layout::Clustered, 7);
-        let matrix = Distances::new(&cities);
-        let Distances::Matrix { slot, .. } = &matrix else {
-            panic!("300 cities get a matrix");
-        };
-        // The curve's order is not the file's: without it a matrix by city would pass too.
-        assert!(slot.iter().enumerate().any(|(i, &s)| s as usize != i));
-        for a in 0..300 {
-            for b in 0..300 {
-                assert_eq!(matrix.get(a, b), cities.distance(a, b), "{a}-{b}");
-            }
-        }
     }
 }
