@@ -182,10 +182,11 @@ pub fn run<T: Sync, R: Report>(
 
 /// The runs of a problem whose batch is its seeds: one per seed of `--seeds` (this
 /// shard's), or the one run, each of `spec` for its seed; `output` is the checked
-/// `--output` file.
+/// `--output` file, and each run takes `threads` threads (the batch runs as many at once
+/// as the cores hold).
 pub fn per_seed<M: Clone + Sync, R: Report>(
     spec: &Spec<M>,
-    output: Option<&OutputFile>,
+    (output, threads): (Option<&OutputFile>, usize),
     solve: impl Fn(&Spec<M>) -> color_eyre::Result<R> + Sync,
     out: &mut Lines,
     log: &mut dyn Write,
@@ -193,7 +194,7 @@ pub fn per_seed<M: Clone + Sync, R: Report>(
     let seeds = spec.batch.selected_seeds(spec.run.seed)?;
     let several = spec.batch.several_seeds();
     let solve = |&seed: &u64| solve(&spec.for_seed(seed, several));
-    run(&seeds, spec.batch.jobs(1), output, solve, out, log)
+    run(&seeds, spec.batch.jobs(threads), output, solve, out, log)
 }
 
 #[cfg(test)]

@@ -131,10 +131,13 @@ fn bad_input_exits_with_code_2_and_one_line() {
 fn the_step_budget_is_split_between_annealing_and_kicks_only_when_kicking() {
     let _cores = crate::common::busy();
     let file = format!("{PUZZLES}/ch150.tsp");
+    // One chain: the budget below is its own.
     let args = ["--max-steps", "400000", "--kick-share", "0.75"];
     // An unreachable optimum, so the kicks do not stop early at the real one.
     let report = json(&headless(&[
         &file,
+        "--threads",
+        "1",
         args[0],
         args[1],
         "--ils",
@@ -158,6 +161,8 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_when_kicking() {
     // Without --ils, the kicks are the default all the same.
     let plain = json(&headless(&[
         &file,
+        "--threads",
+        "1",
         args[0],
         args[1],
         args[2],
@@ -174,7 +179,8 @@ fn the_step_budget_is_split_between_annealing_and_kicks_only_when_kicking() {
         (&["--no-polish"][..], "anneal"),
         (descent, "anneal+descent"),
     ] {
-        let report = json(&headless(&[&[&file, args[0], args[1]], flags].concat()));
+        let one = [&file, "--threads", "1", args[0], args[1]];
+        let report = json(&headless(&[&one[..], flags].concat()));
         assert_eq!(report["search"], search);
         assert_eq!(report["kicks"], 0);
         assert_eq!(report["kick_evaluations"], 0);
@@ -214,4 +220,54 @@ fn a_generous_time_limit_does_not_delay_the_optimum() {
         "{report}"
     );
     assert!(report["seconds"].as_f64().unwrap() < 60.0, "{report}");
+}
+
+#[test]
+fn chains_share_the_steps_and_the_shorter_tour_is_reported() {
+    let file = format!("{PUZZLES}/ch150.tsp");
+    // An unreachable optimum, so that no chain ends the run early.
+    let run = |threads: &str, steps: &str, seed: &str| {
+        json(&headless(&[
+            &file,
+            "--threads",
+            threads,
+            "--max-steps",
+            steps,
+            "--seed",
+            seed,
+            "--optimum",
+            "1",
+        ]))
+    };
+    let length = |r: &serde_json::Value| r["length"].as_u64().unwrap();
+    // Seed 5: the first chain's tour is reported; seed 6: the second's, shorter.
+    for seed in ["5", "6"] {
+        let two = run("2", "600000", seed);
+        assert_eq!(two["chains"], 2, "{two}");
+        // The steps are the reported chain's; the phases count both chains'.
+        let anneal = &two["phases"][0];
+        assert_eq!(
+            (&anneal["phase"], &anneal["chains"]),
+            (&"anneal".into(), &2.into())
+        );
+        let own = two["anneal_steps"].as_u64().unwrap()
+            + two["local_search_evaluations"].as_u64().unwrap();
+        let all: u64 = (two["phases"].as_array().unwrap().iter())
+            .map(|p| p["steps"].as_u64().unwrap())
+            .sum();
+        assert!((2 * own).abs_diff(all) < all / 10, "{two}");
+        // The first chain runs on the run's own seed: alone with its half of the steps it
+        // ends on the same tour, which the pair reports unless the second found a shorter.
+        let first = run("1", "300000", seed);
+        assert_eq!(first["chain"], 1, "{first}");
+        match two["chain"].as_u64().unwrap() {
+            1 => assert_eq!(tour(&two, 150), tour(&first, 150), "{two}\n{first}"),
+            2 => assert!(length(&two) < length(&first), "{two}\n{first}"),
+            other => panic!("chain {other} of 2"),
+        }
+        // Chains on threads end on the same tour every time.
+        assert_eq!(tour(&run("2", "600000", seed), 150), tour(&two, 150));
+    }
+    let three = run("3", "600000", "5");
+    assert_eq!(three["chains"], 3, "{three}");
 }

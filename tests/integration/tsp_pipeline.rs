@@ -54,6 +54,9 @@ fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
         assert!(screen.contains(&format!("len {length}")), "{screen}");
         assert!(screen.contains(&format!("Energy {length}")), "{screen}");
         assert!(screen.contains("local search"), "{screen}");
+        // Two chains ran: the board says whose tour it draws.
+        assert_eq!(json["chains"], 2, "{json}");
+        assert!(screen.contains("leading tour of 2"), "{screen}");
         let used = used_shares(json);
         assert!(screen.contains(&used), "{file}: {used}:\n{screen}");
     }
@@ -115,7 +118,16 @@ fn kicks_that_stall_re_anneal_live_as_headless_and_the_trace_names_it() {
     let trace = dir.join("t.csv");
     // 60 cities: the kicks find their best tour within their first epoch (1.2M
     // evaluations), the second finds nothing shorter: they anneal again, then kick again.
-    let flags = ["--random", "60", "--max-steps", "8000000", "--seed", "2"];
+    let flags = [
+        "--random",
+        "60",
+        "--max-steps",
+        "8000000",
+        "--seed",
+        "2",
+        "--threads",
+        "1",
+    ];
     let traced = ["tsp", "--headless", "--trace", trace.to_str().unwrap()];
     let headless = kiln(&[&traced[..], &flags[..]].concat());
     assert!(headless.status.success(), "{headless:?}");
@@ -222,7 +234,13 @@ fn a_trace_follows_every_phase_to_the_reported_result() {
     let end = rows.last().unwrap();
     let length = json["length"].as_f64().unwrap();
     assert_eq!((end.energy, end.best_energy), (length, length), "{last}");
-    let steps =
-        json["anneal_steps"].as_u64().unwrap() + json["local_search_evaluations"].as_u64().unwrap();
+    // The trace counts every chain's steps, as the phases do; the tour is the leading
+    // chain's, whose own steps are the report's.
+    let phases = json["phases"].as_array().unwrap();
+    let steps: u64 = phases.iter().map(|p| p["steps"].as_u64().unwrap()).sum();
     assert_eq!(end.iteration, steps, "{last}");
+    assert_eq!(json["chains"], 2, "{json}");
+    let own =
+        json["anneal_steps"].as_u64().unwrap() + json["local_search_evaluations"].as_u64().unwrap();
+    assert!(own < steps && steps < 3 * own, "{json}");
 }

@@ -23,7 +23,7 @@ const PATTERN_END_SECONDS_PER_PIXEL: f64 = 5e-9;
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(spec: &ImageSpec, out: &mut Lines, log: &mut dyn Write) -> color_eyre::Result<()> {
-    report::per_seed(spec, spec.output_file()?.as_ref(), run, out, log)?;
+    report::per_seed(spec, (spec.output_file()?.as_ref(), 1), run, out, log)?;
     Ok(())
 }
 

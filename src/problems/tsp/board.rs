@@ -28,6 +28,8 @@ pub struct TspView {
     energy_is_length: bool,
     best: bool,
     reference: bool,
+    /// Chains run side by side: the tour drawn is the leading one's.
+    chains: usize,
 }
 
 const KEYS: &[BoardKey] = &[
@@ -191,7 +193,7 @@ fn colour(style: Style) -> Color {
 /// A legend entry: a sample of a mark, in the mark's style, and what it stands for.
 struct Entry {
     sample: &'static str,
-    word: &'static str,
+    word: String,
     style: Style,
 }
 
@@ -216,19 +218,33 @@ fn legend(entries: &[Entry], width: u16, theme: &Theme) -> TextLine<'static> {
 }
 
 /// The legend's entries for what the board shows: the reference tour and the city markers
-/// only when they are drawn.
-fn legend_entries(marks: &Marks, reference: bool, cities: bool, theme: &Theme) -> Vec<Entry> {
+/// only when they are drawn; with several chains, the tour drawn is the leading one's (the
+/// chain with the shortest tour so far).
+fn legend_entries(
+    marks: &Marks,
+    (reference, cities): (bool, bool),
+    chains: usize,
+    theme: &Theme,
+) -> Vec<Entry> {
     let entry = |sample, word, style| Entry {
         sample,
         word,
         style,
     };
-    let mut entries = vec![entry(marks.tour_sample, "tour", theme.temperature)];
+    let tour = match chains {
+        1 => "tour".to_string(),
+        _ => format!("leading tour of {chains}"),
+    };
+    let mut entries = vec![entry(marks.tour_sample, tour, theme.temperature)];
     if reference {
-        entries.push(entry(marks.reference_sample, "optimal", theme.reference));
+        entries.push(entry(
+            marks.reference_sample,
+            "optimal".into(),
+            theme.reference,
+        ));
     }
     if cities {
-        entries.push(entry(marks.city_sample, "city", theme.given));
+        entries.push(entry(marks.city_sample, "city".into(), theme.given));
     }
     entries
 }
@@ -275,7 +291,7 @@ impl Board<TspSnapshot> for TspView {
                 }
             })
             .render(canvas, buf);
-        let entries = legend_entries(marks, reference.is_some(), marked, theme);
+        let entries = legend_entries(marks, (reference.is_some(), marked), self.chains, theme);
         let key = legend(&entries, area.width, theme);
         buf.set_line(area.x, canvas.bottom(), &key, area.width);
     }
@@ -400,14 +416,15 @@ impl Demo for TspDemo {
         let spec = &self.runs[index % self.runs.len()];
         let mut setup = build(spec)?;
         let default_time = setup.config.budget.time_limit;
-        // A lesson is about annealing: its whole budget anneals (and the panel says so),
-        // where at a watching pace the local search takes the end of the run.
+        // A lesson is about annealing: its whole budget anneals one chain (and the panel
+        // says so), where at a watching pace the local search takes the end of the run.
         let lesson_spec;
         let mut spec = spec;
         if let Some(steps) = spec.run.lesson_steps(speed) {
             setup.config.lesson(steps);
             let mut annealing = spec.clone();
             annealing.model.search = Search::Anneal;
+            annealing.model.threads = 1;
             lesson_spec = annealing;
             spec = &lesson_spec;
         } else if let Some(steps) = spec.run.live_steps(default_time, TYPICAL_RATE) {
@@ -420,6 +437,7 @@ impl Demo for TspDemo {
             energy_is_length: spec.model.cost == Cost::Euclidean,
             best: false,
             reference: true,
+            chains: spec.model.threads,
         };
         let output = spec.output_file()?.map(|file| {
             let loaded = Arc::clone(&view.loaded);
@@ -472,6 +490,7 @@ mod tests {
             energy_is_length: true,
             best: false,
             reference: true,
+            chains: 1,
         }
     }
 
@@ -634,6 +653,17 @@ mod tests {
         assert!(view.key('o'));
         let lines = render(&view, &s, &Theme::colour(false), (48, 22));
         assert_eq!(lines[21].trim_end(), "⠒⠒⠒ tour  ⣿ city");
+    }
+
+    #[test]
+    fn with_chains_the_legend_says_whose_tour_is_drawn() {
+        let (mut view, s) = berlin52();
+        view.chains = 2;
+        let lines = render(&view, &s, &Theme::colour(false), (48, 22));
+        assert_eq!(
+            lines[21].trim_end(),
+            "⠒⠒⠒ leading tour of 2  ⠂⠂⠂ optimal  ⣿ city"
+        );
     }
 
     #[test]

@@ -76,8 +76,12 @@ struct Report {
     /// Set-up time of the local search's alpha-nearness candidate lists; null when it
     /// has the annealer's quadrant lists.
     alpha_seconds: Option<Seconds>,
-    /// The phases that ran, in order, as every problem lists them.
+    /// The phases that ran, in order, as every problem lists them (all chains).
     phases: Vec<PhaseLine>,
+    /// Independent chains run side by side (`--threads`), and which of them (from 1) found
+    /// the reported tour: the fields above and below are that chain's but `phases`.
+    chains: usize,
+    chain: usize,
     /// The phase that found the reported tour (`anneal`, `local-search` or `reanneal`).
     found_by: &'static str,
     /// 1-based city ids in visiting order.
@@ -97,7 +101,8 @@ struct Report {
 
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(spec: &TspSpec, out: &mut Lines, log: &mut dyn Write) -> color_eyre::Result<()> {
-    report::per_seed(spec, spec.output_file()?.as_ref(), run, out, log)?;
+    let output = spec.output_file()?;
+    report::per_seed(spec, (output.as_ref(), spec.model.threads), run, out, log)?;
     Ok(())
 }
 
@@ -114,11 +119,13 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     let mut progress = Progress::start(budget.time_limit, budget.max_steps);
     // The run the live view makes of these flags: the same phases, the same budgets.
     let (loaded, launch) = setup.launch(spec, started);
-    let mut pipeline = launch.search;
-    run_traced(&mut pipeline, BATCH, &mut trace, &mut progress);
+    let mut chains = launch.search;
+    run_traced(&mut chains, BATCH, &mut trace, &mut progress);
     drop(progress);
     // A local search's steps are its move evaluations.
-    let phases = PhaseLine::all(&pipeline.phases());
+    let phases = PhaseLine::all(&chains.phases());
+    let threads = chains.chains();
+    let (chain, pipeline) = chains.into_leader();
     let outcome = pipeline.finish();
     let annealed = &outcome.anneal;
     let stop = match outcome.reason {
@@ -175,6 +182,8 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         local_search_seconds: local_seconds,
         alpha_seconds,
         phases,
+        chains: threads,
+        chain: chain + 1,
         found_by: outcome.found_by.key(),
         tour: best.tour.iter().map(|c| c + 1).collect(),
         output_error: None,

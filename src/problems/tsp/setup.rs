@@ -17,7 +17,7 @@ use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
 use crate::headless::spec::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls, show_number};
-use crate::search::{Bound, Budget, Phase, Planned};
+use crate::search::{Bound, Budget, Parallel, Phase, Planned, nth_seed};
 
 /// The instance shown when no file and no `--random` is given.
 pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
@@ -387,37 +387,60 @@ impl Setup {
     /// The run `spec` asks for, live or headless alike: the anneal with its share of the
     /// budget, then the local search with the rest, as one search titled by its instance.
     /// A time limit counts from `started`.
-    pub fn launch(self, spec: &TspSpec, started: Instant) -> (Loaded, Launch<TspPipeline>) {
+    pub fn launch(
+        self,
+        spec: &TspSpec,
+        started: Instant,
+    ) -> (Loaded, Launch<Parallel<TspPipeline>>) {
+        let (model, seed) = (&spec.model, spec.run.seed);
+        let chains = model.threads.max(1);
         let title = format!(
             "{} ({})",
             escape_controls(&self.loaded.instance.name),
             count(self.loaded.instance.len(), "city", "cities")
         );
-        let (model, seed) = (&spec.model, spec.run.seed);
         let whole = self.config.clone();
+        // --max-steps counts every chain's steps, as the progress line does.
+        let mut config = self.config;
+        config.budget.max_steps = (config.budget.max_steps).map(|m| m.div_ceil(chains as u64));
+        let chain_budget = config.budget;
         let (config, budget, search) = split_budget(
-            self.config,
+            config,
             model.search,
             model.kick_share,
             started,
             (self.problem.order().len(), self.pass),
         );
         let plan = plan(
-            &whole.budget,
+            &chain_budget,
             &config.budget,
             search,
             share(search, model.kick_share),
         );
-        let then = match search {
-            Search::Anneal => Then::Nothing,
-            Search::AnnealDescent => Then::Descent,
-            Search::AnnealIls => Then::Kicks {
-                seed: seed ^ KICK_SEED,
-            },
-        };
-        let runner = Runner::new(self.problem, config, seed);
-        let pipeline = TspPipeline::new(runner, then, budget);
-        let launch = Launch::annealing(title, pipeline, &whole, self.reheat_temperature);
+        let mut problem = Some(self.problem);
+        let pipelines = (0..chains)
+            .map(|k| {
+                let seed = nth_seed(seed, k);
+                let then = match search {
+                    Search::Anneal => Then::Nothing,
+                    Search::AnnealDescent => Then::Descent,
+                    Search::AnnealIls => Then::Kicks {
+                        seed: seed ^ KICK_SEED,
+                    },
+                };
+                // Every chain starts from the first tour; the last takes it.
+                let problem = match k + 1 == chains {
+                    true => problem.take().expect("the first tour is taken once"),
+                    false => problem
+                        .clone()
+                        .expect("the first tour is kept until the last chain"),
+                };
+                TspPipeline::new(Runner::new(problem, config.clone(), seed), then, budget)
+            })
+            .collect();
+        // Each chain keeps the time limit itself (its phases' deadlines).
+        let search = Parallel::new(pipelines, None);
+        let launch = Launch::annealing(title, search, &whole, self.reheat_temperature);
         (self.loaded, launch.with_plan(plan))
     }
 }

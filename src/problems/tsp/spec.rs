@@ -37,6 +37,8 @@ pub struct TspModel {
     pub search: Search,
     /// The share of the budget the kicks take (`Search::AnnealIls`).
     pub kick_share: f64,
+    /// `--threads`: independent chains run side by side.
+    pub threads: usize,
 }
 
 /// What follows the anneal.

@@ -50,6 +50,21 @@ impl<S: Search> Parallel<S> {
             .position(|c| c.stopped() == Some(StopReason::Target));
     }
 
+    /// The chain whose result stands for the run, with its number (from 0): the winner,
+    /// else the one with the lowest best energy now.
+    pub fn into_leader(mut self) -> (usize, S) {
+        for (best, chain) in self.best.iter_mut().zip(&mut self.chains) {
+            *best = chain.sample().best_energy;
+        }
+        let leader = self.leader();
+        (leader, self.chains.swap_remove(leader))
+    }
+
+    /// How many chains run side by side.
+    pub fn chains(&self) -> usize {
+        self.chains.len()
+    }
+
     /// The chain whose state stands for the run: the winner, else the lowest best energy
     /// at the last sample.
     fn leader(&self) -> usize {
