@@ -21,11 +21,11 @@ use crate::headless::report::Lines;
 use crate::input::{InputError, source_name};
 use crate::messages::count;
 use crate::search::{Energy, Finished, Stop};
-use crate::search::{Search, Trace, run_traced};
+use crate::search::{PARALLEL_BATCH, Search, Trace, run_traced};
 
 /// Steps between checks of the stop conditions (the search checks its own budget and
 /// stops at the target within a batch); chains on threads share a batch.
-const BATCH: u64 = 1 << 20;
+const BATCH: u64 = PARALLEL_BATCH;
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Debug, Serialize)]

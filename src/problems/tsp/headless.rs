@@ -20,7 +20,7 @@ use crate::headless::report;
 use crate::headless::report::Lines;
 use crate::messages::say;
 use crate::search::{Energy, Finished, Measure, Stop};
-use crate::search::{Search as _, StopReason, run_traced};
+use crate::search::{PARALLEL_BATCH, Search as _, StopReason, run_traced};
 
 /// One line of output: the fields, their order and their meaning are docs/json.md's.
 #[derive(Serialize)]
@@ -120,7 +120,12 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     // The run the live view makes of these flags: the same phases, the same budgets.
     let (loaded, launch) = setup.launch(spec, started);
     let mut chains = launch.search;
-    run_traced(&mut chains, BATCH, &mut trace, &mut progress);
+    // A thread per chain starts with every batch: chains take longer ones.
+    let batch = match chains.chains() {
+        1 => BATCH,
+        _ => PARALLEL_BATCH,
+    };
+    run_traced(&mut chains, batch, &mut trace, &mut progress);
     drop(progress);
     // A local search's steps are its move evaluations.
     let phases = PhaseLine::all(&chains.phases());

@@ -24,7 +24,7 @@ pub use budget::{Budget, postpone};
 pub use explain::{Decision, Explained, Sketch};
 pub use finished::{Energy, Finished, Measure, Stop};
 pub use observer::{Observer, Unobserved};
-pub use parallel::Parallel;
+pub use parallel::{BATCH as PARALLEL_BATCH, Parallel};
 pub use telemetry::{Bound, Control, Outcome, Phase, PhaseWork, Planned, Sample, StopReason};
 pub use trace::{Trace, Traced, run_traced};
 pub use unpaced::Unpaced;
@@ -77,6 +77,11 @@ pub trait Search: Send + 'static {
     fn winner(&self) -> Option<usize> {
         None
     }
+    /// The threads a batch of steps computes on at once: one, unless chains run side by
+    /// side (a server counts them against its cores).
+    fn threads(&self) -> usize {
+        1
+    }
     /// What each phase of the run did so far, in the order the phases ran (for reports: it
     /// takes a sample, so a caller that also shows acceptance rates asks at the end). A
     /// search of one phase is all that phase, which is the default.
@@ -121,6 +126,9 @@ impl<S: Clone + Send + 'static> Search for Box<dyn Search<Snapshot = S>> {
     }
     fn winner(&self) -> Option<usize> {
         (**self).winner()
+    }
+    fn threads(&self) -> usize {
+        (**self).threads()
     }
     fn phases(&mut self) -> Vec<PhaseWork> {
         (**self).phases()

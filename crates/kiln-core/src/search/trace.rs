@@ -284,6 +284,9 @@ impl<S: Search> Search for Traced<S> {
     fn winner(&self) -> Option<usize> {
         self.search.winner()
     }
+    fn threads(&self) -> usize {
+        self.search.threads()
+    }
     fn phases(&mut self) -> Vec<super::PhaseWork> {
         self.search.phases()
     }

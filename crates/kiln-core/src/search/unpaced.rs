@@ -149,6 +149,10 @@ impl<S: Search> Search for Unpaced<S> {
         self.shared.search().winner()
     }
 
+    fn threads(&self) -> usize {
+        self.shared.search().threads()
+    }
+
     fn phases(&mut self) -> Vec<PhaseWork> {
         self.shared.search().phases()
     }

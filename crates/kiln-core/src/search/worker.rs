@@ -28,6 +28,9 @@ const PUBLISH_EVERY: Duration = Duration::from_millis(40);
 const TICK: Duration = Duration::from_millis(20);
 /// Steps between looks at the command channel within a tick.
 const SLICE: u64 = 1 << 14;
+/// The same for chains on threads, which start a thread each per slice: 8,192 steps a
+/// chain cost two TSP chains a quarter of their steps (`parallel::BATCH`).
+const PARALLEL_SLICE: u64 = 1 << 17;
 /// While the acceptance is measured at a fast pace, this many steps of every slice are
 /// explained: about 0.2 % of them, enough to refill the measure several times a second.
 const EXPLAINED_PER_SLICE: u64 = 32;
@@ -155,28 +158,41 @@ static CORES: OnceLock<Cores> = OnceLock::new();
 
 /// A counting semaphore of cores.
 struct Cores {
+    all: usize,
     free: Mutex<usize>,
     freed: Condvar,
 }
 
-/// A core held while a slice of steps runs.
-struct Core(&'static Cores);
+/// Cores held while a slice of steps runs.
+struct Core(&'static Cores, usize);
 
 impl Cores {
-    fn take(&'static self) -> Core {
+    fn new(all: usize) -> Self {
+        Cores {
+            all: all.max(1),
+            free: Mutex::new(all.max(1)),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits for `threads` cores (all of them, if it asks for more), one for each thread
+    /// a slice computes on: chains side by side count each.
+    fn take(&'static self, threads: usize) -> Core {
+        let wanted = threads.clamp(1, self.all);
         let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
+        while *free < wanted {
             free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
         }
-        *free -= 1;
-        Core(self)
+        *free -= wanted;
+        Core(self, wanted)
     }
 }
 
 impl Drop for Core {
     fn drop(&mut self) {
-        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.0.freed.notify_one();
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += self.1;
+        // A waiter may want fewer cores than were freed, or more than one waiter may fit.
+        self.0.freed.notify_all();
     }
 }
 
@@ -184,10 +200,7 @@ impl Drop for Core {
 /// are: a run at a live pace computes for a moment each tick and keeps its pace, while runs
 /// at full speed take turns. Set once (by `kiln serve`); later calls change nothing.
 pub fn share_cores(cores: usize) {
-    let _ = CORES.set(Cores {
-        free: Mutex::new(cores.max(1)),
-        freed: Condvar::new(),
-    });
+    let _ = CORES.set(Cores::new(cores));
 }
 
 /// What the UI asks of a running worker; each is carried out between slices of steps.
@@ -443,7 +456,7 @@ impl<E: Search> Loop<E> {
                 continue;
             }
             let steps = match self.speed.rate() {
-                None => SLICE,
+                None => self.slice(),
                 Some(rate) => {
                     let owed = self.pace.owed(rate, Instant::now());
                     // Behind by more than a tick (a pace the machine cannot keep, or time
@@ -495,6 +508,14 @@ impl<E: Search> Loop<E> {
         }
     }
 
+    /// Steps between looks at the command channel.
+    fn slice(&self) -> u64 {
+        match self.search.threads() {
+            1 => SLICE,
+            _ => PARALLEL_SLICE,
+        }
+    }
+
     /// Runs `steps` steps in slices, so that a key gets through within a slice however
     /// fast the speed is set; a pace the machine cannot keep stops after a tick. Returns the
     /// steps taken and the command that cut them short, if one did.
@@ -502,8 +523,8 @@ impl<E: Search> Loop<E> {
         let started = Instant::now();
         let mut done = 0;
         while done < steps && self.search.stopped().is_none() {
-            let slice = (steps - done).min(SLICE);
-            let core = CORES.get().map(Cores::take);
+            let slice = (steps - done).min(self.slice());
+            let core = CORES.get().map(|c| c.take(self.search.threads()));
             let explained = if self.explaining {
                 EXPLAINED_PER_SLICE.min(slice)
             } else {
@@ -669,6 +690,29 @@ mod tests {
             thread::sleep(Duration::from_millis(2));
         }
         panic!("the worker never reported what was expected");
+    }
+
+    #[test]
+    fn chains_hold_a_core_each_and_no_more_than_there_are() {
+        let cores: &'static Cores = Box::leak(Box::new(Cores::new(2)));
+        let free = || *cores.free.lock().unwrap();
+        let pair = cores.take(2);
+        assert_eq!(free(), 0);
+        // A single chain waits until the pair gives its cores back.
+        let (sender, taken) = mpsc::channel();
+        let waiter = thread::spawn(move || {
+            let one = cores.take(1);
+            sender.send(()).unwrap();
+            drop(one);
+        });
+        assert!(taken.recv_timeout(Duration::from_millis(50)).is_err());
+        drop(pair);
+        taken.recv_timeout(Duration::from_secs(10)).unwrap();
+        waiter.join().unwrap();
+        assert_eq!(free(), 2);
+        // More chains than cores take them all rather than waiting for ever.
+        let all = cores.take(5);
+        assert_eq!((free(), all.1), (0, 2));
     }
 
     fn hot_runner() -> Runner<Bits> {
