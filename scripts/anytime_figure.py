@@ -21,11 +21,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
-# Okabe-Ito blue, bluish green and vermilion: apart for every kind of colour vision.
+# Okabe-Ito blue, bluish green, sky blue and vermilion, and a marker and a line style each:
+# apart for every kind of colour vision.
 STYLE = {
     "kiln": dict(color="#0072B2", marker="o", linestyle="-", markerfacecolor="#0072B2"),
     "kiln-no-polish": dict(color="#009E73", marker="^", linestyle=":",
                            markerfacecolor="#009E73"),
+    "kiln-one-chain": dict(color="#56B4E9", marker="D", linestyle="-.",
+                           markerfacecolor="white"),
     "LKH": dict(color="#D55E00", marker="s", linestyle="--", markerfacecolor="white"),
 }
 

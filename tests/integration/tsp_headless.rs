@@ -270,4 +270,9 @@ fn chains_share_the_steps_and_the_shorter_tour_is_reported() {
     }
     let three = run("3", "600000", "5");
     assert_eq!(three["chains"], 3, "{three}");
+    // Without --threads: two chains up to 5,000 cities, one above.
+    for (cities, chains) in [("5000", 2), ("5001", 1)] {
+        let report = json(&headless(&["--random", cities, "--max-steps", "100000"]));
+        assert_eq!(report["chains"], chains, "{cities} cities");
+    }
 }

@@ -85,7 +85,8 @@ pub struct TspArgs {
     pub kick_share: Option<f64>,
     /// Run this many independent chains (anneal and local search) on as many threads: the
     /// first to reach the optimum ends the run, else the shortest tour is reported; the
-    /// seed decides every chain, and --max-steps counts all of them [default: 2].
+    /// seed decides every chain, and --max-steps counts all of them [default: 2 up to 5,000
+    /// cities, else 1].
     #[arg(long, value_name = "N", value_parser = whole(ranges::CHAINS), help_heading = "TSP model")]
     pub threads: Option<u64>,
     /// The annealing flags every problem takes.
@@ -99,11 +100,6 @@ pub struct TspArgs {
 /// The share of the budget kicks take when `--kick-share` is not given: annealing finds the
 /// region, the kicks its best tour (the shares compared: docs/tuning.md).
 pub const DEFAULT_KICK_SHARE: f64 = 0.8;
-
-/// Chains a run makes when `--threads` is not given: two independent runs end on tours
-/// further apart than anything a variant of one run moved (docs/tuning.md), and the first
-/// of two to reach the optimum does so sooner.
-pub(super) const DEFAULT_THREADS: usize = 2;
 
 impl TspArgs {
     /// The flags that choose what follows the anneal, and whether each was given.
@@ -148,7 +144,7 @@ impl TspArgs {
                 tour: self.tour.clone(),
                 search: Search::of(self.moves, self.no_polish, self.kick_share),
                 kick_share: self.kick_share.unwrap_or(DEFAULT_KICK_SHARE),
-                threads: self.threads.map_or(DEFAULT_THREADS, |t| t as usize),
+                threads: self.threads.map(|t| t as usize),
             },
             run: self.anneal.run(),
             batch: self.batch.batch(),

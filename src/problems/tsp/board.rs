@@ -424,7 +424,7 @@ impl Demo for TspDemo {
             setup.config.lesson(steps);
             let mut annealing = spec.clone();
             annealing.model.search = Search::Anneal;
-            annealing.model.threads = 1;
+            annealing.model.threads = Some(1);
             lesson_spec = annealing;
             spec = &lesson_spec;
         } else if let Some(steps) = spec.run.live_steps(default_time, TYPICAL_RATE) {
@@ -437,7 +437,7 @@ impl Demo for TspDemo {
             energy_is_length: spec.model.cost == Cost::Euclidean,
             best: false,
             reference: true,
-            chains: spec.model.threads,
+            chains: launch.search.chains(),
         };
         let output = spec.output_file()?.map(|file| {
             let loaded = Arc::clone(&view.loaded);

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::TspSnapshot;
 use super::problem::{Cost, MoveSet};
 use super::setup::build;
-use super::spec::{Search, TspSpec};
+use super::spec::{DEFAULT_CHAINS, Search, TspSpec};
 use crate::anneal::BATCH;
 use crate::headless::json::{self, PhaseLine, Seconds};
 use crate::headless::output::Format;
@@ -102,7 +102,9 @@ struct Report {
 /// `--headless`: one run, or one for each seed of `--seeds`.
 pub fn headless(spec: &TspSpec, out: &mut Lines, log: &mut dyn Write) -> color_eyre::Result<()> {
     let output = spec.output_file()?;
-    report::per_seed(spec, (output.as_ref(), spec.model.threads), run, out, log)?;
+    // The most threads a run takes: the instance decides, and it is not read yet.
+    let threads = spec.model.threads.unwrap_or(DEFAULT_CHAINS);
+    report::per_seed(spec, (output.as_ref(), threads), run, out, log)?;
     Ok(())
 }
 

@@ -393,7 +393,7 @@ impl Setup {
         started: Instant,
     ) -> (Loaded, Launch<Parallel<TspPipeline>>) {
         let (model, seed) = (&spec.model, spec.run.seed);
-        let chains = model.threads.max(1);
+        let chains = model.chains(self.loaded.instance.len()).max(1);
         let title = format!(
             "{} ({})",
             escape_controls(&self.loaded.instance.name),
@@ -417,27 +417,22 @@ impl Setup {
             search,
             share(search, model.kick_share),
         );
-        let mut problem = Some(self.problem);
-        let pipelines = (0..chains)
-            .map(|k| {
-                let seed = nth_seed(seed, k);
-                let then = match search {
-                    Search::Anneal => Then::Nothing,
-                    Search::AnnealDescent => Then::Descent,
-                    Search::AnnealIls => Then::Kicks {
-                        seed: seed ^ KICK_SEED,
-                    },
-                };
-                // Every chain starts from the first tour; the last takes it.
-                let problem = match k + 1 == chains {
-                    true => problem.take().expect("the first tour is taken once"),
-                    false => problem
-                        .clone()
-                        .expect("the first tour is kept until the last chain"),
-                };
-                TspPipeline::new(Runner::new(problem, config.clone(), seed), then, budget)
-            })
+        let chain = |problem: TspProblem, k: usize| {
+            let seed = nth_seed(seed, k);
+            let then = match search {
+                Search::Anneal => Then::Nothing,
+                Search::AnnealDescent => Then::Descent,
+                Search::AnnealIls => Then::Kicks {
+                    seed: seed ^ KICK_SEED,
+                },
+            };
+            TspPipeline::new(Runner::new(problem, config.clone(), seed), then, budget)
+        };
+        // Every chain starts from the first tour: the first chain takes it, the others a copy.
+        let mut pipelines: Vec<_> = (1..chains)
+            .map(|k| chain(self.problem.clone(), k))
             .collect();
+        pipelines.insert(0, chain(self.problem, 0));
         // Each chain keeps the time limit itself (its phases' deadlines).
         let search = Parallel::new(pipelines, None);
         let launch = Launch::annealing(title, search, &whole, self.reheat_temperature);

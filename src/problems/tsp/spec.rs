@@ -37,8 +37,27 @@ pub struct TspModel {
     pub search: Search,
     /// The share of the budget the kicks take (`Search::AnnealIls`).
     pub kick_share: f64,
-    /// `--threads`: independent chains run side by side.
-    pub threads: usize,
+    /// `--threads`: independent chains run side by side (`TspModel::chains` when not given).
+    pub threads: Option<usize>,
+}
+
+/// Chains a run makes when `--threads` is not given, up to `CHAINS_UP_TO` cities: two runs
+/// of one instance end further apart than anything tuning one run moved, so the shorter of
+/// two at 783-1,002 cities, and the first of two to reach the optimum, are worth a second
+/// core. At 10,000 cities two chains each kicked 5-20 % less than one alone (memory shared,
+/// and the chains wait for each other at every batch) and the better of two ended a little
+/// longer; 5,000 lies between the two, not measured (docs/benchmarks.md).
+pub(super) const DEFAULT_CHAINS: usize = 2;
+const CHAINS_UP_TO: usize = 5_000;
+
+impl TspModel {
+    /// The chains a run of `cities` cities makes.
+    pub fn chains(&self, cities: usize) -> usize {
+        self.threads.unwrap_or(match cities <= CHAINS_UP_TO {
+            true => DEFAULT_CHAINS,
+            false => 1,
+        })
+    }
 }
 
 /// What follows the anneal.
