@@ -132,10 +132,13 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
     // A local search's steps are its move evaluations.
     let phases = PhaseLine::all(&chains.phases());
     let threads = chains.chains();
+    // The run may end on the chains' wall clock, with the reported chain still running.
+    let reason = chains.stopped();
     let (chain, pipeline) = chains.into_leader();
     let outcome = pipeline.finish();
     let annealed = &outcome.anneal;
-    let stop = match outcome.reason {
+    let reason = reason.unwrap_or(outcome.reason);
+    let stop = match reason {
         // The run's only target is the known optimum.
         StopReason::Target => Stop::Optimum,
         reason => reason.into(),
@@ -179,9 +182,11 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         reheats: annealed.reheats,
         reanneals: outcome.reanneals,
         search: args.search,
-        reason: match stop {
-            Stop::Interrupted => StopReason::Interrupted,
-            _ => annealed.reason,
+        reason: match (stop, annealed.reason) {
+            (Stop::Interrupted, _) => StopReason::Interrupted,
+            // An anneal the chains' wall clock ended before it ended itself.
+            (_, StopReason::Stopped) => reason,
+            (_, annealed) => annealed,
         },
         stop,
         anneal_steps: annealed.iterations,

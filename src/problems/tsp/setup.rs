@@ -433,8 +433,11 @@ impl Setup {
             .map(|k| chain(self.problem.clone(), k))
             .collect();
         pipelines.insert(0, chain(self.problem, 0));
-        // Each chain keeps the time limit itself (its phases' deadlines).
-        let search = Parallel::new(pipelines, None);
+        // Each chain keeps the time limit itself (its phases' deadlines), but the anneal's
+        // counts the time it computes, not the time it waits for the other chains at the
+        // end of a batch: the wall clock is kept for all of them.
+        let left = (budget.deadline).map(|end| end.saturating_duration_since(Instant::now()));
+        let search = Parallel::new(pipelines, left);
         let launch = Launch::annealing(title, search, &whole, self.reheat_temperature);
         (self.loaded, launch.with_plan(plan))
     }

@@ -193,7 +193,11 @@ impl<S: Search> Search for Parallel<S> {
         }
     }
 
+    /// The chains' deadlines and the run's wall clock alike move by `idle`.
     fn waited(&mut self, idle: Duration) {
+        if let Some(started) = &mut self.started {
+            *started = started.checked_add(idle).unwrap_or(*started);
+        }
         for chain in &mut self.chains {
             chain.waited(idle);
         }
@@ -247,6 +251,20 @@ mod tests {
         let took = started.elapsed();
         assert!(took < limit + Duration::from_millis(150), "{took:?}");
         assert!(p.sample().elapsed >= limit);
+    }
+
+    #[test]
+    fn time_spent_idle_is_not_counted_against_the_limit() {
+        let config = RunConfig::new(Schedule::Constant, 5.0);
+        let limit = Duration::from_millis(50);
+        let chains = (1..=2).map(|s| Runner::new(Bits::ones(200), config.clone(), s));
+        let mut p = Parallel::new(chains.collect(), Some(limit));
+        p.step_batch(1000);
+        thread::sleep(limit);
+        assert_eq!(p.stopped(), Some(StopReason::TimeLimit));
+        // Paused for an hour in the meantime: the hour is not the run's.
+        p.waited(Duration::from_secs(3600));
+        assert_eq!(p.stopped(), None);
     }
 
     fn run(p: &mut Parallel<Runner<Bits>>) -> Sample {
