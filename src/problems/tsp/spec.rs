@@ -44,9 +44,10 @@ pub struct TspModel {
 /// Chains a run makes when `--threads` is not given, up to `CHAINS_UP_TO` cities: two runs
 /// of one instance end further apart than anything tuning one run moved, so the shorter of
 /// two at 783-1,002 cities, and the first of two to reach the optimum, are worth a second
-/// core. At 10,000 cities two chains each kicked 5-20 % less than one alone (memory shared,
-/// and the chains wait for each other at every batch) and the better of two ended a little
-/// longer; 5,000 lies between the two, not measured (docs/benchmarks.md).
+/// core; at 2,000 and 5,000 cities and 10 s the better of two was shorter on 6 runs of 8.
+/// At 10,000 cities two chains each kicked 5-20 % less than one alone (memory shared, and
+/// the chains wait for each other at every batch) and the better of two ended a little
+/// longer (docs/benchmarks.md).
 pub(super) const DEFAULT_CHAINS: usize = 2;
 const CHAINS_UP_TO: usize = 5_000;
 
