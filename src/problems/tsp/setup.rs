@@ -393,7 +393,7 @@ impl Setup {
         started: Instant,
     ) -> (Loaded, Launch<Parallel<TspPipeline>>) {
         let (model, seed) = (&spec.model, spec.run.seed);
-        let chains = model.chains(self.loaded.instance.len()).max(1);
+        let chains = model.chains(self.loaded.instance.len());
         let title = format!(
             "{} ({})",
             escape_controls(&self.loaded.instance.name),

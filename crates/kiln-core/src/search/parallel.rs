@@ -11,7 +11,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Control, Explained, PhaseWork, Sample, Search, StopReason};
+use super::{Control, Explained, PhaseWork, Sample, Search, StopReason, postpone};
 
 /// Steps a batch of chains on threads takes at least, all chains together, when nothing
 /// watches between batches: each batch starts a thread per chain, and at 16,384 steps
@@ -195,9 +195,7 @@ impl<S: Search> Search for Parallel<S> {
 
     /// The chains' deadlines and the run's wall clock alike move by `idle`.
     fn waited(&mut self, idle: Duration) {
-        if let Some(started) = &mut self.started {
-            *started = started.checked_add(idle).unwrap_or(*started);
-        }
+        postpone(&mut self.started, idle);
         for chain in &mut self.chains {
             chain.waited(idle);
         }
