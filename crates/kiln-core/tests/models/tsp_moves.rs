@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use kiln_core::anneal::{Problem, Rng};
-use kiln_core::problems::tsp::ils::{self, Budget, Descent};
+use kiln_core::problems::tsp::ils::{self, Budget, Descent, Halt};
 use kiln_core::problems::tsp::{Cost, Init, Instance, Layout, Move, MoveSet, TspProblem, random};
 use rand::{RngExt, SeedableRng};
 
@@ -202,14 +202,14 @@ fn polish_reaches_a_local_optimum_and_never_lengthens() {
     let mut p = random_tour(random::instance(200, Layout::Uniform, 5), 8, &mut rng);
     let before = p.energy();
     let first = p.polish(None);
-    assert!(first.moves > 0 && first.local_optimum);
+    assert!(first.moves > 0 && first.halt == Halt::LocalOptimum);
     assert!(p.energy() < before);
     assert_eq!(p.energy(), before + first.delta);
     // Don't-look bits re-examine only cities whose own edges changed, so a chain through
     // cities changed later may be left: a pass over every city finds next to nothing.
     let again = p.polish(None);
     assert!(
-        again.local_optimum && again.moves * 50 <= first.moves,
+        again.halt == Halt::LocalOptimum && again.moves * 50 <= first.moves,
         "{first:?} {again:?}"
     );
     assert_eq!(p.polish(None).moves, 0);
@@ -227,10 +227,43 @@ fn polish_stops_at_its_deadline_short_of_a_local_optimum() {
     let before = p.energy();
     // A deadline already passed: a random tour of 5,000 cities is far from a local optimum.
     let cut = p.polish(Some(std::time::Instant::now()));
-    assert!(!cut.local_optimum, "{cut:?}");
+    assert!(cut.halt == Halt::Stopped, "{cut:?}");
     assert_eq!(p.energy(), before + cut.delta);
     let full = p.polish(None);
-    assert!(full.local_optimum && full.moves > 0, "{full:?}");
+    assert!(
+        full.halt == Halt::LocalOptimum && full.moves > 0,
+        "{full:?}"
+    );
+}
+
+#[test]
+fn a_descent_in_pieces_ends_on_the_tour_of_one_run() {
+    let mut rng = Rng::seed_from_u64(9);
+    let mut whole = random_tour(random::instance(1_000, Layout::Clustered, 9), 5, &mut rng);
+    let mut pieces = whole.clone();
+    let one = whole.polish(None);
+    let mut descent = Descent::new(1_000);
+    descent.queue_all();
+    let (mut paused, mut evaluations, mut delta) = (0, 0, 0.0);
+    loop {
+        let piece = descent.run_piece(&mut pieces, None, 500);
+        evaluations += piece.evaluations;
+        delta += piece.delta;
+        match piece.halt {
+            Halt::Paused => paused += 1,
+            halt => {
+                assert_eq!(halt, Halt::LocalOptimum);
+                break;
+            }
+        }
+    }
+    assert!(
+        paused > 100,
+        "{paused} pauses of {} evaluations",
+        one.evaluations
+    );
+    assert_eq!(pieces.order(), whole.order());
+    assert_eq!((evaluations, delta), (one.evaluations, one.delta));
 }
 
 #[test]
@@ -457,7 +490,10 @@ fn from_5000_cities_the_descent_has_alpha_lists_and_still_weighs_every_gaining_t
     assert!(out_of_order > 500, "{out_of_order}");
     let before = p.energy();
     let first = p.polish(None);
-    assert!(first.local_optimum && p.energy() < before, "{first:?}");
+    assert!(
+        first.halt == Halt::LocalOptimum && p.energy() < before,
+        "{first:?}"
+    );
     // Don't-look bits leave a few moves for a second pass (39 of 1,741 here).
     let again = p.polish(None);
     assert!(again.moves * 20 <= first.moves, "{first:?} {again:?}");

@@ -24,9 +24,21 @@ pub struct DescentStats {
     pub evaluations: u64,
     /// The energy change (negative).
     pub delta: f64,
-    /// Whether it ended with no city left to examine (a local optimum), not on the
-    /// deadline or an interrupt.
-    pub local_optimum: bool,
+    /// Why it returned.
+    pub halt: Halt,
+}
+
+/// Why a descent returned.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Halt {
+    /// No city is left to examine: the tour is a local optimum.
+    #[default]
+    LocalOptimum,
+    /// Its piece of evaluations is spent with cities still to examine: running it again
+    /// goes on where it stopped, to the same tour as one run would have made.
+    Paused,
+    /// The deadline passed or an interrupt came.
+    Stopped,
 }
 
 /// How many candidates a chain tries at each depth (its length is this list's): wide at
@@ -89,19 +101,37 @@ impl Descent {
     /// `deadline` passes, or an interrupt comes: a first descent of 100,000 cities takes
     /// seconds); the cities a move touches are queued again.
     pub fn run(&mut self, problem: &mut TspProblem, deadline: Option<Instant>) -> DescentStats {
+        self.run_piece(problem, deadline, u64::MAX)
+    }
+
+    /// [`Descent::run`], pausing once `piece` evaluations are spent: a first descent of a
+    /// million cities takes seconds, which chains side by side (each waiting for the other
+    /// at a batch's end) and a live view (waiting for a snapshot) should not wait for.
+    pub fn run_piece(
+        &mut self,
+        problem: &mut TspProblem,
+        deadline: Option<Instant>,
+        piece: u64,
+    ) -> DescentStats {
         // Often enough for the deadline to hold at a million cities, where one move can
         // reverse half a million and take milliseconds (every 256 overran 30 s by 3 s).
         const CHECK_EVERY: u64 = 16;
         let mut stats = DescentStats::default();
         let mut popped = 0u64;
         while let Some(a) = self.queue.pop_front() {
+            if stats.evaluations >= piece {
+                self.queue.push_front(a);
+                stats.halt = Halt::Paused;
+                return stats;
+            }
             popped += 1;
             if popped.is_multiple_of(CHECK_EVERY)
                 && (deadline.is_some_and(|d| Instant::now() >= d)
                     || interrupt::requested().is_some())
             {
                 self.queue.push_front(a);
-                break;
+                stats.halt = Halt::Stopped;
+                return stats;
             }
             self.queued[a as usize] = false;
             let (best, evaluated) = problem.best_move_from(a);
@@ -119,7 +149,6 @@ impl Descent {
                 self.chain_from(problem, a, &mut stats);
             }
         }
-        stats.local_optimum = self.queue.is_empty();
         stats
     }
 
@@ -443,13 +472,17 @@ impl Kicks {
         }
     }
 
-    /// Makes the first descent, or one kick and the descent after it; returns the
-    /// evaluations it took (at least 1).
-    pub fn step(&mut self, problem: &mut TspProblem) -> u64 {
+    /// Makes the first descent (or the next piece of about `piece` evaluations of it), or
+    /// one kick and the descent after it; returns the evaluations it took (at least 1).
+    pub fn step(&mut self, problem: &mut TspProblem, piece: u64) -> u64 {
         let before = self.stats.evaluations;
         if !self.descended {
+            let descended = self.descent.run_piece(problem, self.budget.deadline, piece);
+            self.stats.evaluations += descended.evaluations;
+            if descended.halt == Halt::Paused {
+                return descended.evaluations.max(1);
+            }
             self.descended = true;
-            self.stats.evaluations += self.descent.run(problem, self.budget.deadline).evaluations;
             self.energy = problem.energy();
             self.current_energy = self.energy;
             problem.record(true);
@@ -532,7 +565,7 @@ impl Kicks {
 pub fn iterate(problem: &mut TspProblem, rng: Rng, budget: Budget) -> KickStats {
     let mut kicks = Kicks::new(problem, rng, budget);
     while !kicks.ended() {
-        kicks.step(problem);
+        kicks.step(problem, u64::MAX);
     }
     kicks.finish(problem);
     kicks.stats()

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 
-use super::ils::{self, Descent, KickStats, Kicks};
+use super::ils::{self, Descent, Halt, KickStats, Kicks};
 use super::problem::{TspProblem, TspSnapshot};
 use crate::anneal::{Problem, Runner};
 use crate::search::{
@@ -84,8 +84,9 @@ impl LocalSearch {
         }
     }
 
-    /// One descent, or one kick and its descent; returns its evaluations.
-    fn step(&mut self) -> u64 {
+    /// One descent (or a piece of about `piece` evaluations of one), or one kick and its
+    /// descent; returns its evaluations.
+    fn step(&mut self, piece: u64) -> u64 {
         let started = Instant::now();
         let done = match &mut self.way {
             Way::Descent {
@@ -94,20 +95,19 @@ impl LocalSearch {
                 stats,
                 energy,
             } => {
-                let descended = descent.run(&mut self.problem, *deadline);
+                let descended = descent.run_piece(&mut self.problem, *deadline, piece);
                 stats.evaluations += descended.evaluations;
                 *energy += descended.delta;
-                self.stopped = Some(if interrupt::requested().is_some() {
-                    StopReason::Interrupted
-                } else if !descended.local_optimum {
-                    StopReason::TimeLimit
-                } else {
-                    self.anneal_reason
-                });
+                self.stopped = match descended.halt {
+                    Halt::Paused => None,
+                    _ if interrupt::requested().is_some() => Some(StopReason::Interrupted),
+                    Halt::Stopped => Some(StopReason::TimeLimit),
+                    Halt::LocalOptimum => Some(self.anneal_reason),
+                };
                 descended.evaluations.max(1)
             }
             Way::Kicks(kicks) => {
-                let done = kicks.step(&mut self.problem);
+                let done = kicks.step(&mut self.problem, piece);
                 if kicks.ended() {
                     kicks.finish(&mut self.problem);
                     self.stopped = Some(kicks.reason().unwrap_or(self.anneal_reason));
@@ -489,7 +489,7 @@ impl Search for TspPipeline {
             && done < n
             && local.stopped.is_none()
         {
-            done += local.step();
+            done += local.step(n - done);
             if self.stalled() {
                 self.note_running();
                 self.reanneal();
@@ -688,6 +688,27 @@ mod tests {
         for end in &ends[1..] {
             assert_eq!(end, &ends[0]);
         }
+    }
+
+    #[test]
+    fn a_long_first_descent_keeps_to_the_batches() {
+        // Barely annealed, 3,000 cities make a first descent of many batches: chains side
+        // by side wait for the slowest at each batch's end, and a live view for a sample.
+        let mut p = pipeline_of(3_000, Then::Kicks { seed: 3 }, 1_000, 50_000_000);
+        p.step_batch(1_000);
+        let (mut batches, mut most) = (0, 0);
+        while p.local.as_ref().is_none_or(|l| l.stats().kicks == 0) {
+            most = most.max(p.step_batch(2_000));
+            batches += 1;
+        }
+        let evaluations = p.local.as_ref().map(|l| l.stats().evaluations);
+        assert!(
+            batches > 50,
+            "{batches} batches, {evaluations:?} evaluations"
+        );
+        // A batch ends after the city whose examination passed it (a chain of 2-opt moves
+        // from a city evaluates up to a few thousand).
+        assert!(most < 8_000, "a batch of {most}");
     }
 
     #[test]
