@@ -270,6 +270,20 @@ fn chains_share_the_steps_and_the_shorter_tour_is_reported() {
     }
     let three = run("3", "600000", "5");
     assert_eq!(three["chains"], 3, "{three}");
+    // Above 250 cities the second chain's first anneal is capped at a quarter of the
+    // first's (5,000 steps a city against 20,000): of 5M steps each, at half for the
+    // kicks, the first anneals its 2.5M, the second 2.21M (pcb442).
+    let pcb442 = json(&headless(&[
+        &format!("{PUZZLES}/pcb442.tsp"),
+        "--max-steps",
+        "10000000",
+        "--kick-share",
+        "0.5",
+        "--optimum",
+        "1",
+    ]));
+    assert_eq!(pcb442["chains"], 2, "{pcb442}");
+    assert_eq!(pcb442["phases"][0]["steps"], 2_500_000 + 2_210_000, "{pcb442}");
     // Without --threads: two chains up to 5,000 cities, one above.
     for (cities, chains) in [("5000", 2), ("5001", 1)] {
         let report = json(&headless(&["--random", cities, "--max-steps", "100000"]));

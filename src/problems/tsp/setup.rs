@@ -230,18 +230,34 @@ const DESCENT_SHARE: f64 = 0.01;
 /// pcb442, rat783 and pr1002 further from the optimum at 30 s, the kicks' epochs (and so
 /// the time to see them stall) growing with the cities. So a generous limit does not delay
 /// the answer (docs/benchmarks.md, "Anytime"; caps compared: docs/tuning.md).
+///
+/// Which anneal an instance needs is the instance's more than its size's, so above
+/// `SHORT_UP_TO` cities chains side by side take both: every second chain anneals
+/// `SECOND_ANNEAL` steps a city, and the first chain to the optimum ends the run (on 442-783
+/// cities the optimum came sooner on most instances; docs/tuning.md).
 const SHORT_ANNEAL: u64 = 2_000;
 const LONG_ANNEAL: u64 = 20_000;
+const SECOND_ANNEAL: u64 = 5_000;
 const SHORT_UP_TO: usize = 250;
 
-/// The first anneal's cap in steps for `n` cities (`SHORT_ANNEAL`).
-fn anneal_cap(n: usize) -> u64 {
-    let per_city = if n <= SHORT_UP_TO {
-        SHORT_ANNEAL
-    } else {
-        LONG_ANNEAL
+/// The first anneal's cap in steps for `n` cities on chain `k` (from 0).
+fn anneal_cap(n: usize, k: usize) -> u64 {
+    let per_city = match (n <= SHORT_UP_TO, k % 2) {
+        (true, _) => SHORT_ANNEAL,
+        (false, 0) => LONG_ANNEAL,
+        (false, _) => SECOND_ANNEAL,
     };
     per_city * n as u64
+}
+
+/// Chain `k`'s anneal of `n` cities: `config`, capped before kicks (`anneal_cap`).
+fn first_anneal(config: &RunConfig, search: Search, n: usize, k: usize) -> RunConfig {
+    let mut config = config.clone();
+    if search == Search::AnnealIls {
+        let cap = anneal_cap(n, k);
+        config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
+    }
+    config
 }
 
 /// Mixed into the seed for the kicks' own generator.
@@ -297,18 +313,18 @@ fn share(search: Search, kick_share: f64) -> f64 {
 }
 
 /// Takes the local search's share of the time budget (and, for the kicks, of the step
-/// budget) from the annealer for what follows it, which ends with the time limit of the whole run (counted
-/// from `started`, setup included) or after its evaluations. Before the kicks the annealer
-/// takes at most `anneal_cap(n)` steps. The time the
-/// run's passes over the tour take (`pass` each: `END_PASSES` and the local search's own)
-/// is kept out of the searches' time; a local search that would not have the time to
-/// start is left out, and the search that runs comes back.
+/// budget) from the annealer for what follows it, which ends with the time limit of the
+/// whole run (counted from `started`, setup included) or after its evaluations (each
+/// chain's anneal is then capped: `first_anneal`). The time the run's passes over the tour
+/// take (`pass` each: `END_PASSES` and the local search's own) is kept out of the
+/// searches' time; a local search that would not have the time to start is left out, and
+/// the search that runs comes back.
 fn split_budget(
     mut config: RunConfig,
     mut search: Search,
     kick_share: f64,
     started: Instant,
-    (n, pass): (usize, Duration),
+    pass: Duration,
 ) -> (RunConfig, ils::Budget, Search) {
     // The time limit counts from the start of the run: what setup took is spent, and the
     // end's passes will be.
@@ -348,10 +364,6 @@ fn split_budget(
         .budget
         .max_steps
         .map(|steps| (steps as f64 * (1.0 - step_share)) as u64);
-    if search == Search::AnnealIls {
-        let cap = anneal_cap(n);
-        config.budget.max_steps = Some(config.budget.max_steps.map_or(cap, |s| s.min(cap)));
-    }
     config.budget.time_limit = left.map(|left| left.mul_f64(1.0 - share));
     (config, budget, search)
 }
@@ -359,9 +371,17 @@ fn split_budget(
 /// The phases of a run and their shares of its budget: of its steps when it has a step
 /// budget (the anneal's may be capped), of its time otherwise, where an anneal capped in
 /// steps takes at most its share (it ends at the cap on all but the shortest limits).
-fn plan(whole: &Budget, anneal: &Budget, search: Search, share: f64) -> Vec<Planned> {
-    let (annealing, bound) = match (whole.max_steps, anneal.max_steps) {
-        (Some(all), Some(annealed)) if all > 0 => (annealed as f64 / all as f64, Bound::Exactly),
+/// Chains whose anneals are capped apart are planned by the longest, as at most its share.
+fn plan(whole: &Budget, anneals: &[Budget], search: Search, share: f64) -> Vec<Planned> {
+    let longest = (anneals.iter().map(|b| b.max_steps))
+        .max_by_key(|steps| steps.unwrap_or(u64::MAX))
+        .flatten();
+    let alike = anneals.iter().all(|b| b.max_steps == longest);
+    let (annealing, bound) = match (whole.max_steps, longest) {
+        (Some(all), Some(annealed)) if all > 0 => (
+            annealed as f64 / all as f64,
+            if alike { Bound::Exactly } else { Bound::AtMost },
+        ),
         (None, Some(_)) => (1.0 - share, Bound::AtMost),
         _ => (1.0 - share, Bound::Exactly),
     };
@@ -409,11 +429,15 @@ impl Setup {
             model.search,
             model.kick_share,
             started,
-            (self.problem.order().len(), self.pass),
+            self.pass,
         );
+        let n = self.problem.order().len();
+        let anneals: Vec<_> = (0..chains)
+            .map(|k| first_anneal(&config, search, n, k))
+            .collect();
         let plan = plan(
             &chain_budget,
-            &config.budget,
+            &anneals.iter().map(|c| c.budget).collect::<Vec<_>>(),
             search,
             share(search, model.kick_share),
         );
@@ -426,7 +450,7 @@ impl Setup {
                     seed: seed ^ KICK_SEED,
                 },
             };
-            TspPipeline::new(Runner::new(problem, config.clone(), seed), then, budget)
+            TspPipeline::new(Runner::new(problem, anneals[k].clone(), seed), then, budget)
         };
         // Every chain starts from the first tour: the first chain takes it, the others a copy.
         let mut pipelines: Vec<_> = (1..chains)
@@ -525,10 +549,10 @@ mod tests {
             ..Budget::default()
         };
         let capped = Budget {
-            max_steps: Some(anneal_cap(130)),
+            max_steps: Some(anneal_cap(130, 0)),
             ..timed
         };
-        let timed_plan = plan(&timed, &capped, Search::AnnealIls, 0.8);
+        let timed_plan = plan(&timed, &[capped], Search::AnnealIls, 0.8);
         let bounds: Vec<_> = timed_plan.iter().map(|p| (p.phase, p.bound)).collect();
         assert_eq!(
             bounds,
@@ -547,8 +571,16 @@ mod tests {
             max_steps: Some(200_000),
             ..stepped
         };
-        let stepped_plan = plan(&stepped, &annealed, Search::AnnealIls, 0.8);
+        let stepped_plan = plan(&stepped, &[annealed, annealed], Search::AnnealIls, 0.8);
         assert!(stepped_plan.iter().all(|p| p.bound == Bound::Exactly));
+        // Chains capped apart: the longest anneal, at most.
+        let shorter = Budget {
+            max_steps: Some(50_000),
+            ..stepped
+        };
+        let apart = plan(&stepped, &[annealed, shorter], Search::AnnealIls, 0.8);
+        let bounds: Vec<_> = apart.iter().map(|p| (p.share, p.bound)).collect();
+        assert_eq!(bounds, [(0.2, Bound::AtMost), (0.8, Bound::AtLeast)]);
         assert_eq!(Bound::AtMost.show(timed_plan[0].share), "≤20%");
     }
 }
