@@ -283,7 +283,11 @@ fn chains_share_the_steps_and_the_shorter_tour_is_reported() {
         "1",
     ]));
     assert_eq!(pcb442["chains"], 2, "{pcb442}");
-    assert_eq!(pcb442["phases"][0]["steps"], 2_500_000 + 2_210_000, "{pcb442}");
+    assert_eq!(
+        pcb442["phases"][0]["steps"],
+        2_500_000 + 2_210_000,
+        "{pcb442}"
+    );
     // Without --threads: two chains up to 5,000 cities, one above.
     for (cities, chains) in [("5000", 2), ("5001", 1)] {
         let report = json(&headless(&["--random", cities, "--max-steps", "100000"]));

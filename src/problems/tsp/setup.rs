@@ -424,13 +424,8 @@ impl Setup {
         let mut config = self.config;
         config.budget.max_steps = (config.budget.max_steps).map(|m| m.div_ceil(chains as u64));
         let chain_budget = config.budget;
-        let (config, budget, search) = split_budget(
-            config,
-            model.search,
-            model.kick_share,
-            started,
-            self.pass,
-        );
+        let (config, budget, search) =
+            split_budget(config, model.search, model.kick_share, started, self.pass);
         let n = self.problem.order().len();
         let anneals: Vec<_> = (0..chains)
             .map(|k| first_anneal(&config, search, n, k))
