@@ -279,7 +279,10 @@ fn a_tsp_race_runs_each_move_on_the_same_cities_and_ranks_by_length() {
     }
     // 2-opt with its local search reaches berlin52's optimum; swapping neighbours does not.
     assert_eq!(out[3]["order"][0], "two-opt", "{}", out[3]);
-    assert_eq!(out[3]["order"][2], "swap-adjacent", "{}", out[3]);
+    let adjacent = (out[3]["ranking"].as_array().unwrap().iter())
+        .find(|entry| entry["pane"] == "swap-adjacent")
+        .unwrap();
+    assert!(adjacent["length"].as_u64().unwrap() > 7542, "{}", out[3]);
     // It wins by the length between it and the second, in what the race is ranked by.
     let ranking = &out[3];
     let energy = |place: usize| ranking["ranking"][place]["energy"].as_f64().unwrap();

@@ -471,6 +471,7 @@ mod tests {
             comment: String::new(),
             metric: Metric::Euc2d,
             cities: points.into_iter().map(|(x, y)| Point { x, y }).collect(),
+            labels: None,
         })
     }
 

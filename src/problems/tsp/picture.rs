@@ -110,7 +110,8 @@ pub fn output(best: &TspSnapshot, reference: Option<&[u32]>, format: Format) -> 
 
 /// The TSPLIB tour file `--output` writes in a headless run.
 pub fn tour(best: &TspSnapshot) -> Vec<u8> {
-    tour_file::format(&best.instance.name, best.length(), &best.tour).into_bytes()
+    let labelled: Vec<u32> = best.tour.iter().map(|&c| best.instance.label(c)).collect();
+    tour_file::format(&best.instance.name, best.length(), &labelled).into_bytes()
 }
 
 #[cfg(test)]
@@ -135,6 +136,7 @@ mod tests {
                 comment: String::new(),
                 metric: Metric::Euc2d,
                 cities: cities.into(),
+                labels: None,
             }),
             tour: vec![0, 1, 2, 3],
         }

@@ -130,6 +130,9 @@ pub fn load(spec: &TspSpec) -> Result<Loaded, InputError> {
         Some(path) => Some(read_tour(path, instance.len())?),
         None => built_in_tour,
     };
+    // Renumbered for the search's sake; what is read and written keeps the file's numbers.
+    let instance = instance.in_curve_order();
+    let reference = reference.map(|tour| instance.from_labels(&tour));
     Ok(Loaded {
         optimum: args.optimum.or_else(|| known_optimum(&instance.name)),
         instance: Arc::new(instance),

@@ -177,11 +177,31 @@ fn edges(s: &TspSnapshot) -> HashSet<(u32, u32)> {
 fn tsp_moves_name_the_edges_they_drop_and_add() {
     for moves in [MoveSet::TwoOpt, MoveSet::Swap, MoveSet::SwapAdjacent] {
         let mut rng = Rng::seed_from_u64(2);
-        let instance = Arc::new(random::instance(60, random::Layout::Uniform, 5));
-        let tsp = TspProblem::new(instance, moves, Cost::Euclidean, 8, Init::Random, &mut rng);
+        // Renumbered, as a run's cities are: the words name them by the file's numbers.
+        let instance = random::instance(60, random::Layout::Uniform, 5).in_curve_order();
+        let labelled = instance.clone();
+        let tsp = TspProblem::new(
+            Arc::new(instance),
+            moves,
+            Cost::Euclidean,
+            8,
+            Init::Random,
+            &mut rng,
+        );
         let what = format!("{moves:?}");
         explained_run(tsp, &what, |before, after, e| {
             let sketch = e.sketch.as_ref().unwrap();
+            let named: HashSet<u32> = (sketch.removed.iter().chain(&sketch.added))
+                .flat_map(|&(a, b)| [a, b])
+                .map(|c| labelled.label(c) + 1)
+                .collect();
+            // After the kind ("2-opt: ..."), whose digits name no city.
+            let cities = sketch.words.rsplit(':').next().unwrap();
+            let said: HashSet<u32> = (cities.split(|c: char| !c.is_ascii_digit()))
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            assert!(said.is_subset(&named), "{what}: {}", sketch.words);
+            assert!(said.len() >= 2, "{what}: {}", sketch.words);
             let key = |&(a, b): &(u32, u32)| (a.min(b), a.max(b));
             let (was, now) = (edges(before), edges(after));
             assert!(sketch.removed.iter().map(key).all(|x| was.contains(&x)));

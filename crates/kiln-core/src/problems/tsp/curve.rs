@@ -143,6 +143,25 @@ impl Curve {
     }
 }
 
+// The renumbering lives beside the curve it follows.
+impl Instance {
+    /// The same cities numbered in the order a Hilbert curve through them visits them,
+    /// each keeping its number in the file as its label: cities near in the plane are
+    /// then near in memory (coordinates, candidate lists, distance rows). A generated file numbers its
+    /// cities at random, and on one of 1,002 cities an anneal made 20-40 % more steps in a
+    /// time limit renumbered (docs/tuning.md).
+    pub fn in_curve_order(&self) -> Instance {
+        let order = Curve::new(&self.cities).order;
+        Instance {
+            name: self.name.clone(),
+            comment: self.comment.clone(),
+            metric: self.metric,
+            cities: order.iter().map(|&c| self.cities[c as usize]).collect(),
+            labels: Some(order.iter().map(|&c| self.label(c)).collect()),
+        }
+    }
+}
+
 /// The position of cell (x, y) along the Hilbert curve over a 2^16 x 2^16 grid.
 fn hilbert(mut x: u32, mut y: u32) -> u64 {
     let mut d = 0u64;
@@ -197,7 +216,43 @@ mod tests {
                 })
                 .collect::<Vec<_>>()
                 .into(),
+            labels: None,
         }
+    }
+
+    #[test]
+    fn renumbered_cities_keep_their_file_numbers() {
+        let file = scattered(500);
+        let curved = file.in_curve_order();
+        assert_eq!((file.label(7), curved.len()), (7, 500));
+        for c in 0..500 {
+            assert_eq!(
+                curved.cities[c as usize],
+                file.cities[curved.label(c) as usize]
+            );
+        }
+        // Cities next to each other in number are near in the plane.
+        let steps = |i: &Instance| {
+            (1..500)
+                .map(|c| u64::from(i.distance(c - 1, c)))
+                .sum::<u64>()
+        };
+        assert!(
+            steps(&curved) * 4 < steps(&file),
+            "{} {}",
+            steps(&curved),
+            steps(&file)
+        );
+        // A tour in the file's numbers is the same cycle renumbered.
+        let tour: Vec<u32> = (0..500).map(|i| (i * 7) % 500).collect();
+        let mapped = curved.from_labels(&tour);
+        assert!(
+            mapped
+                .iter()
+                .zip(&tour)
+                .all(|(&c, &l)| curved.label(c) == l)
+        );
+        assert_eq!(curved.tour_length(&mapped), file.tour_length(&tour));
     }
 
     #[test]

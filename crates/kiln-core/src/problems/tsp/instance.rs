@@ -154,14 +154,37 @@ pub struct Instance {
     pub comment: String,
     /// How coordinates become edge lengths.
     pub metric: Metric,
-    /// The cities in file order; a city is its index here.
+    /// The cities; a city is its index here.
     pub cities: Arc<[Point]>,
+    /// Each city's number in the file (from 0) when the cities are not in the file's
+    /// order (`in_curve_order`); `None`: city `i` is the file's `i`.
+    pub labels: Option<Arc<[u32]>>,
 }
 
 impl Instance {
     /// Number of cities.
     pub fn len(&self) -> usize {
         self.cities.len()
+    }
+
+    /// City `city`'s number in the file, from 0.
+    pub fn label(&self, city: u32) -> u32 {
+        self.labels
+            .as_ref()
+            .map_or(city, |labels| labels[city as usize])
+    }
+
+    /// The cities of a tour given by the file's numbers (from 0), as a tour file gives
+    /// them; `tour` holds each number below `len()` once.
+    pub fn from_labels(&self, tour: &[u32]) -> Vec<u32> {
+        let Some(labels) = &self.labels else {
+            return tour.to_vec();
+        };
+        let mut city = vec![0; labels.len()];
+        for (c, &label) in labels.iter().enumerate() {
+            city[label as usize] = c as u32;
+        }
+        tour.iter().map(|&label| city[label as usize]).collect()
     }
 
     /// Whether there are no cities at all.

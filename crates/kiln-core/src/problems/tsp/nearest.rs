@@ -351,6 +351,7 @@ mod tests {
                 .map(|(x, y)| Point { x, y })
                 .collect::<Vec<_>>()
                 .into(),
+            labels: None,
         }
     }
 

@@ -709,17 +709,19 @@ impl Problem for TspProblem {
                 vec![(a, e), (e, c), (d, b), (b, f)],
             ),
         };
+        // Cities by the numbers the file gives them.
+        let label = |city: u32| self.instance.label(city) + 1;
         let named = |edges: &[(u32, u32)]| {
             let names: Vec<String> = edges
                 .iter()
-                .map(|(x, y)| format!("{}-{}", x + 1, y + 1))
+                .map(|&(x, y)| format!("{}-{}", label(x), label(y)))
                 .collect();
             names.join(" ")
         };
         let words = match *mv {
             Move::Swap { .. } => {
                 let (x, y) = if c == e { (b, c) } else { (b, e) };
-                format!("swap cities {} <-> {}", x + 1, y + 1)
+                format!("swap cities {} <-> {}", label(x), label(y))
             }
             _ => format!("{kind}: drop {}, add {}", named(&removed), named(&added)),
         };

@@ -75,6 +75,7 @@ mod tests {
                 .map(|&(x, y)| Point { x, y })
                 .collect::<Vec<_>>()
                 .into(),
+            labels: None,
         }
     }
 

@@ -72,6 +72,7 @@ pub fn instance(n: usize, layout: Layout, seed: u64) -> Instance {
         comment: format!("{n} random cities, {} layout, seed {seed}", layout.name()),
         metric: Metric::Euc2d,
         cities,
+        labels: None,
     }
 }
 

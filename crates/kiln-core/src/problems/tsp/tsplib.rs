@@ -208,6 +208,7 @@ pub fn parse(text: &str, source: &str) -> Result<Instance, InputError> {
         comment,
         metric: metric_type,
         cities,
+        labels: None,
     })
 }
 
