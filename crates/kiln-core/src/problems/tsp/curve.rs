@@ -147,9 +147,9 @@ impl Curve {
 impl Instance {
     /// The same cities numbered in the order a Hilbert curve through them visits them,
     /// each keeping its number in the file as its label: cities near in the plane are
-    /// then near in memory (coordinates, candidate lists, distance rows). A generated file numbers its
-    /// cities at random, and on one of 1,002 cities an anneal made 20-40 % more steps in a
-    /// time limit renumbered (docs/tuning.md).
+    /// then near in memory (coordinates, candidate lists, distance rows), where a
+    /// generated file numbers them at random (docs/benchmarks.md, "Cities numbered along
+    /// a curve").
     pub fn in_curve_order(&self) -> Instance {
         let order = Curve::new(&self.cities).order;
         Instance {
