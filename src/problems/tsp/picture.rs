@@ -110,7 +110,7 @@ pub fn output(best: &TspSnapshot, reference: Option<&[u32]>, format: Format) -> 
 
 /// The TSPLIB tour file `--output` writes in a headless run.
 pub fn tour(best: &TspSnapshot) -> Vec<u8> {
-    let labelled: Vec<u32> = best.tour.iter().map(|&c| best.instance.label(c)).collect();
+    let labelled = best.instance.to_labels(&best.tour);
     tour_file::format(&best.instance.name, best.length(), &labelled).into_bytes()
 }
 

@@ -174,6 +174,11 @@ impl Instance {
             .map_or(city, |labels| labels[city as usize])
     }
 
+    /// The file's numbers (from 0) of a tour's cities, as a tour file gives them.
+    pub fn to_labels(&self, tour: &[u32]) -> Vec<u32> {
+        tour.iter().map(|&city| self.label(city)).collect()
+    }
+
     /// The cities of a tour given by the file's numbers (from 0), as a tour file gives
     /// them; `tour` holds each number below `len()` once.
     pub fn from_labels(&self, tour: &[u32]) -> Vec<u32> {
