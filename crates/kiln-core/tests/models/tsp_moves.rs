@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use kiln_core::anneal::{Problem, Rng};
 use kiln_core::problems::tsp::ils::{self, Budget, Descent, Halt};
+use kiln_core::problems::tsp::tour::Run;
 use kiln_core::problems::tsp::{Cost, Init, Instance, Layout, Move, MoveSet, TspProblem, random};
 use rand::{RngExt, SeedableRng};
 
@@ -334,12 +335,12 @@ fn kicks_find_the_optimum_of_berlin52() {
     assert!(kicks.evaluations < 1_000_000, "{kicks:?}");
 }
 
-/// The tour with the cyclic run of positions `i..=j` reversed in place (never the
-/// complement, unlike the tour's own reversal): the tour a look through `(i, j)` sees.
-fn reversed_literally(order: &mut [u32], (i, j): (u32, u32)) {
+/// The tour with `run` reversed in place (never the complement, unlike the tour's own
+/// reversal): the tour a look through it sees.
+fn reversed_literally(order: &mut [u32], run: Run) {
     let n = order.len();
-    let (mut a, mut b) = (i as usize, j as usize);
-    for _ in 0..((j as usize + n - i as usize) % n).div_ceil(2) {
+    let (mut a, mut b) = (run.first as usize, (run.first + run.span) as usize % n);
+    for _ in 0..(run.span as usize).div_ceil(2) {
         order.swap(a, b);
         a = (a + 1) % n;
         b = (b + n - 1) % n;

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 
 use super::problem::{Move, TspProblem};
+use super::tour::Run;
 use crate::anneal::Problem;
 use crate::search::{Rng, StopReason, interrupt, postpone};
 
@@ -56,7 +57,7 @@ pub struct Descent {
     /// The chain being tried, not made: each 2-opt's (t2, t3) and the run of positions it
     /// reverses in the tour as the ones before it leave it.
     ahead: Vec<(u32, u32)>,
-    runs: Vec<(u32, u32)>,
+    runs: Vec<Run>,
 }
 
 /// The descent a finished run ends with lives here, beside the descent it runs.

@@ -11,7 +11,7 @@ use super::curve::{Curve, Phase};
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
 use super::nearest::{Deadlines, Unvisited};
-use super::tour::Tour;
+use super::tour::{Run, Tour};
 use crate::anneal::Problem;
 use crate::search::{Rng, Sketch};
 
@@ -423,28 +423,22 @@ impl TspProblem {
     /// after reversing `runs` (cyclic runs of positions, first and last, each in the tour the
     /// ones before it leave), without reversing them: a look through a reversal costs a few
     /// table reads, making it up to half the tour.
-    pub fn neighbour_through(&self, runs: &[(u32, u32)], city: u32, after: bool) -> u32 {
+    pub fn neighbour_through(&self, runs: &[Run], city: u32, after: bool) -> u32 {
         self.tour.neighbour_through(runs, city, after)
     }
 
     /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
     /// after reversing `runs`.
-    pub fn two_opt_run_through(
-        &self,
-        runs: &[(u32, u32)],
-        a: u32,
-        c: u32,
-        after: bool,
-    ) -> (u32, u32) {
+    pub fn two_opt_run_through(&self, runs: &[Run], a: u32, c: u32, after: bool) -> Run {
         let n = self.n();
         let (pa, pc) = (
             self.tour.pos_through(runs, a),
             self.tour.pos_through(runs, c),
         );
         if after {
-            (if pa + 1 == n { 0 } else { pa + 1 }, pc)
+            self.tour.run(if pa + 1 == n { 0 } else { pa + 1 }, pc)
         } else {
-            (pa, if pc == 0 { n - 1 } else { pc - 1 })
+            self.tour.run(pa, if pc == 0 { n - 1 } else { pc - 1 })
         }
     }
 
