@@ -420,9 +420,9 @@ impl TspProblem {
     }
 
     /// The tour neighbour of `city`, next (`after`) or previous, in the tour as it would be
-    /// after reversing `runs` (cyclic runs of positions, first and last, each in the tour the
-    /// ones before it leave), without reversing them: a look through a reversal costs a few
-    /// table reads, making it up to half the tour.
+    /// after reversing `runs` (each in the tour the ones before it leave), without reversing
+    /// them: a look through a reversal costs a few table reads, making it up to half the
+    /// tour.
     pub fn neighbour_through(&self, runs: &[Run], city: u32, after: bool) -> u32 {
         self.tour.neighbour_through(runs, city, after)
     }

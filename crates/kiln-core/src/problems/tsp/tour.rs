@@ -4,7 +4,7 @@
 
 /// A cyclic run of positions a chain looks through as if reversed: its first position and
 /// how many come after it in the run (its length less one), kept rather than its last
-/// position because each look needs it (a quarter of a 100,000-city run's time is looks).
+/// position because every look needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Run {
     /// The run's first position.
