@@ -197,8 +197,8 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         chains: threads,
         chain: chain + 1,
         found_by: outcome.found_by.key(),
-        tour: (best.instance.to_labels(&best.tour).iter())
-            .map(|c| c + 1)
+        tour: (best.tour.iter())
+            .map(|&c| best.instance.label(c) + 1)
             .collect(),
         output_error: None,
         best,
