@@ -17,10 +17,13 @@ use std::time::Instant;
 /// be finer than one unit of length (LKH's PRECISION).
 const SCALE: i64 = 100;
 
-/// Trees of the subgradient ascent: on held-out instances of 783-10,000 cities the share
-/// of an LKH tour's edges among the 5 candidates rose up to about 30 and hardly after
-/// (docs/tuning.md).
-pub(super) const ASCENT_ITERATIONS: usize = 30;
+/// Trees of the subgradient ascent for `n` cities: 100 up to 10,000 cities, where they
+/// left tours shorter at equal wall time than 30 did (and 300 no shorter), falling to 30
+/// from about 33,000 so that the ascent costs no more there than it did; a time limit cuts
+/// it shorter still (docs/tuning.md).
+pub(super) fn ascent_trees(n: usize) -> usize {
+    (1_000_000 / n.max(1)).clamp(30, 100)
+}
 
 /// The sparse graph's edges per city for `k` candidates: room for the alpha-nearest to
 /// differ from the nearest.

@@ -99,7 +99,7 @@ impl Neighbours {
         }
         let graph = Sparse::new(n, sparse_k, &sparse, distance);
         drop(sparse);
-        let lists = alpha::candidates(&graph, k, distance, alpha::ASCENT_ITERATIONS, until);
+        let lists = alpha::candidates(&graph, k, distance, alpha::ascent_trees(n), until);
         Some(Self::of_lists(k, lists, distances, false))
     }
 
