@@ -95,9 +95,9 @@ pub const ALPHA_CITIES: std::ops::RangeInclusive<usize> = 2_000..=200_000;
 const ALPHA_SHARE: f64 = 0.1;
 
 /// What the alpha-nearness lists cost a city, about (0.17-0.27 CPU seconds at 10,000
-/// cities with 30 trees, 0.40 with 100; 6.6 at 100,000, 30 trees): a set-up whose share for them is less gives them up. At
-/// 10,000 cities with `--time-limit 1` and 100,000 with 30 they lost more to the kicks
-/// they displaced than they gained (docs/tuning.md).
+/// cities with 30 trees, 0.40 with 100; 6.6 at 100,000, 30 trees): a set-up whose share
+/// for them is less gives them up. At 10,000 cities with `--time-limit 1` and 100,000
+/// with 30 they lost more to the kicks they displaced than they gained (docs/tuning.md).
 const ALPHA_SECONDS_PER_CITY: f64 = 5e-5;
 
 /// One in this many (out of 64) 2-opt-set proposals is an Or-opt move.
