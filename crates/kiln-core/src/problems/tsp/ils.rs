@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
+use super::chain::{Chain, Found};
 use super::problem::{Move, TspProblem};
-use super::tour::Run;
 use crate::anneal::Problem;
 use crate::search::{Rng, StopReason, interrupt, postpone};
 
@@ -42,22 +42,12 @@ pub enum Halt {
     Stopped,
 }
 
-/// How many candidates a chain tries at each depth (its length is this list's): wide at
-/// the first levels, then greedy: it costs more per descent than a narrower, shorter chain
-/// and finds more per kick (docs/tuning.md).
-const CHAIN_BREADTH: [usize; 6] = [5, 5, 3, 2, 1, 1];
-
 /// A greedy descent over a queue of cities to (re-)examine.
 #[derive(Debug, Clone)]
 pub struct Descent {
     queue: VecDeque<u32>,
     queued: Vec<bool>,
-    /// The 2-opt moves of the last chain made, with the cities each touches.
-    chain: Vec<(Move, [u32; 6])>,
-    /// The chain being tried, not made: each 2-opt's (t2, t3) and the run of positions it
-    /// reverses in the tour as the ones before it leave it.
-    ahead: Vec<(u32, u32)>,
-    runs: Vec<Run>,
+    chain: Chain,
 }
 
 /// The descent a finished run ends with lives here, beside the descent it runs.
@@ -78,17 +68,13 @@ impl Descent {
         Descent {
             queue: VecDeque::with_capacity(n),
             queued: vec![false; n],
-            chain: Vec::with_capacity(CHAIN_BREADTH.len()),
-            ahead: Vec::with_capacity(CHAIN_BREADTH.len()),
-            runs: Vec::with_capacity(CHAIN_BREADTH.len()),
+            chain: Chain::new(n),
         }
     }
 
     /// Asks for `city` to be examined; a city already waiting is not queued twice.
     pub fn queue(&mut self, city: u32) {
-        if !std::mem::replace(&mut self.queued[city as usize], true) {
-            self.queue.push_back(city);
-        }
+        enqueue(&mut self.queue, &mut self.queued, city);
     }
 
     /// Queues every city, for a first descent over the whole tour.
@@ -153,97 +139,27 @@ impl Descent {
         stats
     }
 
-    /// Lin-Kernighan-style search from `t1`: a chain of 2-opt moves, each breaking the edge
-    /// the previous one closed with, kept as soon as the tour is shorter. Finds the
-    /// sequential 3-opt and deeper moves that single 2-opt/Or-opt moves miss.
+    /// A Lin-Kernighan chain from `t1` ([`Chain`]): finds the sequential 3-opt and
+    /// deeper moves that single 2-opt/Or-opt moves miss. The cities it touches are queued.
     fn chain_from(&mut self, problem: &mut TspProblem, t1: u32, stats: &mut DescentStats) {
-        for t2 in [problem.next(t1), problem.prev(t1)] {
-            let open_gain = problem.cost(t1, t2);
-            if let Some(delta) = self.extend(problem, t1, t2, open_gain, stats) {
-                for k in 0..self.chain.len() {
-                    for city in self.chain[k].1 {
-                        self.queue(city);
-                    }
+        let mut found = Found::default();
+        if let Some(made) = self.chain.from(problem, t1, &mut found) {
+            for r in made {
+                for city in [r.u, r.x, r.y, r.v] {
+                    enqueue(&mut self.queue, &mut self.queued, city);
                 }
-                stats.moves += 1;
-                stats.delta += delta as f64;
-                return;
             }
+            stats.moves += 1;
+            stats.delta += found.delta as f64;
         }
+        stats.evaluations += found.evaluations;
     }
+}
 
-    /// Tries to break the tour edge (t1, t2), `open_gain` being the cost removed minus the
-    /// cost added so far by the chain (not counting that edge), in the tour as it would be
-    /// after the chain's moves so far. Returns the chain's total change in cost when it
-    /// found an improvement, and leaves the chain made (its moves in `chain`).
-    ///
-    /// A reversal costs up to half the tour and most chains lead nowhere, so the chain's
-    /// moves are not made while it is tried: the tour is looked at through them.
-    fn extend(
-        &mut self,
-        problem: &mut TspProblem,
-        t1: u32,
-        t2: u32,
-        open_gain: i64,
-        stats: &mut DescentStats,
-    ) -> Option<i64> {
-        let depth = self.ahead.len();
-        let after = problem.neighbour_through(&self.runs, t2, true) == t1;
-        let mut tried = 0;
-        for k in 0..problem.candidates(t2).len() {
-            let (t3, joined) = problem.candidate(t2, k);
-            stats.evaluations += 1;
-            // Nearest first, once the gain is gone it stays gone; least alpha first, a
-            // farther candidate may still gain.
-            let gain = open_gain - joined;
-            if gain <= 0 {
-                if problem.candidates_nearest_first() {
-                    break;
-                }
-                continue;
-            }
-            let t4 = problem.neighbour_through(&self.runs, t3, after);
-            if t3 == t1 || t4 == t2 {
-                continue;
-            }
-            let open_gain = gain + problem.cost(t3, t4);
-            let closed = open_gain - problem.cost(t4, t1);
-            if closed > 0 {
-                self.ahead.push((t2, t3));
-                self.make(problem, t1);
-                return Some(-closed);
-            }
-            if depth + 1 < CHAIN_BREADTH.len() {
-                self.runs
-                    .push(problem.two_opt_run_through(&self.runs, t2, t3, after));
-                self.ahead.push((t2, t3));
-                if let Some(delta) = self.extend(problem, t1, t4, open_gain, stats) {
-                    return Some(delta);
-                }
-                self.runs.pop();
-                self.ahead.pop();
-            }
-            tried += 1;
-            if tried == CHAIN_BREADTH[depth] {
-                break;
-            }
-        }
-        None
-    }
-
-    /// Makes the chain looked through (each 2-opt joins its `t2` to its `t3`, `t2` being
-    /// beside `t1` when its turn comes), recording its moves in `chain`.
-    fn make(&mut self, problem: &mut TspProblem, t1: u32) {
-        self.chain.clear();
-        for &(t2, t3) in &self.ahead {
-            // A made reversal may have turned the rest of the tour round instead: the
-            // side t1 is on is read again.
-            let mv = problem.two_opt(t2, t3, problem.next(t2) == t1);
-            self.chain.push((mv, problem.touched(&mv)));
-            problem.apply(&mv);
-        }
-        self.ahead.clear();
-        self.runs.clear();
+/// Queues `city` unless it is waiting already.
+fn enqueue(queue: &mut VecDeque<u32>, queued: &mut [bool], city: u32) {
+    if !std::mem::replace(&mut queued[city as usize], true) {
+        queue.push_back(city);
     }
 }
 

@@ -3,10 +3,12 @@
 //! search (`ils`) to finish a tour.
 
 mod alpha;
+mod chain;
 pub mod curve;
 pub mod distance;
 pub mod ils;
 pub mod instance;
+mod kopt;
 pub mod nearest;
 pub mod pipeline;
 pub mod problem;

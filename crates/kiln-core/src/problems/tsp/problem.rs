@@ -429,6 +429,31 @@ impl TspProblem {
         self.tour.neighbour_through(runs, city, after)
     }
 
+    /// The position of `city` in the tour as it would be after reversing `runs`.
+    pub fn pos_through(&self, runs: &[Run], city: u32) -> u32 {
+        self.tour.pos_through(runs, city)
+    }
+
+    /// The run of positions holding the block `x..y` between `u` and `v` in the tour as it
+    /// would be after reversing `runs`.
+    pub fn block_run_through(&self, runs: &[Run], u: u32, x: u32, y: u32) -> Run {
+        let (px, py) = (
+            self.tour.pos_through(runs, x),
+            self.tour.pos_through(runs, y),
+        );
+        if self.tour.neighbour_through(runs, u, true) == x {
+            self.tour.run(px, py)
+        } else {
+            self.tour.run(py, px)
+        }
+    }
+
+    /// The 2-opt exchange that breaks (u, x) and (y, v) and joins (u, y) and (x, v), x
+    /// following u in the direction v follows y.
+    pub fn exchange(&mut self, u: u32, x: u32, y: u32, v: u32) {
+        self.tour.exchange(u, x, y, v);
+    }
+
     /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
     /// after reversing `runs`.
     pub fn two_opt_run_through(&self, runs: &[Run], a: u32, c: u32, after: bool) -> Run {

@@ -1,0 +1,329 @@
+//! Sequential k-opt moves (the steps of a Lin-Kernighan chain): whether one leaves a
+//! single tour, and the block reversals (2-opt exchanges) that make it, found once for
+//! every way its segments can be rearranged.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::problem::TspProblem;
+use super::tour::Run;
+
+/// The edges a chain's step breaks at most.
+pub(super) const STEP_EDGES: usize = 3;
+
+/// A block reversal: the cities from `x` to `y` between `u` and `v` turned round, i.e. the
+/// 2-opt exchange that breaks (u, x) and (y, v) and joins (u, y) and (x, v).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Reversal {
+    /// The city before the block.
+    pub(super) u: u32,
+    /// The block's first city.
+    pub(super) x: u32,
+    /// Its last.
+    pub(super) y: u32,
+    /// The city after it.
+    pub(super) v: u32,
+}
+
+/// The reversals of blocks of segments (positions `a..=b` of the segments after the first)
+/// that turn `m` segments in order into each signed arrangement, fewest first found by a
+/// breadth-first search once per `m`.
+fn plans(m: usize) -> &'static HashMap<u32, Vec<(u8, u8)>> {
+    static PLANS: OnceLock<Vec<HashMap<u32, Vec<(u8, u8)>>>> = OnceLock::new();
+    &PLANS.get_or_init(|| (0..=STEP_EDGES).map(plan_all).collect())[m]
+}
+
+/// An arrangement of segments 1..m (segment 0 first and forward): 4 bits a place.
+fn key(arrangement: &[(u8, bool)]) -> u32 {
+    arrangement.iter().fold(0, |k, &(s, forward)| {
+        k << 4 | (s as u32) << 1 | forward as u32
+    })
+}
+
+fn plan_all(m: usize) -> HashMap<u32, Vec<(u8, u8)>> {
+    let mut plans = HashMap::new();
+    if m < 2 {
+        return plans;
+    }
+    let start: Vec<(u8, bool)> = (1..m as u8).map(|s| (s, true)).collect();
+    plans.insert(key(&start), Vec::new());
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(arrangement) = queue.pop_front() {
+        let path = plans[&key(&arrangement)].clone();
+        for a in 0..arrangement.len() {
+            for b in a..arrangement.len() {
+                let mut next = arrangement.clone();
+                next[a..=b].reverse();
+                for place in &mut next[a..=b] {
+                    place.1 = !place.1;
+                }
+                let k = key(&next);
+                if let std::collections::hash_map::Entry::Vacant(e) = plans.entry(k) {
+                    let mut longer = path.clone();
+                    longer.push((a as u8 + 1, b as u8 + 1));
+                    e.insert(longer);
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    plans
+}
+
+/// A sequential k-opt move: its cities `t[0..2k]` (it breaks (t[2i], t[2i+1]) and joins
+/// (t[2i+1], t[2i+2]) and (t[2k-1], t[0])) and, bit `i` of `follows`, whether t[2i+1]
+/// follows t[2i] in the tour looked at.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Step<'a> {
+    /// The move's cities.
+    pub(super) t: &'a [u32],
+    /// Bit `i`: whether t[2i+1] follows t[2i].
+    pub(super) follows: u32,
+}
+
+/// The segments a move leaves: segment j runs from the second city of broken edge j to
+/// the first of edge j + 1, the edges in tour order; each (position, first, second).
+struct Segments {
+    edges: [(u32, u32, u32); STEP_EDGES],
+    k: usize,
+}
+
+impl Segments {
+    fn of(problem: &TspProblem, runs: &[Run], step: Step) -> Self {
+        let k = step.t.len() / 2;
+        let mut edges = [(0u32, 0u32, 0u32); STEP_EDGES];
+        for (i, edge) in edges.iter_mut().enumerate().take(k) {
+            let (a, b) = (step.t[2 * i], step.t[2 * i + 1]);
+            let (first, second) = if step.follows >> i & 1 == 1 {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            *edge = (problem.pos_through(runs, first), first, second);
+        }
+        edges[..k].sort_unstable();
+        Segments { edges, k }
+    }
+
+    /// The segment `city` ends, and whether it is that segment's start.
+    fn of_city(&self, city: u32) -> (usize, bool) {
+        let k = self.k;
+        for (j, e) in self.edges[..k].iter().enumerate() {
+            if e.2 == city {
+                return (j, true);
+            }
+            if e.1 == city {
+                return (if j == 0 { k - 1 } else { j - 1 }, false);
+            }
+        }
+        unreachable!("a move's city ends a segment")
+    }
+
+    fn ends(&self, j: usize) -> (u32, u32) {
+        (self.edges[j].2, self.edges[(j + 1) % self.k].1)
+    }
+
+    /// The new tour as segments after segment 0 (each entered at its start or not), or
+    /// `None` when the move leaves more than one cycle.
+    fn walk(&self, t: &[u32]) -> Option<[(u8, bool); STEP_EDGES]> {
+        let k = self.k;
+        let joined_to = |city: u32| {
+            let i = t.iter().position(|&c| c == city).expect("a move's city");
+            t[match i {
+                0 => 2 * k - 1,
+                i if i == 2 * k - 1 => 0,
+                i if i % 2 == 1 => i + 1,
+                i => i - 1,
+            }]
+        };
+        let mut arrangement = [(0u8, true); STEP_EDGES];
+        let mut at = self.ends(0).1;
+        for place in arrangement.iter_mut().take(k - 1) {
+            let (s, start) = self.of_city(joined_to(at));
+            if s == 0 {
+                return None;
+            }
+            *place = (s as u8, start);
+            at = if start {
+                self.ends(s).1
+            } else {
+                self.ends(s).0
+            };
+        }
+        (self.of_city(joined_to(at)) == (0, true)).then_some(arrangement)
+    }
+}
+
+/// Whether `step` leaves one tour of the tour looked at through `runs`.
+pub(super) fn closes(problem: &TspProblem, runs: &[Run], step: Step) -> bool {
+    Segments::of(problem, runs, step).walk(step.t).is_some()
+}
+
+/// The reversals that make `step` (which [`closes`]) in the tour looked at through `runs`,
+/// into `out`.
+pub(super) fn reversals(problem: &TspProblem, runs: &[Run], step: Step, out: &mut Vec<Reversal>) {
+    let segments = Segments::of(problem, runs, step);
+    let k = segments.k;
+    out.clear();
+    let Some(arrangement) = segments.walk(step.t) else {
+        debug_assert!(false, "a step that does not close");
+        return;
+    };
+    let plan = &plans(k)[&key(&arrangement[..k - 1])];
+    // Play the plan on the segments as they lie, naming each block's cities.
+    let mut lying = [(0u8, true); STEP_EDGES];
+    for (s, place) in lying.iter_mut().enumerate().take(k) {
+        *place = (s as u8, true);
+    }
+    let first = |(s, forward): (u8, bool)| {
+        let (a, b) = segments.ends(s as usize);
+        if forward { a } else { b }
+    };
+    let last = |(s, forward): (u8, bool)| {
+        let (a, b) = segments.ends(s as usize);
+        if forward { b } else { a }
+    };
+    for &(a, b) in plan {
+        let (a, b) = (a as usize, b as usize);
+        out.push(Reversal {
+            u: last(lying[a - 1]),
+            x: first(lying[a]),
+            y: last(lying[b]),
+            v: first(lying[(b + 1) % k]),
+        });
+        lying[a..=b].reverse();
+        for place in &mut lying[a..=b] {
+            place.1 = !place.1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anneal::Problem;
+    use crate::problems::tsp::problem::{Cost, Init, Move, MoveSet};
+    use crate::problems::tsp::{Layout, random};
+    use crate::search::Rng;
+    use rand::{RngExt, SeedableRng};
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    fn edges(order: &[u32]) -> BTreeSet<(u32, u32)> {
+        let n = order.len();
+        (0..n)
+            .map(|i| {
+                let (a, b) = (order[i], order[(i + 1) % n]);
+                (a.min(b), a.max(b))
+            })
+            .collect()
+    }
+
+    /// Whether breaking and joining `t`'s edges in `order` leaves one tour, by brute force.
+    fn one_tour(order: &[u32], t: &[u32]) -> Option<BTreeSet<(u32, u32)>> {
+        let n = order.len();
+        let k = t.len() / 2;
+        let e = |a: u32, b: u32| (a.min(b), a.max(b));
+        let mut set: Vec<(u32, u32)> = edges(order).into_iter().collect();
+        for i in 0..k {
+            let gone = e(t[2 * i], t[2 * i + 1]);
+            let at = set.iter().position(|&x| x == gone)?;
+            set.remove(at);
+        }
+        for i in 0..k {
+            set.push(e(t[2 * i + 1], t[(2 * i + 2) % (2 * k)]));
+        }
+        let mut adjacent = vec![Vec::new(); n];
+        for &(a, b) in &set {
+            adjacent[a as usize].push(b);
+            adjacent[b as usize].push(a);
+        }
+        if adjacent.iter().any(|a| a.len() != 2) {
+            return None;
+        }
+        let (mut prev, mut at, mut seen) = (0u32, adjacent[0][0], 1);
+        while at != 0 {
+            let next = adjacent[at as usize].iter().copied().find(|&c| c != prev);
+            let next = if adjacent[at as usize][0] == adjacent[at as usize][1] {
+                prev
+            } else {
+                next?
+            };
+            (prev, at) = (at, next);
+            seen += 1;
+        }
+        (seen == n).then(|| set.into_iter().collect())
+    }
+
+    #[test]
+    fn a_sequential_move_is_made_exactly_when_it_leaves_one_tour() {
+        let instance = Arc::new(random::instance(14, Layout::Uniform, 3));
+        let mut rng = Rng::seed_from_u64(5);
+        let (mut made, mut refused) = (0, 0);
+        for trial in 0..4000 {
+            let mut problem = TspProblem::new(
+                Arc::clone(&instance),
+                MoveSet::TwoOpt,
+                Cost::Euclidean,
+                5,
+                Init::Random,
+                &mut rng,
+            );
+            // Half the time through a reversal not made, as a chain's later steps look.
+            let runs: Vec<Run> = if trial % 2 == 0 {
+                Vec::new()
+            } else {
+                let (i, j) = (rng.random_range(0..14u32), rng.random_range(0..14u32));
+                vec![Run {
+                    first: i.min(j),
+                    span: i.max(j) - i.min(j),
+                }]
+            };
+            let mut seen = problem.clone();
+            if let Some(&run) = runs.first() {
+                seen.apply(&Move::Reverse {
+                    i: run.first,
+                    j: run.first + run.span,
+                });
+            }
+            let k = rng.random_range(2..=STEP_EDGES);
+            let (mut t, mut follows) = (Vec::new(), 0);
+            while t.len() < 2 * k {
+                let a = rng.random_range(0..14u32);
+                let after = rng.random();
+                let b = problem.neighbour_through(&runs, a, after);
+                if !t.contains(&a) && !t.contains(&b) {
+                    follows |= (after as u32) << (t.len() / 2);
+                    t.extend([a, b]);
+                }
+            }
+            let step = Step { t: &t, follows };
+            let mut out = Vec::new();
+            let expected = one_tour(seen.order(), &t);
+            assert_eq!(closes(&problem, &runs, step), expected.is_some(), "{t:?}");
+            if let Some(expected) = expected {
+                reversals(&problem, &runs, step, &mut out);
+                for r in &out {
+                    seen.exchange(r.u, r.x, r.y, r.v);
+                }
+                assert_eq!(edges(seen.order()), expected, "{t:?}");
+                made += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(
+            made > 500 && refused > 500,
+            "{made} made, {refused} refused"
+        );
+    }
+
+    #[test]
+    fn every_arrangement_of_the_segments_has_a_plan() {
+        // (m - 1)! 2^(m - 1) signed arrangements of the segments after the first.
+        for (m, count) in [(2, 2), (3, 8)] {
+            assert_eq!(plans(m).len(), count, "{m} segments");
+        }
+        assert!(plans(3).values().all(|p| p.len() <= 3));
+    }
+}
