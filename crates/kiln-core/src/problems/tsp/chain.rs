@@ -6,14 +6,22 @@
 //! would make the step, until a step gains or none is left. Trying either side of t3 and
 //! t5 reaches the 3-opt moves whose first 2-opt would split the tour (a segment moved
 //! elsewhere), which a chain of 2-opt moves cannot.
+//!
+//! A reversal costs up to half the tour and most chains lead nowhere, so a chain's steps
+//! are not made while it is tried: the tour is looked at through their reversals.
 
 use super::kopt::{self, Reversal, STEP_EDGES, Step};
 use super::problem::TspProblem;
 use super::tour::Run;
 
-/// The most steps a chain takes. Each leaves up to three reversals to look through, and
-/// the gain criterion ends most chains long before this.
+/// The most steps a chain takes: the gain criterion ends most chains long before.
 const CHAIN_STEPS: usize = 50;
+
+/// The most reversals a chain looks through (up to three a step): every look at the tour
+/// goes through each of them, so beyond this they are made, and undone if the chain ends
+/// with no gain (at 10,000 cities 10-20 % more kicks in a time limit than looking through
+/// all of them; docs/tuning.md).
+const LOOKED_THROUGH: usize = 12;
 
 /// What a chain from one city did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -33,6 +41,8 @@ pub(super) struct Chain {
     /// The reversals of the steps taken, looked through rather than made.
     runs: Vec<Run>,
     made: Vec<Reversal>,
+    /// How many of `made` are made in the tour (the rest are looked through).
+    applied: usize,
     step: Vec<Reversal>,
     /// The step being tried, and the best open one of this depth so far.
     t: [u32; 2 * STEP_EDGES],
@@ -50,6 +60,7 @@ impl Chain {
         Chain {
             runs: Vec::with_capacity(3 * CHAIN_STEPS),
             made: Vec::with_capacity(3 * CHAIN_STEPS),
+            applied: 0,
             step: Vec::with_capacity(8),
             t: [0; 2 * STEP_EDGES],
             open: None,
@@ -71,6 +82,7 @@ impl Chain {
             let first = problem.neighbour_through(&[], t1, after);
             self.runs.clear();
             self.made.clear();
+            self.applied = 0;
             let (mut t2, mut follows, mut gain) = (first, after as u32, problem.cost(t1, first));
             let mut closed = None;
             for _ in 0..CHAIN_STEPS {
@@ -109,11 +121,14 @@ impl Chain {
                 kopt::reversals(problem, &self.runs, step, &mut self.step);
                 self.made.extend_from_slice(&self.step);
                 self.runs.clear();
-                for r in &self.made {
+                for r in &self.made[self.applied..] {
                     problem.exchange(r.u, r.x, r.y, r.v);
                 }
                 found.delta = -gain_closed(problem, &t[..len], gain);
                 return Some(&self.made);
+            }
+            for r in self.made[..self.applied].iter().rev() {
+                problem.exchange(r.u, r.y, r.x, r.v);
             }
         }
         self.runs.clear();
@@ -121,13 +136,20 @@ impl Chain {
     }
 
     /// Looks through `step`'s reversals from now on.
-    fn take(&mut self, problem: &TspProblem, step: Step) {
+    fn take(&mut self, problem: &mut TspProblem, step: Step) {
         kopt::reversals(problem, &self.runs, step, &mut self.step);
         for &r in &self.step {
             let run = problem.block_run_through(&self.runs, r.u, r.x, r.y);
             self.runs.push(run);
         }
         self.made.extend_from_slice(&self.step);
+        if self.runs.len() > LOOKED_THROUGH {
+            for r in &self.made[self.applied..] {
+                problem.exchange(r.u, r.x, r.y, r.v);
+            }
+            self.applied = self.made.len();
+            self.runs.clear();
+        }
     }
 
     /// Extends the step whose first `2 * i` cities are in `t` (`follows` as in [`Step`]),

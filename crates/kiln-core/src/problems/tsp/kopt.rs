@@ -25,11 +25,14 @@ pub(super) struct Reversal {
     pub(super) v: u32,
 }
 
+/// Each arrangement's [`key`] and the reversals that make it.
+type Plans = HashMap<u32, Vec<(u8, u8)>>;
+
 /// The reversals of blocks of segments (positions `a..=b` of the segments after the first)
 /// that turn `m` segments in order into each signed arrangement, fewest first found by a
 /// breadth-first search once per `m`.
-fn plans(m: usize) -> &'static HashMap<u32, Vec<(u8, u8)>> {
-    static PLANS: OnceLock<Vec<HashMap<u32, Vec<(u8, u8)>>>> = OnceLock::new();
+fn plans(m: usize) -> &'static Plans {
+    static PLANS: OnceLock<Vec<Plans>> = OnceLock::new();
     &PLANS.get_or_init(|| (0..=STEP_EDGES).map(plan_all).collect())[m]
 }
 
@@ -40,7 +43,7 @@ fn key(arrangement: &[(u8, bool)]) -> u32 {
     })
 }
 
-fn plan_all(m: usize) -> HashMap<u32, Vec<(u8, u8)>> {
+fn plan_all(m: usize) -> Plans {
     let mut plans = HashMap::new();
     if m < 2 {
         return plans;
@@ -261,7 +264,7 @@ mod tests {
         let mut rng = Rng::seed_from_u64(5);
         let (mut made, mut refused) = (0, 0);
         for trial in 0..4000 {
-            let mut problem = TspProblem::new(
+            let problem = TspProblem::new(
                 Arc::clone(&instance),
                 MoveSet::TwoOpt,
                 Cost::Euclidean,
