@@ -14,14 +14,11 @@ use super::kopt::{self, Reversal, STEP_EDGES, Step};
 use super::problem::TspProblem;
 use super::tour::Run;
 
-/// The most steps a chain takes: the gain criterion ends most chains long before.
+/// The most steps a chain takes: the gain criterion ends most chains long before. Each
+/// leaves up to three reversals that every later look at the tour goes through; making
+/// them instead, beyond 12, cost up to half the tour each and left a 1,000,000-city run
+/// in its first descent after 60 s (docs/tuning.md).
 const CHAIN_STEPS: usize = 50;
-
-/// The most reversals a chain looks through (up to three a step): every look at the tour
-/// goes through each of them, so beyond this they are made, and undone if the chain ends
-/// with no gain (at 10,000 cities 10-20 % more kicks in a time limit than looking through
-/// all of them; docs/tuning.md).
-const LOOKED_THROUGH: usize = 12;
 
 /// What a chain from one city did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -41,8 +38,6 @@ pub(super) struct Chain {
     /// The reversals of the steps taken, looked through rather than made.
     runs: Vec<Run>,
     made: Vec<Reversal>,
-    /// How many of `made` are made in the tour (the rest are looked through).
-    applied: usize,
     step: Vec<Reversal>,
     /// The step being tried, and the best open one of this depth so far.
     t: [u32; 2 * STEP_EDGES],
@@ -60,7 +55,6 @@ impl Chain {
         Chain {
             runs: Vec::with_capacity(3 * CHAIN_STEPS),
             made: Vec::with_capacity(3 * CHAIN_STEPS),
-            applied: 0,
             step: Vec::with_capacity(8),
             t: [0; 2 * STEP_EDGES],
             open: None,
@@ -82,7 +76,6 @@ impl Chain {
             let first = problem.neighbour_through(&[], t1, after);
             self.runs.clear();
             self.made.clear();
-            self.applied = 0;
             let (mut t2, mut follows, mut gain) = (first, after as u32, problem.cost(t1, first));
             let mut closed = None;
             for _ in 0..CHAIN_STEPS {
@@ -121,14 +114,11 @@ impl Chain {
                 kopt::reversals(problem, &self.runs, step, &mut self.step);
                 self.made.extend_from_slice(&self.step);
                 self.runs.clear();
-                for r in &self.made[self.applied..] {
+                for r in &self.made {
                     problem.exchange(r.u, r.x, r.y, r.v);
                 }
                 found.delta = -gain_closed(problem, &t[..len], gain);
                 return Some(&self.made);
-            }
-            for r in self.made[..self.applied].iter().rev() {
-                problem.exchange(r.u, r.y, r.x, r.v);
             }
         }
         self.runs.clear();
@@ -136,20 +126,13 @@ impl Chain {
     }
 
     /// Looks through `step`'s reversals from now on.
-    fn take(&mut self, problem: &mut TspProblem, step: Step) {
+    fn take(&mut self, problem: &TspProblem, step: Step) {
         kopt::reversals(problem, &self.runs, step, &mut self.step);
         for &r in &self.step {
             let run = problem.block_run_through(&self.runs, r.u, r.x, r.y);
             self.runs.push(run);
         }
         self.made.extend_from_slice(&self.step);
-        if self.runs.len() > LOOKED_THROUGH {
-            for r in &self.made[self.applied..] {
-                problem.exchange(r.u, r.x, r.y, r.v);
-            }
-            self.applied = self.made.len();
-            self.runs.clear();
-        }
     }
 
     /// Extends the step whose first `2 * i` cities are in `t` (`follows` as in [`Step`]),
@@ -239,4 +222,103 @@ fn gain_closed(problem: &TspProblem, t: &[u32], gain: i64) -> i64 {
         g += problem.cost(t[2 * i], t[2 * i + 1]) - problem.cost(t[2 * i - 1], t[2 * i]);
     }
     g - problem.cost(t[t.len() - 1], t[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::problems::tsp::problem::{Cost, Init, MoveSet, TspProblem};
+    use crate::problems::tsp::{Layout, random};
+    use crate::search::Rng;
+    use rand::SeedableRng;
+    use std::sync::Arc;
+
+    /// Whether breaking (t[2i], t[2i+1]) and joining (t[2i+1], t[2i+2]) and (t[last], t[0])
+    /// leaves one tour, by walking the edges that are left.
+    fn one_tour(problem: &TspProblem, t: &[u32]) -> bool {
+        let n = problem.order().len();
+        let key = |a: u32, b: u32| (a.min(b), a.max(b));
+        let mut edges: Vec<(u32, u32)> = (0..n as u32).map(|c| key(c, problem.next(c))).collect();
+        for pair in t.chunks(2) {
+            let Some(at) = edges.iter().position(|&e| e == key(pair[0], pair[1])) else {
+                return false;
+            };
+            edges.swap_remove(at);
+        }
+        for i in 0..t.len() / 2 {
+            edges.push(key(t[2 * i + 1], t[(2 * i + 2) % t.len()]));
+        }
+        let mut next = vec![Vec::new(); n];
+        for &(a, b) in &edges {
+            next[a as usize].push(b);
+            next[b as usize].push(a);
+        }
+        if next.iter().any(|e| e.len() != 2 || e[0] == e[1]) {
+            return false;
+        }
+        let (mut prev, mut at, mut seen) = (0, next[0][0], 1);
+        while at != 0 {
+            let step = if next[at as usize][0] == prev { 1 } else { 0 };
+            (prev, at) = (at, next[at as usize][step]);
+            seen += 1;
+        }
+        seen == n
+    }
+
+    #[test]
+    fn a_polished_tour_has_no_gaining_first_step_left() {
+        // Every 2- and 3-opt step a chain's first step weighs (t3 and t5 among the
+        // candidates, either side of each, the gain criterion at t3 and t5), by brute
+        // force: a chain of 2-opt moves misses the ones that move a segment elsewhere.
+        for seed in 0..6 {
+            let instance = Arc::new(random::instance(300, Layout::Uniform, seed));
+            let mut rng = Rng::seed_from_u64(seed);
+            let mut p = TspProblem::new(
+                instance,
+                MoveSet::TwoOpt,
+                Cost::Euclidean,
+                5,
+                Init::Random,
+                &mut rng,
+            );
+            while p.polish(None).moves > 0 {}
+            let mut weighed = 0;
+            for t1 in 0..300 {
+                for t2 in [p.next(t1), p.prev(t1)] {
+                    let g0 = p.cost(t1, t2);
+                    for &t3 in p.candidates(t2) {
+                        let g1 = g0 - p.cost(t2, t3);
+                        if g1 <= 0 {
+                            continue;
+                        }
+                        for t4 in [p.next(t3), p.prev(t3)] {
+                            let g2 = g1 + p.cost(t3, t4);
+                            let two = [t1, t2, t3, t4];
+                            let distinct =
+                                |t: &[u32]| (1..t.len()).all(|i| !t[..i].contains(&t[i]));
+                            if distinct(&two) && one_tour(&p, &two) {
+                                weighed += 1;
+                                assert!(g2 <= p.cost(t4, t1), "2-opt {two:?} gains");
+                            }
+                            for &t5 in p.candidates(t4) {
+                                if g2 - p.cost(t4, t5) <= 0 {
+                                    continue;
+                                }
+                                for t6 in [p.next(t5), p.prev(t5)] {
+                                    let t = [t1, t2, t3, t4, t5, t6];
+                                    if !distinct(&t) || !one_tour(&p, &t) {
+                                        continue;
+                                    }
+                                    weighed += 1;
+                                    let gain =
+                                        g2 - p.cost(t4, t5) + p.cost(t5, t6) - p.cost(t6, t1);
+                                    assert!(gain <= 0, "3-opt {t:?} gains {gain}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(weighed > 500, "{weighed} steps weighed");
+        }
+    }
 }
