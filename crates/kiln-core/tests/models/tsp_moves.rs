@@ -361,7 +361,13 @@ fn looking_through_reversals_sees_the_tour_they_would_make() {
             if a == c {
                 continue;
             }
-            let run = p.two_opt_run_through(&runs, a, c, rng.random());
+            // The block from a's neighbour on one side to c turned round, as a chain's
+            // steps are.
+            let x = p.neighbour_through(&runs, a, rng.random());
+            if x == c {
+                continue;
+            }
+            let run = p.block_run_through(&runs, a, x, c);
             reversed_literally(&mut seen, run);
             runs.push(run);
             for (k, &city) in seen.iter().enumerate() {

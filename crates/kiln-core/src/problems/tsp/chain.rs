@@ -54,7 +54,7 @@ impl Chain {
     pub(super) fn new(n: usize) -> Self {
         Chain {
             runs: Vec::with_capacity(3 * CHAIN_STEPS),
-            made: Vec::with_capacity(3 * CHAIN_STEPS),
+            made: Vec::with_capacity(3 * (CHAIN_STEPS + 1)),
             step: Vec::with_capacity(8),
             t: [0; 2 * STEP_EDGES],
             open: None,

@@ -434,8 +434,9 @@ impl TspProblem {
         self.tour.pos_through(runs, city)
     }
 
-    /// The run of positions holding the block `x..y` between `u` and `v` in the tour as it
-    /// would be after reversing `runs`.
+    /// The run of positions from `x`, the neighbour of `u` on one side, away from `u` to
+    /// `y`, in the tour as it would be after reversing `runs`: the block a 2-opt exchange
+    /// breaking (u, x) turns round.
     pub fn block_run_through(&self, runs: &[Run], u: u32, x: u32, y: u32) -> Run {
         let (px, py) = (
             self.tour.pos_through(runs, x),
@@ -452,21 +453,6 @@ impl TspProblem {
     /// following u in the direction v follows y.
     pub fn exchange(&mut self, u: u32, x: u32, y: u32, v: u32) {
         self.tour.exchange(u, x, y, v);
-    }
-
-    /// The run of positions [`TspProblem::two_opt`] would reverse in the tour as it would be
-    /// after reversing `runs`.
-    pub fn two_opt_run_through(&self, runs: &[Run], a: u32, c: u32, after: bool) -> Run {
-        let n = self.n();
-        let (pa, pc) = (
-            self.tour.pos_through(runs, a),
-            self.tour.pos_through(runs, c),
-        );
-        if after {
-            self.tour.run(if pa + 1 == n { 0 } else { pa + 1 }, pc)
-        } else {
-            self.tour.run(pa, if pc == 0 { n - 1 } else { pc - 1 })
-        }
     }
 
     /// The local search's candidate cities of `city`: nearest first, or least alpha first
