@@ -202,7 +202,7 @@ pub(super) fn reversals(problem: &TspProblem, runs: &[Run], step: Step, out: &mu
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::anneal::Problem;
     use crate::problems::tsp::problem::{Cost, Init, Move, MoveSet};
@@ -222,40 +222,38 @@ mod tests {
             .collect()
     }
 
-    /// Whether breaking and joining `t`'s edges in `order` leaves one tour, by brute force.
-    fn one_tour(order: &[u32], t: &[u32]) -> Option<BTreeSet<(u32, u32)>> {
+    /// The edges left when breaking (t[2i], t[2i+1]) and joining (t[2i+1], t[2i+2]) and
+    /// (t[last], t[0]) in the tour `order`, if they make one tour: a brute-force walk, for
+    /// the chain's tests too.
+    pub(in crate::problems::tsp) fn one_tour(
+        order: &[u32],
+        t: &[u32],
+    ) -> Option<BTreeSet<(u32, u32)>> {
         let n = order.len();
-        let k = t.len() / 2;
-        let e = |a: u32, b: u32| (a.min(b), a.max(b));
-        let mut set: Vec<(u32, u32)> = edges(order).into_iter().collect();
-        for i in 0..k {
-            let gone = e(t[2 * i], t[2 * i + 1]);
-            let at = set.iter().position(|&x| x == gone)?;
-            set.remove(at);
+        let key = |a: u32, b: u32| (a.min(b), a.max(b));
+        let mut left: Vec<(u32, u32)> = edges(order).into_iter().collect();
+        for pair in t.chunks(2) {
+            let at = left.iter().position(|&e| e == key(pair[0], pair[1]))?;
+            left.swap_remove(at);
         }
-        for i in 0..k {
-            set.push(e(t[2 * i + 1], t[(2 * i + 2) % (2 * k)]));
+        for i in 0..t.len() / 2 {
+            left.push(key(t[2 * i + 1], t[(2 * i + 2) % t.len()]));
         }
-        let mut adjacent = vec![Vec::new(); n];
-        for &(a, b) in &set {
-            adjacent[a as usize].push(b);
-            adjacent[b as usize].push(a);
+        let mut next = vec![Vec::new(); n];
+        for &(a, b) in &left {
+            next[a as usize].push(b);
+            next[b as usize].push(a);
         }
-        if adjacent.iter().any(|a| a.len() != 2) {
+        if next.iter().any(|e| e.len() != 2 || e[0] == e[1]) {
             return None;
         }
-        let (mut prev, mut at, mut seen) = (0u32, adjacent[0][0], 1);
+        let (mut prev, mut at, mut seen) = (0, next[0][0], 1);
         while at != 0 {
-            let next = adjacent[at as usize].iter().copied().find(|&c| c != prev);
-            let next = if adjacent[at as usize][0] == adjacent[at as usize][1] {
-                prev
-            } else {
-                next?
-            };
-            (prev, at) = (at, next);
+            let step = if next[at as usize][0] == prev { 1 } else { 0 };
+            (prev, at) = (at, next[at as usize][step]);
             seen += 1;
         }
-        (seen == n).then(|| set.into_iter().collect())
+        (seen == n).then(|| left.into_iter().collect())
     }
 
     #[test]
