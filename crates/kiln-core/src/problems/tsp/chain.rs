@@ -29,8 +29,25 @@ pub(super) struct Found {
     pub(super) delta: i64,
 }
 
-/// A step being tried: its cities, and which follow the one before them.
-type Open = ([u32; 2 * STEP_EDGES], usize, u32, i64);
+/// A step's cities and where they lie in the tour looked at.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cities {
+    t: [u32; 2 * STEP_EDGES],
+    at: [u32; 2 * STEP_EDGES],
+}
+
+impl Cities {
+    fn step(&self, len: usize, follows: u32) -> Step<'_> {
+        Step {
+            t: &self.t[..len],
+            at: &self.at[..len],
+            follows,
+        }
+    }
+}
+
+/// A step being tried: its cities, how many, which follow the one before them, its gain.
+type Open = (Cities, usize, u32, i64);
 
 /// The chain's working memory, kept between chains.
 #[derive(Debug, Clone)]
@@ -40,7 +57,7 @@ pub(super) struct Chain {
     made: Vec<Reversal>,
     step: Vec<Reversal>,
     /// The step being tried, and the best open one of this depth so far.
-    t: [u32; 2 * STEP_EDGES],
+    t: Cities,
     open: Option<Open>,
     closing: u32,
     /// Edges the chain joined (no later step breaks them), and each city's partners in
@@ -56,7 +73,7 @@ impl Chain {
             runs: Vec::with_capacity(3 * CHAIN_STEPS),
             made: Vec::with_capacity(3 * (CHAIN_STEPS + 1)),
             step: Vec::with_capacity(8),
-            t: [0; 2 * STEP_EDGES],
+            t: Cities::default(),
             open: None,
             closing: 0,
             joined: Vec::with_capacity(2 * CHAIN_STEPS),
@@ -73,15 +90,18 @@ impl Chain {
         found: &mut Found,
     ) -> Option<&[Reversal]> {
         for after in [true, false] {
-            let first = problem.neighbour_through(&[], t1, after);
             self.runs.clear();
             self.made.clear();
+            let at1 = problem.pos_through(&[], t1);
+            let (first, at2) = problem.beside_through(&[], at1, after);
             let (mut t2, mut follows, mut gain) = (first, after as u32, problem.cost(t1, first));
+            self.t.at[1] = at2;
             let mut closed = None;
             for _ in 0..CHAIN_STEPS {
                 self.open = None;
-                self.t[0] = t1;
-                self.t[1] = t2;
+                self.t.t[0] = t1;
+                self.t.t[1] = t2;
+                self.t.at[0] = problem.pos_through(&self.runs, t1);
                 if let Some(len) = self.extend(problem, 1, follows, gain, found) {
                     closed = Some(len);
                     break;
@@ -89,35 +109,27 @@ impl Chain {
                 let Some((t, len, f, g)) = self.open else {
                     break;
                 };
-                self.take(
-                    problem,
-                    Step {
-                        t: &t[..len],
-                        follows: f,
-                    },
-                );
+                self.take(problem, t.step(len, f));
                 for i in 0..len / 2 - 1 {
-                    self.join(t[2 * i + 1], t[2 * i + 2]);
+                    self.join(t.t[2 * i + 1], t.t[2 * i + 2]);
                 }
                 // The next step breaks the edge this one closed with, (t[len - 1], t1).
-                t2 = t[len - 1];
-                follows = (problem.neighbour_through(&self.runs, t1, true) == t2) as u32;
+                t2 = t.t[len - 1];
+                self.t.at[1] = problem.pos_through(&self.runs, t2);
+                let (next, _) = problem.beside_through(&self.runs, self.t.at[1], false);
+                follows = (next == t1) as u32;
                 gain = g;
             }
             self.unjoin();
             if let Some(len) = closed {
                 let t = self.t;
-                let step = Step {
-                    t: &t[..len],
-                    follows: self.closing,
-                };
-                kopt::reversals(problem, &self.runs, step, &mut self.step);
+                kopt::reversals(t.step(len, self.closing), &mut self.step);
                 self.made.extend_from_slice(&self.step);
                 self.runs.clear();
                 for r in &self.made {
                     problem.exchange(r.u, r.x, r.y, r.v);
                 }
-                found.delta = -gain_closed(problem, &t[..len], gain);
+                found.delta = -gain_closed(problem, &t.t[..len], gain);
                 return Some(&self.made);
             }
         }
@@ -127,7 +139,7 @@ impl Chain {
 
     /// Looks through `step`'s reversals from now on.
     fn take(&mut self, problem: &TspProblem, step: Step) {
-        kopt::reversals(problem, &self.runs, step, &mut self.step);
+        kopt::reversals(step, &mut self.step);
         for &r in &self.step {
             let run = problem.block_run_through(&self.runs, r.u, r.x, r.y);
             self.runs.push(run);
@@ -147,8 +159,7 @@ impl Chain {
         gain: i64,
         found: &mut Found,
     ) -> Option<usize> {
-        let last = self.t[2 * i - 1];
-        let t1 = self.t[0];
+        let (last, t1) = (self.t.t[2 * i - 1], self.t.t[0]);
         for c in 0..problem.candidates(last).len() {
             let (t3, join) = problem.candidate(last, c);
             found.evaluations += 1;
@@ -161,26 +172,25 @@ impl Chain {
                 }
                 continue;
             }
-            if self.t[..2 * i].contains(&t3) {
+            if self.t.t[..2 * i].contains(&t3) {
                 continue;
             }
+            let at3 = problem.pos_through(&self.runs, t3);
             for after in [true, false] {
-                let t4 = problem.neighbour_through(&self.runs, t3, after);
-                if self.t[..2 * i].contains(&t4) || self.joined_to[t3 as usize].contains(&t4) {
+                let (t4, at4) = problem.beside_through(&self.runs, at3, after);
+                if self.t.t[..2 * i].contains(&t4) || self.joined_to[t3 as usize].contains(&t4) {
                     continue;
                 }
                 let g2 = g1 + problem.cost(t3, t4);
-                self.t[2 * i] = t3;
-                self.t[2 * i + 1] = t4;
+                self.t.t[2 * i] = t3;
+                self.t.t[2 * i + 1] = t4;
+                self.t.at[2 * i] = at3;
+                self.t.at[2 * i + 1] = at4;
                 let edges = i + 1;
                 let f = follows | (after as u32) << i;
                 let gains = g2 > problem.cost(t4, t1);
                 let promising = edges == STEP_EDGES && self.open.is_none_or(|(_, _, _, g)| g2 > g);
-                let step = Step {
-                    t: &self.t[..2 * edges],
-                    follows: f,
-                };
-                if (gains || promising) && kopt::closes(problem, &self.runs, step) {
+                if (gains || promising) && kopt::closes(self.t.step(2 * edges, f)) {
                     if gains {
                         self.closing = f;
                         return Some(2 * edges);

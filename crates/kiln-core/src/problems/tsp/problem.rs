@@ -429,6 +429,12 @@ impl TspProblem {
         self.tour.neighbour_through(runs, city, after)
     }
 
+    /// The city beside position `p` (after it or before) in the tour as it would be after
+    /// reversing `runs`, and its position there.
+    pub fn beside_through(&self, runs: &[Run], p: u32, after: bool) -> (u32, u32) {
+        self.tour.beside_through(runs, p, after)
+    }
+
     /// The position of `city` in the tour as it would be after reversing `runs`.
     pub fn pos_through(&self, runs: &[Run], city: u32) -> u32 {
         self.tour.pos_through(runs, city)

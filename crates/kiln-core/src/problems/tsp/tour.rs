@@ -112,16 +112,23 @@ impl Tour {
     /// only, because a chain needs one and each side costs a look back through the runs.
     #[inline(always)]
     pub(crate) fn neighbour_through(&self, runs: &[Run], city: u32, after: bool) -> u32 {
+        self.beside_through(runs, self.pos_through(runs, city), after)
+            .0
+    }
+
+    /// The city after position `p` (`after`) or before it once `runs` are reversed, and
+    /// its position there: a chain that knows where a city lies looks only back.
+    #[inline(always)]
+    pub(crate) fn beside_through(&self, runs: &[Run], p: u32, after: bool) -> (u32, u32) {
         let n = self.order.len() as u32;
-        let p = self.pos_through(runs, city);
         let q = match after {
             true if p + 1 == n => 0,
             true => p + 1,
             false if p == 0 => n - 1,
             false => p - 1,
         };
-        let q = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
-        self.order[q as usize]
+        let at = runs.iter().rev().fold(q, |q, &run| self.mirrored(run, q));
+        (self.order[at as usize], q)
     }
 
     /// Reverses the cyclic run of positions from `i` forward to `j` (inclusive). When that
