@@ -84,34 +84,114 @@ pub(super) struct Step<'a> {
     pub(super) follows: u32,
 }
 
+impl Step<'_> {
+    /// Where the first (in tour order) of the cities of edge `i` lies.
+    #[inline(always)]
+    fn first_at(&self, i: u8) -> u32 {
+        let i = i as usize;
+        self.at[2 * i + (self.follows >> i & 1 == 0) as usize]
+    }
+
+    /// Which of its edges come in which order along the tour looked at.
+    #[inline(always)]
+    fn tour_order(&self) -> [u8; STEP_EDGES] {
+        let mut order: [u8; STEP_EDGES] = std::array::from_fn(|i| i as u8);
+        // At most three: an insertion sort in place (the library's call cost more).
+        for j in 1..self.t.len() / 2 {
+            for i in (0..j).rev() {
+                if self.first_at(order[i]) > self.first_at(order[i + 1]) {
+                    order.swap(i, i + 1);
+                }
+            }
+        }
+        order
+    }
+}
+
+/// The arrangement a `k`-edge move whose edges come in `order` along the tour leaves
+/// ([`Segments::walk`] by its shape).
+#[inline(always)]
+fn arrangement(k: usize, order: &[u8], follows: u32) -> Option<Arrangement> {
+    arrangements(k)[shape(k, order, follows & ((1 << k) - 1))]
+}
+
 /// The segments a move leaves: segment j runs from the second city of broken edge j to
-/// the first of edge j + 1, the edges in tour order; each (position, first, second).
+/// the first of edge j + 1, the edges in tour order; each (position, first, second), and
+/// which of the move's edges it is.
 struct Segments {
     edges: [(u32, u32, u32); STEP_EDGES],
+    order: [u8; STEP_EDGES],
     k: usize,
+}
+
+/// A new tour as the segments after segment 0, each entered at its start or not.
+type Arrangement = [(u8, bool); STEP_EDGES];
+
+/// A move's shape: which of its edges come in which order along the tour, and which way
+/// each is broken (`follows`). Whether it closes, and how, depends on nothing else.
+fn shape(k: usize, order: &[u8], follows: u32) -> usize {
+    order[..k]
+        .iter()
+        .fold(follows as usize, |s, &i| s * k + i as usize)
+}
+
+/// The arrangement each shape of a `k`-edge move leaves, `None` when it leaves more than
+/// one cycle: found once by walking a move of every shape (walking each move a chain
+/// weighs cost the local search 6-7 % of its time).
+fn arrangements(k: usize) -> &'static [Option<Arrangement>] {
+    static TABLES: OnceLock<Vec<Vec<Option<Arrangement>>>> = OnceLock::new();
+    &TABLES.get_or_init(|| (0..=STEP_EDGES).map(arrange_all).collect())[k]
+}
+
+fn arrange_all(k: usize) -> Vec<Option<Arrangement>> {
+    let shapes = (1 << k) * k.pow(k as u32);
+    let mut table = vec![None; if k < 2 { 0 } else { shapes }];
+    for (index, entry) in table.iter_mut().enumerate() {
+        let (follows, mut code) = (index / k.pow(k as u32), index % k.pow(k as u32));
+        // Edge `order[j]` is the j-th along a tour whose cities lie at their own number.
+        let mut order = [0u8; STEP_EDGES];
+        for j in (0..k).rev() {
+            order[j] = (code % k) as u8;
+            code /= k;
+        }
+        if (1..k).any(|j| order[..j].contains(&order[j])) {
+            continue;
+        }
+        let (mut t, mut at) = ([0u32; 2 * STEP_EDGES], [0u32; 2 * STEP_EDGES]);
+        for (j, &i) in order[..k].iter().enumerate() {
+            let (a, b) = (2 * j as u32, 2 * j as u32 + 1);
+            let i = i as usize;
+            (t[2 * i], t[2 * i + 1]) = if follows >> i & 1 == 1 {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            (at[2 * i], at[2 * i + 1]) = (t[2 * i], t[2 * i + 1]);
+        }
+        let step = Step {
+            t: &t[..2 * k],
+            at: &at[..2 * k],
+            follows: follows as u32,
+        };
+        *entry = Segments::of(step).walk(step.t);
+    }
+    table
 }
 
 impl Segments {
     fn of(step: Step) -> Self {
         let k = step.t.len() / 2;
+        let order = step.tour_order();
         let mut edges = [(0u32, 0u32, 0u32); STEP_EDGES];
-        for (i, edge) in edges.iter_mut().enumerate().take(k) {
-            let (a, b) = (step.t[2 * i], step.t[2 * i + 1]);
+        for (edge, &i) in edges.iter_mut().zip(&order[..k]) {
+            let (a, b) = (step.t[2 * i as usize], step.t[2 * i as usize + 1]);
             *edge = if step.follows >> i & 1 == 1 {
-                (step.at[2 * i], a, b)
+                (step.first_at(i), a, b)
             } else {
-                (step.at[2 * i + 1], b, a)
+                (step.first_at(i), b, a)
             };
         }
-        // At most three, so an insertion sort in place (the library's call cost more).
-        for j in 1..k {
-            for i in (0..j).rev() {
-                if edges[i].0 > edges[i + 1].0 {
-                    edges.swap(i, i + 1);
-                }
-            }
-        }
-        Segments { edges, k }
+        Segments { edges, order, k }
     }
 
     /// The segment `city` ends, and whether it is that segment's start.
@@ -134,7 +214,7 @@ impl Segments {
 
     /// The new tour as segments after segment 0 (each entered at its start or not), or
     /// `None` when the move leaves more than one cycle.
-    fn walk(&self, t: &[u32]) -> Option<[(u8, bool); STEP_EDGES]> {
+    fn walk(&self, t: &[u32]) -> Option<Arrangement> {
         let k = self.k;
         let joined_to = |city: u32| {
             let i = t.iter().position(|&c| c == city).expect("a move's city");
@@ -165,7 +245,8 @@ impl Segments {
 
 /// Whether `step` leaves one tour of the tour looked at.
 pub(super) fn closes(step: Step) -> bool {
-    Segments::of(step).walk(step.t).is_some()
+    let k = step.t.len() / 2;
+    arrangement(k, &step.tour_order(), step.follows).is_some()
 }
 
 /// The reversals that make `step` (which [`closes`]) in the tour looked at, into `out`.
@@ -173,7 +254,7 @@ pub(super) fn reversals(step: Step, out: &mut Vec<Reversal>) {
     let segments = Segments::of(step);
     let k = segments.k;
     out.clear();
-    let Some(arrangement) = segments.walk(step.t) else {
+    let Some(arrangement) = arrangement(k, &segments.order, step.follows) else {
         debug_assert!(false, "a step that does not close");
         return;
     };
