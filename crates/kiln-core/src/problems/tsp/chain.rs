@@ -2,23 +2,28 @@
 //! from `t1`, break (t1, t2), join t2 to a candidate t3, break (t3, t4) on either side of
 //! t3, join t4 to a candidate t5, break (t5, t6) on either side, and close by joining t6
 //! (or t4) to t1 when that leaves one tour and gains. A step that gains nowhere goes on
-//! from its open end with the most gain, the tour looked at through the reversals that
-//! would make the step, until a step gains or none is left. Trying either side of t3 and
-//! t5 reaches the 3-opt moves whose first 2-opt would split the tour (a segment moved
-//! elsewhere), which a chain of 2-opt moves cannot.
+//! from its open end with the most gain, until a step gains or none is left. Trying
+//! either side of t3 and t5 reaches the 3-opt moves whose first 2-opt would split the
+//! tour (a segment moved elsewhere), which a chain of 2-opt moves cannot.
 //!
-//! A reversal costs up to half the tour and most chains lead nowhere, so a chain's steps
-//! are not made while it is tried: the tour is looked at through their reversals.
+//! The reversals that make each step are made as the chain goes and undone if it ends
+//! with no gain, as LKH does, while they move few cities ([`MADE_CITIES`]); beyond, the
+//! tour is looked at through them instead, as a reversal costs up to half the tour and
+//! most chains lead nowhere.
 
 use super::kopt::{self, Reversal, STEP_EDGES, Step};
 use super::problem::TspProblem;
 use super::tour::Run;
 
-/// The most steps a chain takes: the gain criterion ends most chains long before. Each
-/// leaves up to three reversals that every later look at the tour goes through; making
-/// them instead, beyond 12, cost up to half the tour each and left a 1,000,000-city run
-/// in its first descent after 60 s (docs/tuning.md).
+/// The most steps a chain takes: the gain criterion ends most chains long before.
 const CHAIN_STEPS: usize = 50;
+
+/// The most cities a chain moves to make its steps' reversals as it goes (LKH's way),
+/// undoing them if it ends with no gain: a made reversal costs its length once, one looked
+/// through a little at every later look. Longer reversals (up to half the tour) are looked
+/// through: making every one left a 1,000,000-city run in its first descent after 60 s,
+/// and 3,000 or 30,000 made fewer kicks at 100,000 cities (docs/tuning.md).
+const MADE_CITIES: u64 = 10_000;
 
 /// What a chain from one city did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -52,9 +57,14 @@ type Open = (Cities, usize, u32, i64);
 /// The chain's working memory, kept between chains.
 #[derive(Debug, Clone)]
 pub(super) struct Chain {
-    /// The reversals of the steps taken, looked through rather than made.
+    /// The reversals of the steps taken that are looked through rather than made, and
+    /// all of the steps' reversals.
     runs: Vec<Run>,
     made: Vec<Reversal>,
+    /// How many of `made` are made in the tour (the rest are looked through), and how
+    /// many reversals the tour had recorded before them.
+    applied: usize,
+    mark: usize,
     step: Vec<Reversal>,
     /// The step being tried, and the best open one of this depth so far.
     t: Cities,
@@ -72,6 +82,8 @@ impl Chain {
         Chain {
             runs: Vec::with_capacity(3 * CHAIN_STEPS),
             made: Vec::with_capacity(3 * (CHAIN_STEPS + 1)),
+            applied: 0,
+            mark: 0,
             step: Vec::with_capacity(8),
             t: Cities::default(),
             open: None,
@@ -92,6 +104,8 @@ impl Chain {
         for after in [true, false] {
             self.runs.clear();
             self.made.clear();
+            self.applied = 0;
+            self.mark = problem.recorded();
             let at1 = problem.pos_through(&[], t1);
             let (first, at2) = problem.beside_through(&[], at1, after);
             let (mut t2, mut follows, mut gain) = (first, after as u32, problem.cost(t1, first));
@@ -126,25 +140,55 @@ impl Chain {
                 kopt::reversals(t.step(len, self.closing), &mut self.step);
                 self.made.extend_from_slice(&self.step);
                 self.runs.clear();
-                for r in &self.made {
+                for r in &self.made[self.applied..] {
                     problem.exchange(r.u, r.x, r.y, r.v);
                 }
                 found.delta = -gain_closed(problem, &t.t[..len], gain);
                 return Some(&self.made);
             }
+            self.unmake(problem);
         }
         self.runs.clear();
         None
     }
 
-    /// Looks through `step`'s reversals from now on.
-    fn take(&mut self, problem: &TspProblem, step: Step) {
+    /// Takes `step`: makes its reversals and those looked through before, when they move
+    /// few enough cities, else looks through them from now on.
+    fn take(&mut self, problem: &mut TspProblem, step: Step) {
         kopt::reversals(step, &mut self.step);
         for &r in &self.step {
             let run = problem.block_run_through(&self.runs, r.u, r.x, r.y);
             self.runs.push(run);
         }
         self.made.extend_from_slice(&self.step);
+        let n = problem.order().len() as u32;
+        let moved: u64 = self
+            .runs
+            .iter()
+            .map(|r| u64::from(r.span.min(n - 1 - r.span)) + 1)
+            .sum();
+        if moved <= MADE_CITIES {
+            for r in &self.made[self.applied..] {
+                problem.exchange(r.u, r.x, r.y, r.v);
+            }
+            self.applied = self.made.len();
+            self.runs.clear();
+        }
+    }
+
+    /// Undoes the reversals a chain that ends with no gain made.
+    fn unmake(&mut self, problem: &mut TspProblem) {
+        if self.applied == 0 {
+            return;
+        }
+        if problem.recording() {
+            problem.undo_to(self.mark);
+        } else {
+            for r in self.made[..self.applied].iter().rev() {
+                problem.exchange(r.u, r.y, r.x, r.v);
+            }
+        }
+        self.applied = 0;
     }
 
     /// Extends the step whose first `2 * i` cities are in `t` (`follows` as in [`Step`]),
@@ -236,6 +280,8 @@ fn gain_closed(problem: &TspProblem, t: &[u32], gain: i64) -> i64 {
 
 #[cfg(test)]
 mod tests {
+    use super::{Chain, Found};
+    use crate::anneal::Problem;
     use crate::problems::tsp::kopt::tests::one_tour;
     use crate::problems::tsp::problem::{Cost, Init, MoveSet, TspProblem};
     use crate::problems::tsp::{Layout, random};
@@ -298,6 +344,69 @@ mod tests {
                 }
             }
             assert!(weighed > 500, "{weighed} steps weighed");
+        }
+    }
+
+    #[test]
+    fn a_chain_changes_the_energy_by_its_delta_or_leaves_the_tour_as_it_was() {
+        // At 300 cities a chain makes its steps as it goes, so one that ends with no gain
+        // has reversals to undo: through the record while the kicks record, else by hand.
+        let key = |a: u32, b: u32| (a.min(b), a.max(b));
+        let edges = |order: &[u32]| {
+            let mut e: Vec<_> = (0..order.len())
+                .map(|i| key(order[i], order[(i + 1) % order.len()]))
+                .collect();
+            e.sort_unstable();
+            e
+        };
+        for seed in 0..4 {
+            let instance = Arc::new(random::instance(300, Layout::Uniform, seed));
+            let mut rng = Rng::seed_from_u64(seed);
+            let mut p = TspProblem::new(
+                instance,
+                MoveSet::TwoOpt,
+                Cost::Euclidean,
+                5,
+                Init::Random,
+                &mut rng,
+            );
+            let mut chain = Chain::new(300);
+            let recording = seed % 2 == 0;
+            let (mut gained, mut failed) = (0, 0);
+            // A random tour (most chains gain), then a polished one (none does).
+            for polished in [false, true] {
+                // A bounded polish, recorded: a chain that failed to undo would keep it
+                // going, before the assertions below name it.
+                if polished {
+                    p.record(true);
+                    for _ in 0..20 {
+                        if p.polish(None).moves == 0 {
+                            break;
+                        }
+                    }
+                }
+                p.record(recording);
+                for t1 in 0..300 {
+                    let (before, energy, recorded) = (p.order().to_vec(), p.energy(), p.recorded());
+                    let mut found = Found::default();
+                    if chain.from(&mut p, t1, &mut found).is_some() {
+                        gained += 1;
+                        assert_eq!(p.energy() - energy, found.delta as f64, "seed {seed}");
+                    } else if recording {
+                        failed += 1;
+                        assert_eq!(p.order(), &before[..], "seed {seed}, from {t1}");
+                        assert_eq!(p.recorded(), recorded);
+                    } else {
+                        failed += 1;
+                        assert_eq!(edges(p.order()), edges(&before), "seed {seed}, from {t1}");
+                    }
+                }
+                p.record(false);
+            }
+            assert!(
+                gained > 50 && failed > 200,
+                "{gained} gained, {failed} failed"
+            );
         }
     }
 }

@@ -257,6 +257,11 @@ impl TspProblem {
         self.tour.record(on);
     }
 
+    /// Whether the reversals moves make are recorded.
+    pub fn recording(&self) -> bool {
+        self.tour.recording()
+    }
+
     /// How many reversals were recorded.
     pub fn recorded(&self) -> usize {
         self.tour.recorded()

@@ -146,6 +146,11 @@ impl Tour {
         self.recorded = on.then(Vec::new);
     }
 
+    /// Whether the reversals made are recorded.
+    pub(crate) fn recording(&self) -> bool {
+        self.recorded.is_some()
+    }
+
     /// How many reversals were recorded.
     pub(crate) fn recorded(&self) -> usize {
         self.recorded.as_ref().map_or(0, Vec::len)
