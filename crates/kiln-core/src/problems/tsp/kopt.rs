@@ -244,6 +244,7 @@ impl Segments {
 }
 
 /// Whether `step` leaves one tour of the tour looked at.
+#[inline]
 pub(super) fn closes(step: Step) -> bool {
     let k = step.t.len() / 2;
     arrangement(k, &step.tour_order(), step.follows).is_some()
