@@ -60,10 +60,10 @@ pub(super) struct Chain {
     /// The reversals of the steps taken that are looked through rather than made, and
     /// all of the steps' reversals.
     runs: Vec<Run>,
-    made: Vec<Reversal>,
-    /// How many of `made` are made in the tour (the rest are looked through), and how
+    taken: Vec<Reversal>,
+    /// How many of `taken` are made in the tour (the rest are looked through), and how
     /// many reversals the tour had recorded before them.
-    applied: usize,
+    made: usize,
     mark: usize,
     step: Vec<Reversal>,
     /// The step being tried, and the best open one of this depth so far.
@@ -81,8 +81,8 @@ impl Chain {
     pub(super) fn new(n: usize) -> Self {
         Chain {
             runs: Vec::with_capacity(3 * CHAIN_STEPS),
-            made: Vec::with_capacity(3 * (CHAIN_STEPS + 1)),
-            applied: 0,
+            taken: Vec::with_capacity(3 * (CHAIN_STEPS + 1)),
+            made: 0,
             mark: 0,
             step: Vec::with_capacity(8),
             t: Cities::default(),
@@ -103,8 +103,8 @@ impl Chain {
     ) -> Option<&[Reversal]> {
         for after in [true, false] {
             self.runs.clear();
-            self.made.clear();
-            self.applied = 0;
+            self.taken.clear();
+            self.made = 0;
             self.mark = problem.recorded();
             let at1 = problem.pos_through(&[], t1);
             let (first, at2) = problem.beside_through(&[], at1, after);
@@ -138,13 +138,13 @@ impl Chain {
             if let Some(len) = closed {
                 let t = self.t;
                 kopt::reversals(t.step(len, self.closing), &mut self.step);
-                self.made.extend_from_slice(&self.step);
+                self.taken.extend_from_slice(&self.step);
                 self.runs.clear();
-                for r in &self.made[self.applied..] {
+                for r in &self.taken[self.made..] {
                     problem.exchange(r.u, r.x, r.y, r.v);
                 }
                 found.delta = -gain_closed(problem, &t.t[..len], gain);
-                return Some(&self.made);
+                return Some(&self.taken);
             }
             self.unmake(problem);
         }
@@ -160,7 +160,7 @@ impl Chain {
             let run = problem.block_run_through(&self.runs, r.u, r.x, r.y);
             self.runs.push(run);
         }
-        self.made.extend_from_slice(&self.step);
+        self.taken.extend_from_slice(&self.step);
         let n = problem.order().len() as u32;
         let moved: u64 = self
             .runs
@@ -168,27 +168,27 @@ impl Chain {
             .map(|r| u64::from(r.span.min(n - 1 - r.span)) + 1)
             .sum();
         if moved <= MADE_CITIES {
-            for r in &self.made[self.applied..] {
+            for r in &self.taken[self.made..] {
                 problem.exchange(r.u, r.x, r.y, r.v);
             }
-            self.applied = self.made.len();
+            self.made = self.taken.len();
             self.runs.clear();
         }
     }
 
     /// Undoes the reversals a chain that ends with no gain made.
     fn unmake(&mut self, problem: &mut TspProblem) {
-        if self.applied == 0 {
+        if self.made == 0 {
             return;
         }
         if problem.recording() {
             problem.undo_to(self.mark);
         } else {
-            for r in self.made[..self.applied].iter().rev() {
+            for r in self.taken[..self.made].iter().rev() {
                 problem.exchange(r.u, r.y, r.x, r.v);
             }
         }
-        self.applied = 0;
+        self.made = 0;
     }
 
     /// Extends the step whose first `2 * i` cities are in `t` (`follows` as in [`Step`]),
@@ -282,12 +282,26 @@ fn gain_closed(problem: &TspProblem, t: &[u32], gain: i64) -> i64 {
 mod tests {
     use super::{Chain, Found};
     use crate::anneal::Problem;
-    use crate::problems::tsp::kopt::tests::one_tour;
+    use crate::problems::tsp::kopt::tests::{edges, one_tour};
     use crate::problems::tsp::problem::{Cost, Init, MoveSet, TspProblem};
     use crate::problems::tsp::{Layout, random};
     use crate::search::Rng;
     use rand::SeedableRng;
     use std::sync::Arc;
+
+    /// A random tour of 300 random cities.
+    fn random_tour(seed: u64) -> TspProblem {
+        let instance = Arc::new(random::instance(300, Layout::Uniform, seed));
+        let mut rng = Rng::seed_from_u64(seed);
+        TspProblem::new(
+            instance,
+            MoveSet::TwoOpt,
+            Cost::Euclidean,
+            5,
+            Init::Random,
+            &mut rng,
+        )
+    }
 
     #[test]
     fn a_polished_tour_has_no_gaining_first_step_left() {
@@ -295,16 +309,7 @@ mod tests {
         // candidates, either side of each, the gain criterion at t3 and t5), by brute
         // force: a chain of 2-opt moves misses the ones that move a segment elsewhere.
         for seed in 0..6 {
-            let instance = Arc::new(random::instance(300, Layout::Uniform, seed));
-            let mut rng = Rng::seed_from_u64(seed);
-            let mut p = TspProblem::new(
-                instance,
-                MoveSet::TwoOpt,
-                Cost::Euclidean,
-                5,
-                Init::Random,
-                &mut rng,
-            );
+            let mut p = random_tour(seed);
             while p.polish(None).moves > 0 {}
             let mut weighed = 0;
             for t1 in 0..300 {
@@ -351,25 +356,8 @@ mod tests {
     fn a_chain_changes_the_energy_by_its_delta_or_leaves_the_tour_as_it_was() {
         // At 300 cities a chain makes its steps as it goes, so one that ends with no gain
         // has reversals to undo: through the record while the kicks record, else by hand.
-        let key = |a: u32, b: u32| (a.min(b), a.max(b));
-        let edges = |order: &[u32]| {
-            let mut e: Vec<_> = (0..order.len())
-                .map(|i| key(order[i], order[(i + 1) % order.len()]))
-                .collect();
-            e.sort_unstable();
-            e
-        };
         for seed in 0..4 {
-            let instance = Arc::new(random::instance(300, Layout::Uniform, seed));
-            let mut rng = Rng::seed_from_u64(seed);
-            let mut p = TspProblem::new(
-                instance,
-                MoveSet::TwoOpt,
-                Cost::Euclidean,
-                5,
-                Init::Random,
-                &mut rng,
-            );
+            let mut p = random_tour(seed);
             let mut chain = Chain::new(300);
             let recording = seed % 2 == 0;
             let (mut gained, mut failed) = (0, 0);

@@ -300,7 +300,8 @@ pub(super) mod tests {
     use std::collections::BTreeSet;
     use std::sync::Arc;
 
-    fn edges(order: &[u32]) -> BTreeSet<(u32, u32)> {
+    /// A tour's edges, each (smaller city, larger).
+    pub(in crate::problems::tsp) fn edges(order: &[u32]) -> BTreeSet<(u32, u32)> {
         let n = order.len();
         (0..n)
             .map(|i| {
