@@ -130,8 +130,8 @@ impl Chain {
                 // The next step breaks the edge this one closed with, (t[len - 1], t1).
                 t2 = t.t[len - 1];
                 self.t.at[1] = problem.pos_through(&self.runs, t2);
-                let (next, _) = problem.beside_through(&self.runs, self.t.at[1], false);
-                follows = (next == t1) as u32;
+                let (before, _) = problem.beside_through(&self.runs, self.t.at[1], false);
+                follows = (before == t1) as u32;
                 gain = g;
             }
             self.unjoin();

@@ -96,7 +96,7 @@ impl Step<'_> {
     #[inline(always)]
     fn tour_order(&self) -> [u8; STEP_EDGES] {
         let mut order: [u8; STEP_EDGES] = std::array::from_fn(|i| i as u8);
-        // At most three: an insertion sort in place (the library's call cost more).
+        // At most three: an insertion sort in place.
         for j in 1..self.t.len() / 2 {
             for i in (0..j).rev() {
                 if self.first_at(order[i]) > self.first_at(order[i + 1]) {
