@@ -106,16 +106,17 @@ impl Chain {
             self.taken.clear();
             self.made = 0;
             self.mark = problem.recorded();
-            let at1 = problem.pos_through(&[], t1);
-            let (first, at2) = problem.beside_through(&[], at1, after);
-            let (mut t2, mut follows, mut gain) = (first, after as u32, problem.cost(t1, first));
-            self.t.at[1] = at2;
+            let mut t2 = problem.neighbour_through(&[], t1, after);
+            let mut gain = problem.cost(t1, t2);
             let mut closed = None;
             for _ in 0..CHAIN_STEPS {
                 self.open = None;
                 self.t.t[0] = t1;
                 self.t.t[1] = t2;
                 self.t.at[0] = problem.pos_through(&self.runs, t1);
+                self.t.at[1] = problem.pos_through(&self.runs, t2);
+                let (before, _) = problem.beside_through(&self.runs, self.t.at[1], false);
+                let follows = (before == t1) as u32;
                 if let Some(len) = self.extend(problem, 1, follows, gain, found) {
                     closed = Some(len);
                     break;
@@ -129,9 +130,6 @@ impl Chain {
                 }
                 // The next step breaks the edge this one closed with, (t[len - 1], t1).
                 t2 = t.t[len - 1];
-                self.t.at[1] = problem.pos_through(&self.runs, t2);
-                let (before, _) = problem.beside_through(&self.runs, self.t.at[1], false);
-                follows = (before == t1) as u32;
                 gain = g;
             }
             self.unjoin();
@@ -139,10 +137,7 @@ impl Chain {
                 let t = self.t;
                 kopt::reversals(t.step(len, self.closing), &mut self.step);
                 self.taken.extend_from_slice(&self.step);
-                self.runs.clear();
-                for r in &self.taken[self.made..] {
-                    problem.exchange(r.u, r.x, r.y, r.v);
-                }
+                self.make_taken(problem);
                 found.delta = -gain_closed(problem, &t.t[..len], gain);
                 return Some(&self.taken);
             }
@@ -168,12 +163,18 @@ impl Chain {
             .map(|r| u64::from(r.span.min(n - 1 - r.span)) + 1)
             .sum();
         if moved <= MADE_CITIES {
-            for r in &self.taken[self.made..] {
-                problem.exchange(r.u, r.x, r.y, r.v);
-            }
-            self.made = self.taken.len();
-            self.runs.clear();
+            self.make_taken(problem);
         }
+    }
+
+    /// Makes the reversals taken and not made yet, those looked through among them: the
+    /// tour is then the one the chain looked at.
+    fn make_taken(&mut self, problem: &mut TspProblem) {
+        for r in &self.taken[self.made..] {
+            problem.exchange(r.u, r.x, r.y, r.v);
+        }
+        self.made = self.taken.len();
+        self.runs.clear();
     }
 
     /// Undoes the reversals a chain that ends with no gain made.

@@ -157,7 +157,7 @@ fn arrange_all(k: usize) -> Vec<Option<Arrangement>> {
         if (1..k).any(|j| order[..j].contains(&order[j])) {
             continue;
         }
-        let (mut t, mut at) = ([0u32; 2 * STEP_EDGES], [0u32; 2 * STEP_EDGES]);
+        let mut t = [0u32; 2 * STEP_EDGES];
         for (j, &i) in order[..k].iter().enumerate() {
             let (a, b) = (2 * j as u32, 2 * j as u32 + 1);
             let i = i as usize;
@@ -166,11 +166,10 @@ fn arrange_all(k: usize) -> Vec<Option<Arrangement>> {
             } else {
                 (b, a)
             };
-            (at[2 * i], at[2 * i + 1]) = (t[2 * i], t[2 * i + 1]);
         }
         let step = Step {
             t: &t[..2 * k],
-            at: &at[..2 * k],
+            at: &t[..2 * k],
             follows: follows as u32,
         };
         *entry = Segments::of(step).walk(step.t);
