@@ -75,7 +75,7 @@ pub struct TspArgs {
     /// Iterated local search after the anneal, for --kick-share of the budget: kick the
     /// tour (a double bridge), descend again, go on from it unless it is longer by more than
     /// a threshold that falls to 0 over each epoch (epochs double in length and restart from
-    /// the best tour; the anneal before takes at most 20,000 steps per city). The default;
+    /// the best tour; the anneal before takes at most 10,000 steps per city). The default;
     /// the flag is kept for older command lines.
     #[arg(long, conflicts_with = "no_polish", help_heading = "TSP model")]
     pub ils: bool,

@@ -227,28 +227,25 @@ pub struct Setup {
 const DESCENT_SHARE: f64 = 0.01;
 
 /// The most steps the first anneal takes before the kicks, per city, however long the time
-/// limit (`anneal_cap`): `SHORT_ANNEAL` up to `SHORT_UP_TO` cities, `LONG_ANNEAL` above.
-/// Small instances need no more before the kicks find their best tour, and those whose
-/// kicks stall get longer re-anneals (`TspPipeline`); above, a short anneal left lin318,
-/// pcb442, rat783 and pr1002 further from the optimum at 30 s, the kicks' epochs (and so
-/// the time to see them stall) growing with the cities. So a generous limit does not delay
-/// the answer (docs/benchmarks.md, "Anytime"; caps compared: docs/tuning.md).
+/// limit (`anneal_cap`): `SHORT_ANNEAL` up to `SHORT_UP_TO` cities. Small instances need no
+/// more before the kicks find their best tour, and those whose kicks stall get longer
+/// re-anneals (`TspPipeline`). So a generous limit does not delay the answer
+/// (docs/benchmarks.md, "Anytime"; caps compared: docs/tuning.md).
 ///
-/// Which anneal an instance needs is the instance's more than its size's, so above
-/// `SHORT_UP_TO` cities chains side by side take both: every second chain anneals
-/// `SECOND_ANNEAL` steps a city, and the first chain to the optimum ends the run (on 442-783
-/// cities the optimum came sooner on most instances; docs/tuning.md).
+/// Above `SHORT_UP_TO` cities which anneal an instance needs is the instance's more than its
+/// size's, so chains side by side take both: every first chain of a pair anneals
+/// `LONG_ANNEAL` steps a city, the second `SHORT_ANNEAL`, and the first chain to the optimum
+/// ends the run (docs/tuning.md).
 const SHORT_ANNEAL: u64 = 2_000;
-const LONG_ANNEAL: u64 = 20_000;
-const SECOND_ANNEAL: u64 = 5_000;
+const LONG_ANNEAL: u64 = 10_000;
 const SHORT_UP_TO: usize = 250;
 
 /// The first anneal's cap in steps for `n` cities on chain `k` (from 0).
 fn anneal_cap(n: usize, k: usize) -> u64 {
-    let per_city = match (n <= SHORT_UP_TO, k % 2) {
-        (true, _) => SHORT_ANNEAL,
-        (false, 0) => LONG_ANNEAL,
-        (false, _) => SECOND_ANNEAL,
+    let per_city = if n > SHORT_UP_TO && k % 2 == 0 {
+        LONG_ANNEAL
+    } else {
+        SHORT_ANNEAL
     };
     per_city * n as u64
 }
