@@ -242,7 +242,7 @@ const SHORT_UP_TO: usize = 250;
 
 /// The first anneal's cap in steps for `n` cities on chain `k` (from 0).
 fn anneal_cap(n: usize, k: usize) -> u64 {
-    let per_city = if n > SHORT_UP_TO && k % 2 == 0 {
+    let per_city = if n > SHORT_UP_TO && k.is_multiple_of(2) {
         LONG_ANNEAL
     } else {
         SHORT_ANNEAL
