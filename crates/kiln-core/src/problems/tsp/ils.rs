@@ -226,8 +226,8 @@ fn kick(problem: &TspProblem, rng: &mut Rng) -> Move {
 /// fixed threshold left runs stuck in one tour far from the optimum, which no kick undoes
 /// while only near-equal tours are taken. Since the chains got faster, one edge reaches the
 /// optimum of 575-1,084-city instances sooner than two, but leaves 10,000-city tours a
-/// little longer; the line between is the alpha candidates' (untested between 1,002 and
-/// 10,000 cities; docs/tuning.md).
+/// little longer; the line between is the alpha candidates' (at 2,000-5,000 cities the two
+/// were level; docs/tuning.md).
 const THRESHOLD: f64 = 1.0;
 const LARGE_THRESHOLD: f64 = 2.0;
 const LARGE_FROM: usize = 2_000;
