@@ -60,6 +60,8 @@ struct Report {
     reheats: u64,
     /// Re-anneals from the best tour, made when the kicks stalled.
     reanneals: u32,
+    /// Trial tours the kicks started again from when they stalled.
+    trials: u32,
     /// What ran: annealing alone, annealing then a greedy descent, or annealing then the
     /// iterated local search.
     search: Search,
@@ -181,6 +183,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
         restarts: annealed.restarts,
         reheats: annealed.reheats,
         reanneals: outcome.reanneals,
+        trials: outcome.trials,
         search: args.search,
         reason: match (stop, annealed.reason) {
             (Stop::Interrupted, _) => StopReason::Interrupted,

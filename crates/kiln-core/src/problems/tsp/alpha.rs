@@ -325,6 +325,18 @@ impl PathMax {
     }
 }
 
+/// Each city's parent in the minimum spanning tree of the sparse graph under the ascent's
+/// penalties (`u32::MAX` at the root): the tree edges, those of alpha 0, are the ones an
+/// optimal tour most likely uses.
+pub(super) fn tree_parents(
+    graph: &Sparse,
+    distance: impl Fn(u32, u32) -> u32,
+    iterations: usize,
+) -> Vec<u32> {
+    let pi = ascent(graph, &distance, iterations, None);
+    spanning_tree(graph, &pi, &distance).parent
+}
+
 /// The alpha of every sparse edge, city by city in the graph's order (`Sparse::edges`),
 /// under penalties `pi`: the edge's penalised weight less the heaviest on the spanning
 /// tree's path between its ends.

@@ -49,6 +49,28 @@ impl Distances {
     }
 }
 
+/// The sparse graph alpha-nearness is measured on for `k` candidates, or `None` when its
+/// lists would not be done by `until`.
+fn sparse_graph(
+    instance: &Instance,
+    distances: &Distances,
+    k: usize,
+    until: Option<Instant>,
+) -> Option<Sparse> {
+    let n = instance.len();
+    let sparse_k = alpha::sparse_k(k).min(n - 1);
+    let by = Deadlines {
+        exact: until,
+        done: until,
+    };
+    let distance = |a, b| distances.get(a, b);
+    let (sparse, late) = nearest(instance, sparse_k, distance, by, Some(REACH * sparse_k));
+    if late.is_some() {
+        return None;
+    }
+    Some(Sparse::new(n, sparse_k, &sparse, distance))
+}
+
 /// `k` near cities of every city, nearest first, in one flat array: the nearest of each
 /// quadrant around it, then the nearest of the rest (`quadrant`); and the length of the
 /// edge to each, the first the local search weighs from a city (computing it was most of
@@ -87,20 +109,20 @@ impl Neighbours {
     ) -> Option<Self> {
         let n = instance.len();
         let k = k.clamp(1, n - 1);
-        let sparse_k = alpha::sparse_k(k).min(n - 1);
-        let by = Deadlines {
-            exact: until,
-            done: until,
-        };
+        let graph = sparse_graph(instance, distances, k, until)?;
         let distance = |a, b| distances.get(a, b);
-        let (sparse, late) = nearest(instance, sparse_k, distance, by, Some(REACH * sparse_k));
-        if late.is_some() {
-            return None;
-        }
-        let graph = Sparse::new(n, sparse_k, &sparse, distance);
-        drop(sparse);
         let lists = alpha::candidates(&graph, k, distance, alpha::ascent_trees(n), until);
         Some(Self::of_lists(k, lists, distances, false))
+    }
+
+    /// Each city's parent in the spanning tree alpha-nearness is measured on, for `k`
+    /// candidates (`u32::MAX` at the root).
+    pub(crate) fn tree_parents(instance: &Instance, distances: &Distances, k: usize) -> Vec<u32> {
+        let n = instance.len();
+        let k = k.clamp(1, n - 1);
+        let graph = sparse_graph(instance, distances, k, None).expect("no deadline to miss");
+        let distance = |a, b| distances.get(a, b);
+        alpha::tree_parents(&graph, distance, alpha::ascent_trees(n))
     }
 
     fn of_lists(k: usize, lists: Vec<u32>, distances: &Distances, nearest_first: bool) -> Self {

@@ -13,6 +13,7 @@ pub mod nearest;
 pub mod pipeline;
 pub mod problem;
 mod quadrant;
+mod trial;
 pub mod random;
 pub mod tour;
 pub mod tour_file;

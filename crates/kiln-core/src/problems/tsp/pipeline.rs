@@ -9,6 +9,7 @@ use rand::SeedableRng;
 
 use super::ils::{self, Descent, Halt, KickStats, Kicks};
 use super::problem::{TspProblem, TspSnapshot};
+use super::trial::TrialTours;
 use crate::anneal::{Problem, Runner};
 use crate::search::{
     Control, Explained, Outcome, Phase, PhaseWork, Rng, Sample, Search, StopReason,
@@ -137,6 +138,10 @@ pub struct TspPipeline {
     found: (f64, Phase),
     /// Re-anneals begun so far.
     reanneals: u32,
+    /// Trial tours the kicks started again from so far.
+    trials: u32,
+    /// What trial tours are made from, once the first is.
+    trial_tours: Option<TrialTours>,
     /// Steps of the re-anneals that have ended.
     reannealed: u64,
     /// The first anneal, once it has ended.
@@ -166,6 +171,9 @@ const REANNEAL_SHARE: f64 = 0.2;
 /// A re-anneal's start temperature, as a share of the first anneal's: hot enough to leave
 /// the best tour's region, cool enough to keep some of it (docs/tuning.md).
 const REANNEAL_START: f64 = 0.5;
+
+/// Mixed into the kicks' seed for the trial tours' generator.
+const TRIAL_SEED: u64 = 0x7472_6961;
 
 /// `a` and `b` added up: what local searches one after the other did.
 fn sum(a: KickStats, b: KickStats) -> KickStats {
@@ -197,6 +205,8 @@ pub struct PipelineOutcome {
     pub annealed_length: u64,
     /// Re-anneals made when the kicks stalled.
     pub reanneals: u32,
+    /// Trial tours the kicks started again from when they stalled.
+    pub trials: u32,
     /// Which phase found `best`.
     pub found_by: Phase,
     /// Why the whole run ended.
@@ -217,6 +227,8 @@ impl TspPipeline {
             earlier: (KickStats::default(), Duration::ZERO),
             found,
             reanneals: 0,
+            trials: 0,
+            trial_tours: None,
             reannealed: 0,
             first: None,
             given: budget,
@@ -294,6 +306,11 @@ impl TspPipeline {
                 self.runner.energy()
             }
         };
+        self.begin_local(problem, annealed, anneal_reason);
+    }
+
+    /// Starts the local search on `problem`, whose tour has energy `annealed`.
+    fn begin_local(&mut self, problem: TspProblem, annealed: f64, anneal_reason: StopReason) {
         let budget = ils::Budget {
             target: self
                 .runner
@@ -306,7 +323,7 @@ impl TspPipeline {
         let way = match self.then {
             Then::Kicks { seed } => Way::Kicks(Box::new(Kicks::new(
                 &problem,
-                Rng::seed_from_u64(seed.wrapping_add(u64::from(self.reanneals))),
+                Rng::seed_from_u64(seed.wrapping_add(u64::from(self.restarts()))),
                 budget,
             ))),
             _ => {
@@ -354,15 +371,53 @@ impl TspPipeline {
         )
     }
 
+    /// Trial tours and re-anneals so far: the stalls the kicks were left at.
+    fn restarts(&self) -> u32 {
+        self.reanneals + self.trials
+    }
+
+    /// Leaves the stalled kicks to start again, by turns from a trial tour (the first time)
+    /// and from a re-anneal: either alone left more runs in a trap (docs/tuning.md).
+    fn after_stall(&mut self) {
+        if self.restarts().is_multiple_of(2) {
+            self.trial();
+        } else {
+            self.reanneal();
+        }
+    }
+
+    /// Leaves the stalled kicks, taking what they spent from the local search's budget;
+    /// why the anneal before them ended.
+    fn leave_stalled(&mut self) -> Option<StopReason> {
+        let local = self.local.as_ref()?;
+        let (spent, reason) = (local.stats().evaluations, local.anneal_reason);
+        self.leave_local();
+        self.budget.evaluations = self.budget.evaluations.saturating_sub(spent);
+        Some(reason)
+    }
+
+    /// Starts the kicks again from a trial tour made from the best tour.
+    fn trial(&mut self) {
+        let (Then::Kicks { seed }, Some(reason)) = (self.then, self.leave_stalled()) else {
+            return;
+        };
+        let best = self.best_tour().tour;
+        let mut problem = self.runner.problem().clone();
+        let trials = (self.trial_tours).get_or_insert_with(|| TrialTours::new(&problem));
+        let mut rng = Rng::seed_from_u64((seed ^ TRIAL_SEED).wrapping_add(u64::from(self.trials)));
+        problem.set_order(&trials.tour(&problem, &best, &mut rng));
+        self.trials += 1;
+        let energy = problem.energy();
+        self.begin_local(problem, energy, reason);
+    }
+
     /// Leaves the stalled kicks for a re-anneal from the best tour, longer each time,
     /// within what is left of the local search's budget.
     fn reanneal(&mut self) {
-        let spent = self.local.as_ref().map_or(0, |l| l.stats().evaluations);
-        self.leave_local();
-        self.budget.evaluations = self.budget.evaluations.saturating_sub(spent);
+        self.leave_stalled();
         let n = self.runner.problem().order().len() as u64;
         let steps =
-            ((REANNEAL_STEPS_PER_CITY * n) << self.reanneals.min(20)).min(self.budget.evaluations);
+            ((REANNEAL_STEPS_PER_CITY * n) << self.restarts().min(20)).min(self.budget.evaluations);
         let time = (self.budget.deadline).map(|d| {
             d.saturating_duration_since(Instant::now())
                 .mul_f64(REANNEAL_SHARE)
@@ -458,6 +513,7 @@ impl TspPipeline {
             annealed_energy: first.energy,
             annealed_length: first.length,
             reanneals: self.reanneals,
+            trials: self.trials,
             found_by,
             reason,
         }
@@ -492,7 +548,7 @@ impl Search for TspPipeline {
             done += local.step(n - done);
             if self.stalled() {
                 self.note_running();
-                self.reanneal();
+                self.after_stall();
                 return done;
             }
         }
@@ -790,9 +846,10 @@ mod tests {
     }
 
     #[test]
-    fn kicks_that_stall_anneal_again_as_a_named_phase_whatever_the_batches() {
+    fn kicks_that_stall_start_from_a_trial_tour_then_anneal_again_whatever_the_batches() {
         // 60 cities: the kicks find their best tour within their first epoch (1.2M
-        // evaluations), the second finds nothing shorter, then a re-anneal and kicks again.
+        // evaluations), the second finds nothing shorter; they start again from a trial
+        // tour, stall again, and a re-anneal (a named phase) and kicks follow.
         let ends: Vec<_> = [997, u64::MAX]
             .into_iter()
             .map(|batch| {
@@ -804,6 +861,13 @@ mod tests {
             .collect();
         let (samples, phases, outcome) = &ends[0];
         assert!(outcome.reanneals >= 1, "{} re-anneals", outcome.reanneals);
+        // By turns, a trial tour first.
+        assert!(
+            (outcome.reanneals..=outcome.reanneals + 1).contains(&outcome.trials),
+            "{} trials, {} re-anneals",
+            outcome.trials,
+            outcome.reanneals
+        );
         let named: Vec<_> = phases.iter().map(|w| w.phase).collect();
         assert_eq!(named, [Phase::Anneal, Phase::LocalSearch, Phase::Reanneal]);
         assert_eq!(phases[0].steps, 20_000);
@@ -834,6 +898,7 @@ mod tests {
         let (_, other_phases, other) = &ends[1];
         assert_eq!(other.best.tour, outcome.best.tour);
         assert_eq!(other.reanneals, outcome.reanneals);
+        assert_eq!(other.trials, outcome.trials);
         let work = |ws: &[PhaseWork]| ws.iter().map(|w| (w.phase, w.steps)).collect::<Vec<_>>();
         assert_eq!(work(other_phases), work(phases));
     }

@@ -236,6 +236,12 @@ impl TspProblem {
         }
     }
 
+    /// Each city's parent in the spanning tree alpha-nearness is measured on
+    /// (`u32::MAX` at the root): its edges are the ones an optimal tour most likely uses.
+    pub fn tree_parents(&self) -> Vec<u32> {
+        Neighbours::tree_parents(&self.instance, &self.distances, self.neighbours.k)
+    }
+
     /// The cities the tour visits.
     pub fn instance(&self) -> &Arc<Instance> {
         &self.instance
