@@ -325,15 +325,17 @@ impl PathMax {
     }
 }
 
-/// Each city's parent in the minimum spanning tree of the sparse graph under the ascent's
-/// penalties (`u32::MAX` at the root): the tree edges, those of alpha 0, are the ones an
-/// optimal tour most likely uses.
+/// Each city's parent in the minimum spanning tree of the sparse graph under the penalties
+/// of at most `iterations` trees of the ascent, or what of them ends by `until` (`u32::MAX`
+/// at the root): the tree edges, those of alpha 0, are the ones an optimal tour most likely
+/// uses.
 pub(super) fn tree_parents(
     graph: &Sparse,
     distance: impl Fn(u32, u32) -> u32,
     iterations: usize,
+    until: Option<Instant>,
 ) -> Vec<u32> {
-    let pi = ascent(graph, &distance, iterations, None);
+    let pi = ascent(graph, &distance, iterations, until);
     spanning_tree(graph, &pi, &distance).parent
 }
 

@@ -116,13 +116,18 @@ impl Neighbours {
     }
 
     /// Each city's parent in the spanning tree alpha-nearness is measured on, for `k`
-    /// candidates (`u32::MAX` at the root).
-    pub(crate) fn tree_parents(instance: &Instance, distances: &Distances, k: usize) -> Vec<u32> {
+    /// candidates (`u32::MAX` at the root), its ascent cut short at `until`.
+    pub(crate) fn tree_parents(
+        instance: &Instance,
+        distances: &Distances,
+        k: usize,
+        until: Option<Instant>,
+    ) -> Vec<u32> {
         let n = instance.len();
         let k = k.clamp(1, n - 1);
         let graph = sparse_graph(instance, distances, k, None).expect("no deadline to miss");
         let distance = |a, b| distances.get(a, b);
-        alpha::tree_parents(&graph, distance, alpha::ascent_trees(n))
+        alpha::tree_parents(&graph, distance, alpha::ascent_trees(n), until)
     }
 
     fn of_lists(k: usize, lists: Vec<u32>, distances: &Distances, nearest_first: bool) -> Self {

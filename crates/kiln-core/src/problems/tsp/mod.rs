@@ -13,10 +13,10 @@ pub mod nearest;
 pub mod pipeline;
 pub mod problem;
 mod quadrant;
-mod trial;
 pub mod random;
 pub mod tour;
 pub mod tour_file;
+mod trial;
 pub mod tsplib;
 
 pub use instance::{Bounds, Instance, Metric, Point};

@@ -403,7 +403,8 @@ impl TspPipeline {
         };
         let best = self.best_tour().tour;
         let mut problem = self.runner.problem().clone();
-        let trials = (self.trial_tours).get_or_insert_with(|| TrialTours::new(&problem));
+        let until = self.budget.deadline;
+        let trials = (self.trial_tours).get_or_insert_with(|| TrialTours::new(&problem, until));
         let mut rng = Rng::seed_from_u64((seed ^ TRIAL_SEED).wrapping_add(u64::from(self.trials)));
         problem.set_order(&trials.tour(&problem, &best, &mut rng));
         self.trials += 1;

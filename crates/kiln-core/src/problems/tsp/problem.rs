@@ -238,8 +238,9 @@ impl TspProblem {
 
     /// Each city's parent in the spanning tree alpha-nearness is measured on
     /// (`u32::MAX` at the root): its edges are the ones an optimal tour most likely uses.
-    pub fn tree_parents(&self) -> Vec<u32> {
-        Neighbours::tree_parents(&self.instance, &self.distances, self.neighbours.k)
+    /// The penalties' ascent stops at `until` (at 10,000 cities it takes about 0.4 s).
+    pub fn tree_parents(&self, until: Option<Instant>) -> Vec<u32> {
+        Neighbours::tree_parents(&self.instance, &self.distances, self.neighbours.k, until)
     }
 
     /// The cities the tour visits.

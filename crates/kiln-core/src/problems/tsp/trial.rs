@@ -7,6 +7,8 @@
 //! end on the same tour one unit above the optimum, which differs from it in pieces that
 //! are no tour on their own); a trial tour leaves it (docs/tuning.md).
 
+use std::time::Instant;
+
 use rand::RngExt;
 
 use super::nearest::Unvisited;
@@ -21,10 +23,10 @@ pub(super) struct TrialTours {
 }
 
 impl TrialTours {
-    /// The tree of `problem`'s instance.
-    pub(super) fn new(problem: &TspProblem) -> Self {
+    /// The tree of `problem`'s instance, its penalties' ascent cut short at `until`.
+    pub(super) fn new(problem: &TspProblem, until: Option<Instant>) -> Self {
         TrialTours {
-            parent: problem.tree_parents(),
+            parent: problem.tree_parents(until),
         }
     }
 
@@ -56,7 +58,8 @@ impl TrialTours {
             let beside = [best[(i + 1) % n], best[(i + n - 1) % n]];
             options.clear();
             options.extend(
-                (beside.into_iter()).filter(|&b| !visited[b as usize] && self.is_tree_edge(city, b)),
+                (beside.into_iter())
+                    .filter(|&b| !visited[b as usize] && self.is_tree_edge(city, b)),
             );
             if options.is_empty() {
                 let free = problem.candidates(city).iter();
@@ -84,7 +87,14 @@ mod tests {
     fn problem(n: usize, seed: u64) -> TspProblem {
         let instance = Arc::new(random::instance(n, Layout::Uniform, seed));
         let mut rng = Rng::seed_from_u64(seed);
-        TspProblem::new(instance, MoveSet::TwoOpt, Cost::Euclidean, 5, Init::Nearest, &mut rng)
+        TspProblem::new(
+            instance,
+            MoveSet::TwoOpt,
+            Cost::Euclidean,
+            5,
+            Init::Nearest,
+            &mut rng,
+        )
     }
 
     fn edges(tour: &[u32]) -> std::collections::HashSet<(u32, u32)> {
@@ -102,12 +112,16 @@ mod tests {
         let mut problem = problem(400, 3);
         problem.polish(None);
         let best = problem.order().to_vec();
-        let trials = TrialTours::new(&problem);
+        let trials = TrialTours::new(&problem, None);
         let tree_edges: Vec<(u32, u32)> = edges(&best)
             .into_iter()
             .filter(|&(a, b)| trials.is_tree_edge(a, b))
             .collect();
-        assert!(tree_edges.len() > best.len() / 2, "{} tree edges", tree_edges.len());
+        assert!(
+            tree_edges.len() > best.len() / 2,
+            "{} tree edges",
+            tree_edges.len()
+        );
         for seed in 0..5 {
             let tour = trials.tour(&problem, &best, &mut Rng::seed_from_u64(seed));
             let mut sorted = tour.clone();
@@ -116,7 +130,11 @@ mod tests {
             let kept = edges(&tour);
             let tree_kept = tree_edges.iter().filter(|e| kept.contains(e)).count();
             // The walk breaks off the best tour only where it meets a city already taken.
-            assert!(tree_kept * 10 >= tree_edges.len() * 9, "{tree_kept} of {}", tree_edges.len());
+            assert!(
+                tree_kept * 10 >= tree_edges.len() * 9,
+                "{tree_kept} of {}",
+                tree_edges.len()
+            );
             assert_ne!(edges(&tour), edges(&best), "a trial tour is the best tour");
             let again = trials.tour(&problem, &best, &mut Rng::seed_from_u64(seed));
             assert_eq!(again, tour);
@@ -126,7 +144,7 @@ mod tests {
     #[test]
     fn the_tree_spans_every_city() {
         let problem = problem(300, 5);
-        let trials = TrialTours::new(&problem);
+        let trials = TrialTours::new(&problem, None);
         let roots = trials.parent.iter().filter(|&&p| p == u32::MAX).count();
         assert_eq!(roots, 1);
         for city in 0..300u32 {
@@ -137,7 +155,11 @@ mod tests {
                     p => at = p,
                 }
             }
-            assert_eq!(trials.parent[at as usize], u32::MAX, "city {city} never reaches the root");
+            assert_eq!(
+                trials.parent[at as usize],
+                u32::MAX,
+                "city {city} never reaches the root"
+            );
         }
     }
 }
