@@ -1,7 +1,8 @@
 //! Trial tours (LKH's way of starting a trial again): a walk that follows the best tour
 //! wherever its edge is one of the spanning tree's that alpha-nearness is measured on (the
 //! edges an optimal tour most likely uses), and elsewhere goes to a random unvisited
-//! candidate, or to the nearest unvisited city when every candidate is taken. The kicks
+//! candidate, or to the nearest unvisited city when every candidate is taken (LKH's
+//! `ChooseInitialTour` goes to a random one, a long edge for the kicks to undo). The kicks
 //! start again from it when they stall: what is likely right is kept, the rest is built
 //! anew. Kicks and re-anneals leave some instances in one deep trap (most seeds of rat575
 //! end on the same tour one unit above the optimum, which differs from it in pieces that
