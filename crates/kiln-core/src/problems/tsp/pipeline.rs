@@ -398,7 +398,11 @@ impl TspPipeline {
 
     /// Starts the kicks again from a trial tour made from the best tour.
     fn trial(&mut self) {
-        let (Then::Kicks { seed }, Some(reason)) = (self.then, self.leave_stalled()) else {
+        // Only kicks stall; the seed is read before they are left.
+        let Then::Kicks { seed } = self.then else {
+            return;
+        };
+        let Some(reason) = self.leave_stalled() else {
             return;
         };
         let best = self.best_tour().tour;
