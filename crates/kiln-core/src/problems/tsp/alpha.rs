@@ -18,11 +18,11 @@ use std::time::Instant;
 const SCALE: i64 = 100;
 
 /// Trees of the subgradient ascent for `n` cities: 100 up to 10,000 cities, where they
-/// left tours shorter at equal wall time than 30 did (and 300 no shorter), falling to 30
-/// from about 33,000 so that the ascent costs no more there than it did; a time limit cuts
-/// it shorter still (docs/tuning.md).
+/// left tours shorter at equal wall time than 30 did (and 300 no shorter), falling to 60
+/// from about 16,700, where 60 left 100,000-city tours shorter than 30 and 100 did; a
+/// time limit cuts it shorter still (docs/tuning.md).
 pub(super) fn ascent_trees(n: usize) -> usize {
-    (1_000_000 / n.max(1)).clamp(30, 100)
+    (1_000_000 / n.max(1)).clamp(60, 100)
 }
 
 /// The sparse graph's edges per city for `k` candidates: room for the alpha-nearest to
