@@ -15,7 +15,7 @@ use std::time::Instant;
 
 /// Lengths are scaled by this before penalties are added, so that integer penalties can
 /// be finer than one unit of length (LKH's PRECISION).
-const SCALE: i64 = 100;
+pub(super) const SCALE: i64 = 100;
 
 /// Trees of the subgradient ascent for `n` cities: 100 up to 10,000 cities, where they
 /// left tours shorter at equal wall time than 30 did (and 300 no shorter), falling to 60
@@ -358,14 +358,15 @@ fn alphas(graph: &Sparse, pi: &[i64], distance: &impl Fn(u32, u32) -> u32) -> Ve
 /// Each city's `k` candidates: the `k` of its sparse edges with the least alpha after
 /// `iterations` of the ascent (or what of them ends by `until`), least alpha first, ties by
 /// length, then index (LKH's order: the chain's narrow deeper levels try the likeliest
-/// edges, not the nearest), in one flat array.
+/// edges, not the nearest), in one flat array; and the ascent's penalties, in units of
+/// 1/[`SCALE`] of a length.
 pub(super) fn candidates(
     graph: &Sparse,
     k: usize,
     distance: impl Fn(u32, u32) -> u32,
     iterations: usize,
     until: Option<Instant>,
-) -> Vec<u32> {
+) -> (Vec<u32>, Vec<i64>) {
     let n = graph.len();
     let pi = ascent(graph, &distance, iterations, until);
     let alpha = alphas(graph, &pi, &distance);
@@ -384,7 +385,7 @@ pub(super) fn candidates(
         chosen.sort_unstable();
         lists.extend(chosen.iter().map(|&(_, _, b)| b));
     }
-    lists
+    (lists, pi)
 }
 
 #[cfg(test)]
@@ -488,7 +489,8 @@ mod tests {
         let tree = spanning_tree(&graph, &vec![0; n], &distance);
         assert_eq!(tree.order.len(), n);
         // No ascent: penalties would make other trees the lightest.
-        let lists = candidates(&graph, k, &distance, 0, None);
+        let (lists, penalties) = candidates(&graph, k, &distance, 0, None);
+        assert!(penalties.iter().all(|&p| p == 0));
         let alpha = alphas(&graph, &vec![0; n], &distance);
         for a in 0..n {
             let list = &lists[a * k..][..k];

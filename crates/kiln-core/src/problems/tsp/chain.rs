@@ -107,7 +107,7 @@ impl Chain {
             self.made = 0;
             self.mark = problem.recorded();
             let mut t2 = problem.neighbour_through(&[], t1, after);
-            let mut gain = problem.cost(t1, t2);
+            let mut gain = problem.chain_cost(t1, t2);
             let mut closed = None;
             for _ in 0..CHAIN_STEPS {
                 self.open = None;
@@ -138,7 +138,9 @@ impl Chain {
                 kopt::reversals(t.step(len, self.closing), &mut self.step);
                 self.taken.extend_from_slice(&self.step);
                 self.make_taken(problem);
-                found.delta = -gain_closed(problem, &t.t[..len], gain);
+                let gain = gain_closed(problem, &t.t[..len], gain);
+                debug_assert_eq!(gain % problem.chain_scale(), 0, "penalties cancel");
+                found.delta = -gain / problem.chain_scale();
                 return Some(&self.taken);
             }
             self.unmake(problem);
@@ -206,7 +208,7 @@ impl Chain {
     ) -> Option<usize> {
         let (last, t1) = (self.t.t[2 * i - 1], self.t.t[0]);
         for c in 0..problem.candidates(last).len() {
-            let (t3, join) = problem.candidate(last, c);
+            let (t3, join) = problem.chain_candidate(last, c);
             found.evaluations += 1;
             // Nearest first, once the gain is gone it stays gone; least alpha first, a
             // farther candidate may still gain.
@@ -226,14 +228,14 @@ impl Chain {
                 if self.t.t[..2 * i].contains(&t4) || self.joined_to[t3 as usize].contains(&t4) {
                     continue;
                 }
-                let g2 = g1 + problem.cost(t3, t4);
+                let g2 = g1 + problem.chain_cost(t3, t4);
                 self.t.t[2 * i] = t3;
                 self.t.t[2 * i + 1] = t4;
                 self.t.at[2 * i] = at3;
                 self.t.at[2 * i + 1] = at4;
                 let edges = i + 1;
                 let f = follows | (after as u32) << i;
-                let gains = g2 > problem.cost(t4, t1);
+                let gains = g2 > problem.chain_cost(t4, t1);
                 let promising = edges == STEP_EDGES && self.open.is_none_or(|(_, _, _, g)| g2 > g);
                 if (gains || promising) && kopt::closes(self.t.step(2 * edges, f)) {
                     if gains {
@@ -269,14 +271,15 @@ impl Chain {
     }
 }
 
-/// What a closed step gains: `gain` (the chain's before it, with (t1, t2) broken) plus
-/// its own edges, less the edge back to t1.
+/// What a closed step gains in [`TspProblem::chain_cost`]'s units: `gain` (the chain's
+/// before it, with (t1, t2) broken) plus its own edges, less the edge back to t1.
 fn gain_closed(problem: &TspProblem, t: &[u32], gain: i64) -> i64 {
     let mut g = gain;
     for i in 1..t.len() / 2 {
-        g += problem.cost(t[2 * i], t[2 * i + 1]) - problem.cost(t[2 * i - 1], t[2 * i]);
+        g +=
+            problem.chain_cost(t[2 * i], t[2 * i + 1]) - problem.chain_cost(t[2 * i - 1], t[2 * i]);
     }
-    g - problem.cost(t[t.len() - 1], t[0])
+    g - problem.chain_cost(t[t.len() - 1], t[0])
 }
 
 #[cfg(test)]
@@ -292,7 +295,11 @@ mod tests {
 
     /// A random tour of 300 random cities.
     fn random_tour(seed: u64) -> TspProblem {
-        let instance = Arc::new(random::instance(300, Layout::Uniform, seed));
+        random_tour_of(300, seed)
+    }
+
+    fn random_tour_of(n: usize, seed: u64) -> TspProblem {
+        let instance = Arc::new(random::instance(n, Layout::Uniform, seed));
         let mut rng = Rng::seed_from_u64(seed);
         TspProblem::new(
             instance,
@@ -357,9 +364,16 @@ mod tests {
     fn a_chain_changes_the_energy_by_its_delta_or_leaves_the_tour_as_it_was() {
         // At 300 cities a chain makes its steps as it goes, so one that ends with no gain
         // has reversals to undo: through the record while the kicks record, else by hand.
-        for seed in 0..4 {
-            let mut p = random_tour(seed);
-            let mut chain = Chain::new(300);
+        // At 2,000 the candidates are alpha-nearness ones and the chain weighs edges in
+        // the ascent's transformed costs, which its delta must not carry.
+        for seed in 0..6 {
+            let n = if seed < 4 { 300 } else { 2_000 };
+            let mut p = random_tour_of(n, seed);
+            if n > 300 {
+                p.choose_local_candidates(None);
+                assert_eq!(p.chain_scale(), crate::problems::tsp::alpha::SCALE);
+            }
+            let mut chain = Chain::new(n);
             let recording = seed % 2 == 0;
             let (mut gained, mut failed) = (0, 0);
             // A random tour (most chains gain), then a polished one (none does).

@@ -82,6 +82,8 @@ pub(crate) struct Neighbours {
     lengths: Vec<u32>,
     /// Whether each list comes nearest first (else least alpha first).
     nearest_first: bool,
+    /// The penalties of the ascent alpha-nearness was measured after (alpha lists only).
+    penalties: Option<Vec<i64>>,
 }
 
 impl Neighbours {
@@ -111,8 +113,12 @@ impl Neighbours {
         let k = k.clamp(1, n - 1);
         let graph = sparse_graph(instance, distances, k, until)?;
         let distance = |a, b| distances.get(a, b);
-        let lists = alpha::candidates(&graph, k, distance, alpha::ascent_trees(n), until);
-        Some(Self::of_lists(k, lists, distances, false))
+        let (lists, penalties) =
+            alpha::candidates(&graph, k, distance, alpha::ascent_trees(n), until);
+        Some(Neighbours {
+            penalties: Some(penalties),
+            ..Self::of_lists(k, lists, distances, false)
+        })
     }
 
     /// Each city's parent in the spanning tree alpha-nearness is measured on, for `k`
@@ -139,6 +145,7 @@ impl Neighbours {
             lists,
             lengths,
             nearest_first,
+            penalties: None,
         }
     }
 
@@ -159,6 +166,12 @@ impl Neighbours {
     pub(crate) fn lengths_of(&self, city: u32) -> &[u32] {
         let start = city as usize * self.k;
         &self.lengths[start..start + self.k]
+    }
+
+    /// The ascent's penalties, in units of 1/[`alpha::SCALE`] of a length, when the lists
+    /// are alpha-nearness ones.
+    pub(crate) fn penalties(&self) -> Option<&[i64]> {
+        self.penalties.as_deref()
     }
 
     /// Mean distance from each city to its nearest neighbour: the instance's length scale.

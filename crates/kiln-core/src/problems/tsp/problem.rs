@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
+use super::alpha;
 use super::curve::{Curve, Phase};
 use super::distance::{Distances, Neighbours};
 use super::instance::Instance;
@@ -492,6 +493,41 @@ impl TspProblem {
     pub fn candidate(&self, city: u32, k: usize) -> (u32, i64) {
         let length = self.candidates.lengths_of(city)[k];
         (self.candidates.of(city)[k], self.cost_of_length(length))
+    }
+
+    /// The cost of the edge between `a` and `b` as the chains weigh it: with
+    /// alpha-nearness lists, scaled by [`Self::chain_scale`] and lifted by the penalties of
+    /// both ends (LKH's transformed costs). A tour's cost only grows by twice the
+    /// penalties' sum, so a closed move gains the same in either; the chains' partial
+    /// gains, and the open steps they go on from, follow the spanning trees the ascent
+    /// pushed towards a tour (docs/tuning.md).
+    #[inline(always)]
+    pub(super) fn chain_cost(&self, a: u32, b: u32) -> i64 {
+        self.lifted(a, b, self.c(a, b))
+    }
+
+    /// The `k`-th of the local search's candidates of `city` and the cost of the edge to
+    /// it as the chains weigh it ([`Self::chain_cost`]).
+    #[inline(always)]
+    pub(super) fn chain_candidate(&self, city: u32, k: usize) -> (u32, i64) {
+        let (b, cost) = self.candidate(city, k);
+        (b, self.lifted(city, b, cost))
+    }
+
+    #[inline(always)]
+    fn lifted(&self, a: u32, b: u32, cost: i64) -> i64 {
+        match self.candidates.penalties() {
+            Some(pi) => cost * alpha::SCALE + pi[a as usize] + pi[b as usize],
+            None => cost,
+        }
+    }
+
+    /// What [`Self::chain_cost`] scales a cost by.
+    pub(super) fn chain_scale(&self) -> i64 {
+        match self.candidates.penalties() {
+            Some(_) => alpha::SCALE,
+            None => 1,
+        }
     }
 
     /// How long the local search's alpha-nearness candidate lists took to make, or `None`
