@@ -497,10 +497,10 @@ impl TspProblem {
 
     /// The cost of the edge between `a` and `b` as the chains weigh it: with
     /// alpha-nearness lists, scaled by [`Self::chain_scale`] and lifted by the penalties of
-    /// both ends (LKH's transformed costs). A tour's cost only grows by twice the
-    /// penalties' sum, so a closed move gains the same in either; the chains' partial
-    /// gains, and the open steps they go on from, follow the spanning trees the ascent
-    /// pushed towards a tour (docs/tuning.md).
+    /// both ends (LKH's transformed costs). So weighed, every tour costs its scaled length
+    /// plus twice the penalties' sum, and a closed move gains its scaled gain; the chains'
+    /// partial gains, and the open steps they go on from, follow the spanning trees the
+    /// ascent pushed towards a tour (docs/tuning.md).
     #[inline(always)]
     pub(super) fn chain_cost(&self, a: u32, b: u32) -> i64 {
         self.lifted(a, b, self.c(a, b))
