@@ -104,8 +104,8 @@ impl Descent {
     }
 
     /// The descent after `kick`, which stops once the kick is undone: the tour is then
-    /// the local optimum the kick left, and the cities still queued would be examined in
-    /// vain (at 10,000 cities 19 kicks in 20 are undone).
+    /// the local optimum the kick started from, around which the cities still queued
+    /// were examined before (at 10,000 cities 19 kicks in 20 are undone).
     fn after_kick(
         &mut self,
         problem: &mut TspProblem,
