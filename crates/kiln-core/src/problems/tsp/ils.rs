@@ -290,7 +290,7 @@ const LARGE_THRESHOLD: f64 = 2.0;
 /// Cities from which a kick's descent stops once the kick is undone
 /// ([`Descent::after_kick`]). Below, the cities still queued then are worth examining
 /// again: pcb442 reached its optimum later with the stop (median 0.43 s against 0.32 s,
-/// seeds 4-12), while from 2,000 cities the stop left tours as short or shorter for 40-50 %
+/// seeds 4-12), while from 2,000 cities the stop left tours as short or shorter for 30-60 %
 /// more kicks (docs/tuning.md).
 const STOP_UNDONE_FROM: usize = 2_000;
 
