@@ -243,8 +243,7 @@ impl Kick {
     /// tour-wide, because short segments leave the search stuck more often there
     /// (docs/tuning.md).
     fn random(problem: &TspProblem, rng: &mut Rng) -> Kick {
-        let order = problem.order();
-        let n = order.len() as u32;
+        let n = problem.order().len() as u32;
         let longest = (n / 3).clamp(1, KICK_SEGMENT_MAX);
         let first = rng.random_range(1..=longest);
         let second = rng.random_range(1..=longest);
@@ -256,12 +255,18 @@ impl Kick {
             after,
             reversed: false,
         };
-        let edge = |p: u32| (order[(p % n) as usize], order[((p + 1) % n) as usize]);
+        // The run s..e between a and f goes between p and q.
+        let [a, s, e, f, p, q] = problem.touched(&mv);
         Kick {
             mv,
             cost: problem.delta(&mv),
-            cut: [edge(start + n - 1), edge(start + first - 1), edge(after)],
+            cut: [(a, s), (e, f), (p, q)],
         }
+    }
+
+    /// The cities whose tour neighbours the kick changes: the ends of its cut edges.
+    fn touched(&self) -> impl Iterator<Item = u32> + '_ {
+        self.cut.iter().flat_map(|&(a, b)| [a, b])
     }
 
     /// Whether a descent that changed the energy by `descended` after this kick put back
@@ -491,7 +496,7 @@ impl Kicks {
     fn kick(&mut self, problem: &mut TspProblem) {
         let mark = problem.recorded();
         let kick = Kick::random(problem, &mut self.rng);
-        for city in problem.touched(&kick.mv) {
+        for city in kick.touched() {
             self.descent.queue(city);
         }
         problem.apply(&kick.mv);
@@ -597,7 +602,7 @@ mod tests {
         for _ in 0..kicks {
             let before = problem.clone();
             let kick = Kick::random(&problem, &mut rng);
-            for city in problem.touched(&kick.mv) {
+            for city in kick.touched() {
                 descent.queue(city);
             }
             problem.apply(&kick.mv);
