@@ -26,7 +26,7 @@ use crate::anneal::{
 };
 use crate::headless::spec::{Defaults, ScheduleKind, StallKind, StartTemperature};
 use crate::input::InputError;
-use crate::search::{Budget, Parallel, Search, Unpaced};
+use crate::search::{Budget, Parallel, Search, Sharing, Unpaced};
 
 /// A named way to solve Sudoku (`--preset`): the classroom solvers kiln is compared with,
 /// and its own. `kiln presets` prints what each does.
@@ -511,6 +511,7 @@ fn build(puzzle: &Puzzle, spec: &SudokuSpec, unpaced: bool) -> Result<Solver, In
         _ => Box::new(Parallel::new(
             chains.into_iter().map(|(_, search)| search).collect(),
             plan.config.budget.time_limit,
+            Sharing::Lockstep,
         )),
     };
     let reheat_to = match plan.model {

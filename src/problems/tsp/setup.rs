@@ -17,7 +17,7 @@ use crate::anneal::{Launch, Rng, RunConfig, Runner, auto_temperature};
 use crate::headless::spec::{Defaults, ScheduleKind, StartTemperature};
 use crate::input::InputError;
 use crate::messages::{count, escape_controls, show_number};
-use crate::search::{Bound, Budget, Parallel, Phase, Planned, nth_seed};
+use crate::search::{Bound, Budget, Parallel, Phase, Planned, Sharing, nth_seed};
 
 /// The instance shown when no file and no `--random` is given.
 pub(crate) const BUILT_IN: &str = include_str!("../../../puzzles/tsp/berlin52.tsp");
@@ -450,7 +450,13 @@ impl Setup {
         // counts the time it computes, not the time it waits for the other chains at the
         // end of a batch: the wall clock is kept for all of them.
         let left = (budget.deadline).map(|end| end.saturating_duration_since(Instant::now()));
-        let search = Parallel::new(pipelines, left);
+        // Only a step budget makes a run reproduce; without one the chains keep their own
+        // pace, a local search's cheap evaluations not waiting on another chain's anneal.
+        let sharing = match whole.budget.max_steps {
+            Some(_) => Sharing::Lockstep,
+            None => Sharing::Paced,
+        };
+        let search = Parallel::new(pipelines, left, sharing);
         let launch = Launch::annealing(title, search, &whole, self.reheat_temperature);
         (self.loaded, launch.with_plan(plan))
     }

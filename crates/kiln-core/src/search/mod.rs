@@ -24,7 +24,7 @@ pub use budget::{Budget, postpone};
 pub use explain::{Decision, Explained, Sketch};
 pub use finished::{Energy, Finished, Measure, Stop};
 pub use observer::{Observer, Unobserved};
-pub use parallel::{BATCH as PARALLEL_BATCH, Parallel};
+pub use parallel::{BATCH as PARALLEL_BATCH, Parallel, Sharing};
 pub use telemetry::{Bound, Control, Outcome, Phase, PhaseWork, Planned, Sample, StopReason};
 pub use trace::{Trace, Traced, run_traced};
 pub use unpaced::Unpaced;

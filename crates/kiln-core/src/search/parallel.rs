@@ -3,11 +3,12 @@
 //! budgets). For puzzles solved by restarts, k chains find a solution about k times sooner
 //! on k cores.
 //!
-//! Deterministic for a given set of chains: every chain runs exactly its share of each
-//! batch, and when several reach the target in the same batch the first one counts. A time
-//! limit is kept on the wall clock for all chains together: more chains than cores share
-//! the time, they do not each get it.
+//! Deterministic for a given set of chains when they run in [`Sharing::Lockstep`]: every
+//! chain runs exactly its share of each batch, and when several reach the target in the
+//! same batch the first one counts. A time limit is kept on the wall clock for all chains
+//! together: more chains than cores share the time, they do not each get it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -18,9 +19,27 @@ use super::{Control, Explained, PhaseWork, Sample, Search, StopReason, postpone}
 /// (8,192 a chain) two TSP chains made 55M steps each in 5 s against 75M at this size.
 pub const BATCH: u64 = 1 << 20;
 
+/// Pieces a chain's share of a batch is taken in when the chains keep their own pace: a
+/// chain at the target ends the batch for the others within one piece.
+const PIECES: u64 = 16;
+
+/// How a batch's steps are shared among the chains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharing {
+    /// Every chain runs exactly its share: the same chains give the same run, so a run
+    /// with a step budget reproduces. A chain whose steps cost more holds the others up.
+    Lockstep,
+    /// Every chain takes pieces of the batch until they are all taken or a chain reaches
+    /// the target: none waits for a slower one, so a chain whose steps are cheap (a local
+    /// search beside another's anneal) makes more of them. For runs only a time limit
+    /// ends, which do not reproduce anyway (docs/json.md).
+    Paced,
+}
+
 /// Several chains of one search run as one, on a thread each.
 pub struct Parallel<S: Search> {
     chains: Vec<S>,
+    sharing: Sharing,
     /// The chain that reached the target first.
     winner: Option<usize>,
     /// Each chain's best energy at the last sample.
@@ -32,12 +51,13 @@ pub struct Parallel<S: Search> {
 
 impl<S: Search> Parallel<S> {
     /// Runs `chains` (at least one) side by side, together for at most `time_limit` on
-    /// the wall clock.
-    pub fn new(chains: Vec<S>, time_limit: Option<Duration>) -> Self {
+    /// the wall clock, each batch shared as `sharing` says.
+    pub fn new(chains: Vec<S>, time_limit: Option<Duration>, sharing: Sharing) -> Self {
         assert!(!chains.is_empty(), "a parallel search needs a chain");
         Parallel {
             best: vec![f64::INFINITY; chains.len()],
             chains,
+            sharing,
             winner: None,
             time_limit,
             started: None,
@@ -89,19 +109,20 @@ impl<S: Search> Search for Parallel<S> {
             return 0;
         }
         self.started.get_or_insert_with(Instant::now);
-        let share = n.div_ceil(self.chains.len() as u64);
-        let (first, rest) = self.chains.split_first_mut().expect("at least one chain");
-        let done = thread::scope(|scope| {
-            let others: Vec<_> = rest
-                .iter_mut()
-                .map(|chain| scope.spawn(move || chain.step_batch(share)))
-                .collect();
-            let mut done = first.step_batch(share);
-            for other in others {
-                done += other.join().expect("a chain panicked");
+        let chains = self.chains.len() as u64;
+        let done = match self.sharing {
+            // A chain alone has no one to wait for: its share is the batch.
+            Sharing::Lockstep | Sharing::Paced if chains == 1 => self.chains[0].step_batch(n),
+            Sharing::Lockstep => {
+                let share = n.div_ceil(chains);
+                on_threads(&mut self.chains, |chain| chain.step_batch(share))
             }
-            done
-        });
+            Sharing::Paced => {
+                let left = AtomicU64::new(n);
+                let piece = (n / (chains * PIECES)).max(1);
+                on_threads(&mut self.chains, |chain| paced(chain, &left, piece))
+            }
+        };
         self.find_winner();
         done
     }
@@ -209,6 +230,41 @@ impl<S: Search> Search for Parallel<S> {
     }
 }
 
+/// Runs `step` on every chain at once, the first on this thread; the steps they made.
+fn on_threads<S: Search>(chains: &mut [S], step: impl Fn(&mut S) -> u64 + Sync) -> u64 {
+    let (first, rest) = chains.split_first_mut().expect("at least one chain");
+    let step = &step;
+    thread::scope(|scope| {
+        let others: Vec<_> = rest
+            .iter_mut()
+            .map(|chain| scope.spawn(move || step(chain)))
+            .collect();
+        let mut done = step(first);
+        for other in others {
+            done += other.join().expect("a chain panicked");
+        }
+        done
+    })
+}
+
+/// Steps `chain` a `piece` at a time while the batch has steps `left`, until it stops; one
+/// at the target takes what is left, ending the batch for every chain.
+fn paced<S: Search>(chain: &mut S, left: &AtomicU64, piece: u64) -> u64 {
+    let mut done = 0;
+    while chain.stopped().is_none() {
+        let Ok(before) = left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| {
+            (l > 0).then(|| l.saturating_sub(piece))
+        }) else {
+            break;
+        };
+        done += chain.step_batch(before.min(piece));
+        if chain.stopped() == Some(StopReason::Target) {
+            left.store(0, Ordering::Relaxed);
+        }
+    }
+    done
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +283,7 @@ mod tests {
                 .map(|&s| Runner::new(Bits::ones(200), config.clone(), s))
                 .collect(),
             None,
+            Sharing::Lockstep,
         )
     }
 
@@ -240,6 +297,7 @@ mod tests {
                 .map(|s| Runner::new(Bits::ones(200), config.clone(), s))
                 .collect(),
             Some(limit),
+            Sharing::Lockstep,
         );
         let started = Instant::now();
         while p.stopped().is_none() {
@@ -256,7 +314,7 @@ mod tests {
         let config = RunConfig::new(Schedule::Constant, 5.0);
         let limit = Duration::from_millis(50);
         let chains = (1..=2).map(|s| Runner::new(Bits::ones(200), config.clone(), s));
-        let mut p = Parallel::new(chains.collect(), Some(limit));
+        let mut p = Parallel::new(chains.collect(), Some(limit), Sharing::Lockstep);
         p.step_batch(1000);
         thread::sleep(limit);
         assert_eq!(p.stopped(), Some(StopReason::TimeLimit));
@@ -304,5 +362,78 @@ mod tests {
         assert_eq!(sample.iteration, 1000);
         assert!(sample.best_energy > 0.0);
         assert_eq!(p.step_batch(1000), 0);
+    }
+
+    /// A chain whose every step takes `cost` of the wall clock, at the target after
+    /// `target` steps.
+    struct Timed {
+        cost: Duration,
+        steps: u64,
+        target: u64,
+    }
+
+    impl Search for Timed {
+        type Snapshot = u64;
+
+        fn step_batch(&mut self, n: u64) -> u64 {
+            let n = n.min(self.target - self.steps);
+            thread::sleep(self.cost * n as u32);
+            self.steps += n;
+            n
+        }
+        fn sample(&mut self) -> Sample {
+            Sample {
+                iteration: self.steps,
+                ..Sample::default()
+            }
+        }
+        fn stopped(&self) -> Option<StopReason> {
+            (self.steps >= self.target).then_some(StopReason::Target)
+        }
+        fn snapshot(&self) -> u64 {
+            self.steps
+        }
+        fn best_snapshot(&mut self) -> u64 {
+            self.steps
+        }
+        fn restart(&mut self) {}
+    }
+
+    fn timed(micros: [u64; 2], target: u64, sharing: Sharing) -> Parallel<Timed> {
+        let chain = |m| Timed {
+            cost: Duration::from_micros(m),
+            steps: 0,
+            target,
+        };
+        Parallel::new(micros.map(chain).into(), None, sharing)
+    }
+
+    #[test]
+    fn in_lockstep_a_slow_chain_holds_a_fast_one_to_its_steps() {
+        let mut p = timed([20, 200], u64::MAX, Sharing::Lockstep);
+        assert_eq!(p.step_batch(200), 200);
+        assert_eq!(p.chains[0].steps, p.chains[1].steps);
+    }
+
+    #[test]
+    fn at_their_own_pace_a_fast_chain_takes_more_of_the_batch() {
+        // Steps ten times cheaper: the fast chain takes most of the pieces in the time
+        // the slow one takes its first few.
+        let mut p = timed([20, 200], u64::MAX, Sharing::Paced);
+        assert_eq!(p.step_batch(3200), 3200);
+        let (fast, slow) = (p.chains[0].steps, p.chains[1].steps);
+        assert!(fast > 3 * slow, "fast {fast}, slow {slow}");
+    }
+
+    #[test]
+    fn at_their_own_pace_a_chain_at_the_target_ends_the_batch() {
+        // The fast chain reaches its target a tenth of the way into the batch; the slow
+        // one stops within a piece (100 steps) instead of taking the rest.
+        let mut p = timed([20, 200], 160, Sharing::Paced);
+        let done = p.step_batch(3200);
+        assert_eq!(p.stopped(), Some(StopReason::Target));
+        assert_eq!(p.winner(), Some(0));
+        assert!(p.chains[1].steps <= 200, "{} steps", p.chains[1].steps);
+        assert_eq!(done, 160 + p.chains[1].steps);
     }
 }
