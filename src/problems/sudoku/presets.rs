@@ -506,12 +506,20 @@ fn build(puzzle: &Puzzle, spec: &SudokuSpec, unpaced: bool) -> Result<Solver, In
             .sum(),
         ..plan.config.budget
     };
+    // Only a step budget reproduces a run; without one a chain's cheap steps (conflict
+    // learning's beside an anneal's) need not wait for the other's. A learner that runs
+    // unpaced returns at once from every batch, and would take it all from the chain
+    // watched.
+    let sharing = match spec.run.limits.max_steps {
+        None if !unpaced => Sharing::Paced,
+        _ => Sharing::Lockstep,
+    };
     let search = match chains.len() {
         1 => chains.swap_remove(0).1,
         _ => Box::new(Parallel::new(
             chains.into_iter().map(|(_, search)| search).collect(),
             plan.config.budget.time_limit,
-            Sharing::Lockstep,
+            sharing,
         )),
     };
     let reheat_to = match plan.model {
