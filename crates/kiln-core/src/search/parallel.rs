@@ -1,6 +1,6 @@
-//! Independent chains on several threads: each batch runs every chain for its share of the
-//! steps at once, and the run ends when one reaches the target (or all have spent their
-//! budgets). For puzzles solved by restarts, k chains find a solution about k times sooner
+//! Independent chains on several threads: each batch runs every chain at once, each for its
+//! share of the steps or at its own pace ([`Sharing`]), and the run ends when one reaches
+//! the target (or all have spent their budgets). For puzzles solved by restarts, k chains find a solution about k times sooner
 //! on k cores.
 //!
 //! Deterministic for a given set of chains when they run in [`Sharing::Lockstep`]: every
