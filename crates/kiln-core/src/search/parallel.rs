@@ -1,7 +1,7 @@
 //! Independent chains on several threads: each batch runs every chain at once, each for its
 //! share of the steps or at its own pace ([`Sharing`]), and the run ends when one reaches
-//! the target (or all have spent their budgets). For puzzles solved by restarts, k chains find a solution about k times sooner
-//! on k cores.
+//! the target (or all have spent their budgets). For puzzles solved by restarts, k chains
+//! find a solution about k times sooner on k cores.
 //!
 //! Deterministic for a given set of chains when they run in [`Sharing::Lockstep`]: every
 //! chain runs exactly its share of each batch, and when several reach the target in the
@@ -112,7 +112,7 @@ impl<S: Search> Search for Parallel<S> {
         let chains = self.chains.len() as u64;
         let done = match self.sharing {
             // A chain alone has no one to wait for: its share is the batch.
-            Sharing::Lockstep | Sharing::Paced if chains == 1 => self.chains[0].step_batch(n),
+            _ if chains == 1 => self.chains[0].step_batch(n),
             Sharing::Lockstep => {
                 let share = n.div_ceil(chains);
                 on_threads(&mut self.chains, |chain| chain.step_batch(share))
@@ -409,7 +409,7 @@ mod tests {
     }
 
     #[test]
-    fn in_lockstep_a_slow_chain_holds_a_fast_one_to_its_steps() {
+    fn in_lockstep_a_fast_chain_takes_no_more_than_a_slow_ones_share() {
         let mut p = timed([20, 200], u64::MAX, Sharing::Lockstep);
         assert_eq!(p.step_batch(200), 200);
         assert_eq!(p.chains[0].steps, p.chains[1].steps);
