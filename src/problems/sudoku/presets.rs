@@ -506,13 +506,13 @@ fn build(puzzle: &Puzzle, spec: &SudokuSpec, unpaced: bool) -> Result<Solver, In
             .sum(),
         ..plan.config.budget
     };
-    // Only a step budget reproduces a run; without one a chain's cheap steps (conflict
-    // learning's beside an anneal's) need not wait for the other's. A learner that runs
-    // unpaced returns at once from every batch, and would take it all from the chain
-    // watched.
-    let sharing = match spec.run.limits.max_steps {
-        None if !unpaced => Sharing::Paced,
-        _ => Sharing::Lockstep,
+    // Without a step budget a chain's cheap steps (conflict learning's beside an
+    // anneal's) need not wait for the other's. A learner that runs unpaced returns at
+    // once from every batch, and would take it all from the chain watched.
+    let sharing = if unpaced {
+        Sharing::Lockstep
+    } else {
+        Sharing::for_budget(spec.run.limits.max_steps)
     };
     let search = match chains.len() {
         1 => chains.swap_remove(0).1,

@@ -450,12 +450,9 @@ impl Setup {
         // counts the time it computes, not the time it waits for the other chains at the
         // end of a batch: the wall clock is kept for all of them.
         let left = (budget.deadline).map(|end| end.saturating_duration_since(Instant::now()));
-        // Only a step budget makes a run reproduce; without one the chains keep their own
-        // pace, a local search's cheap evaluations not waiting on another chain's anneal.
-        let sharing = match whole.budget.max_steps {
-            Some(_) => Sharing::Lockstep,
-            None => Sharing::Paced,
-        };
+        // Without a step budget a local search's cheap evaluations need not wait on
+        // another chain's anneal.
+        let sharing = Sharing::for_budget(whole.budget.max_steps);
         let search = Parallel::new(pipelines, left, sharing);
         let launch = Launch::annealing(title, search, &whole, self.reheat_temperature);
         (self.loaded, launch.with_plan(plan))

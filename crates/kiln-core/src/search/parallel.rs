@@ -36,6 +36,17 @@ pub enum Sharing {
     Paced,
 }
 
+impl Sharing {
+    /// How a run's chains share their batches: in lockstep under a step budget, which
+    /// reproduces the run only so; at their own pace without one.
+    pub fn for_budget(max_steps: Option<u64>) -> Self {
+        match max_steps {
+            Some(_) => Sharing::Lockstep,
+            None => Sharing::Paced,
+        }
+    }
+}
+
 /// Several chains of one search run as one, on a thread each.
 pub struct Parallel<S: Search> {
     chains: Vec<S>,

@@ -92,8 +92,9 @@ impl Descent {
     }
 
     /// [`Descent::run`], pausing once `piece` evaluations are spent: a first descent of a
-    /// million cities takes seconds, which chains side by side (each waiting for the other
-    /// at a batch's end) and a live view (waiting for a snapshot) should not wait for.
+    /// million cities takes seconds, which chains side by side in lockstep (each waiting
+    /// for the other at a batch's end) and a live view (waiting for a snapshot) should not
+    /// wait for.
     pub fn run_piece(
         &mut self,
         problem: &mut TspProblem,
@@ -501,9 +502,10 @@ impl Kicks {
         }
         problem.apply(&kick.mv);
         let deadline = self.budget.deadline;
-        let descended = match self.cities >= STOP_UNDONE_FROM {
-            true => self.descent.after_kick(problem, deadline, &kick),
-            false => self.descent.run(problem, deadline),
+        let descended = if self.cities >= STOP_UNDONE_FROM {
+            self.descent.after_kick(problem, deadline, &kick)
+        } else {
+            self.descent.run(problem, deadline)
         };
         self.stats.kicks += 1;
         self.stats.evaluations += descended.evaluations + 1;
