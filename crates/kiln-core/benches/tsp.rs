@@ -51,7 +51,7 @@ fn kick_evaluations(c: &mut Criterion) {
     let mut group = c.benchmark_group("tsp");
     group.throughput(Throughput::Elements(EVALUATIONS));
     let mut rng = Rng::seed_from_u64(1);
-    let problem = TspProblem::new(
+    let mut problem = TspProblem::new(
         instance,
         MoveSet::TwoOpt,
         Cost::Euclidean,
@@ -59,6 +59,8 @@ fn kick_evaluations(c: &mut Criterion) {
         Init::Nearest,
         &mut rng,
     );
+    // The local search's own lists, as a run of this size has them.
+    problem.choose_local_candidates(None);
     let budget = Budget {
         evaluations: EVALUATIONS,
         deadline: None,

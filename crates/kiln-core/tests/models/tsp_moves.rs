@@ -449,7 +449,7 @@ fn the_best_move_from_a_city_gains_there_and_beats_every_two_opt_that_does() {
 }
 
 #[test]
-fn from_2000_cities_the_descent_has_alpha_lists_and_still_weighs_every_gaining_two_opt() {
+fn from_100_cities_the_descent_has_alpha_lists_and_still_weighs_every_gaining_two_opt() {
     let mut rng = Rng::seed_from_u64(3);
     let problem = |n, moves, rng: &mut Rng| {
         let instance = Arc::new(random::instance(n, Layout::Clustered, 3));
@@ -457,8 +457,10 @@ fn from_2000_cities_the_descent_has_alpha_lists_and_still_weighs_every_gaining_t
         p.choose_local_candidates(None);
         p
     };
-    let small = problem(1_999, MoveSet::TwoOpt, &mut rng);
+    let small = problem(99, MoveSet::TwoOpt, &mut rng);
     assert!(small.alpha_time().is_none() && small.candidates_nearest_first());
+    let least = problem(100, MoveSet::TwoOpt, &mut rng);
+    assert!(least.alpha_time().is_some() && !least.candidates_nearest_first());
     assert!(
         problem(2_000, MoveSet::Swap, &mut rng)
             .alpha_time()

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 
 use super::chain::{Chain, Found};
-use super::problem::{ALPHA_CITIES, Move, TspProblem};
+use super::problem::{Move, TspProblem};
 use crate::anneal::Problem;
 use crate::search::{Rng, StopReason, interrupt, postpone};
 
@@ -282,9 +282,8 @@ impl Kick {
 
 /// How much longer than the tour it came from a kicked and re-descended tour may be and
 /// still be kept (the search goes on from it; the best tour is kept aside) when the kicks
-/// start, in units of the mean nearest-neighbour edge: `THRESHOLD` below the cities from
-/// which the local search takes alpha candidates ([`ALPHA_CITIES`]), `LARGE_THRESHOLD` from
-/// there. The threshold falls with the square of the budget left, to 0 at its end: threshold
+/// start, in units of the mean nearest-neighbour edge: `THRESHOLD` below `LARGE_FROM`
+/// cities, `LARGE_THRESHOLD` from there. The threshold falls with the square of the budget left, to 0 at its end: threshold
 /// accepting (Dueck & Scheuer 1990), the kicks annealed. A fixed threshold left runs stuck
 /// in one tour far from the optimum, which no kick undoes while only near-equal tours are
 /// taken. Since the chains got faster, one edge reaches the optimum of 575-1,084-city
@@ -292,6 +291,7 @@ impl Kick {
 /// cities the two were level (docs/tuning.md).
 const THRESHOLD: f64 = 1.0;
 const LARGE_THRESHOLD: f64 = 2.0;
+const LARGE_FROM: usize = 2_000;
 
 /// Cities from which a kick's descent stops once the kick is undone
 /// ([`Descent::after_kick`]). Below, the cities still queued then are worth examining
@@ -302,7 +302,7 @@ const STOP_UNDONE_FROM: usize = 2_000;
 
 /// The threshold at the kicks' start for `n` cities, in mean nearest-neighbour edges.
 fn threshold_edges(n: usize) -> f64 {
-    if n < *ALPHA_CITIES.start() {
+    if n < LARGE_FROM {
         THRESHOLD
     } else {
         LARGE_THRESHOLD

@@ -83,12 +83,13 @@ pub enum Move {
 }
 
 /// The sizes at which the local search gets alpha-nearness candidate lists; outside them
-/// it keeps the annealer's. Below: at 442-1,002 cities they found the optimum no sooner
-/// (the quadrant lists already hold 99-99.3 % of an LKH tour's edges there), and at
-/// 1,000-1,500 their gain at 3 s was gone at 10 s; at 2,000-4,000 runs ended shorter at
-/// both. Above: their sparse graph and path tables would take too much memory and time
-/// (docs/tuning.md).
-pub const ALPHA_CITIES: std::ops::RangeInclusive<usize> = 2_000..=200_000;
+/// it keeps the annealer's. From 100 cities: since the chains weigh edges in the ascent's
+/// transformed costs, which come with the lists, the optimum of 439-1,084-city instances
+/// came sooner on four of six (d657 in a seventh of the time) and no later on a fifth;
+/// below, the smallest measured was 130 cities, each run a few hundredths of a second
+/// either way. Above: their sparse graph and path tables would take too much memory and
+/// time (docs/tuning.md).
+pub const ALPHA_CITIES: std::ops::RangeInclusive<usize> = 100..=200_000;
 
 /// The share of the set-up's time left that the alpha-nearness lists may take (the rest
 /// is mostly the greedy tour's): their ascent stops there, and their sparse graph, if it
