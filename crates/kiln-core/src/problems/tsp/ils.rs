@@ -283,12 +283,12 @@ impl Kick {
 /// How much longer than the tour it came from a kicked and re-descended tour may be and
 /// still be kept (the search goes on from it; the best tour is kept aside) when the kicks
 /// start, in units of the mean nearest-neighbour edge: `THRESHOLD` below `LARGE_FROM`
-/// cities, `LARGE_THRESHOLD` from there. The threshold falls with the square of the budget left, to 0 at its end: threshold
-/// accepting (Dueck & Scheuer 1990), the kicks annealed. A fixed threshold left runs stuck
-/// in one tour far from the optimum, which no kick undoes while only near-equal tours are
-/// taken. Since the chains got faster, one edge reaches the optimum of 575-1,084-city
-/// instances sooner than two, but leaves 10,000-city tours a little longer; at 2,000-5,000
-/// cities the two were level (docs/tuning.md).
+/// cities, `LARGE_THRESHOLD` from there. The threshold falls with the square of the budget
+/// left, to 0 at its end: threshold accepting (Dueck & Scheuer 1990), the kicks annealed.
+/// A fixed threshold left runs stuck in one tour far from the optimum, which no kick undoes
+/// while only near-equal tours are taken. Since the chains got faster, one edge reaches the
+/// optimum of 575-1,084-city instances sooner than two, but leaves 10,000-city tours a
+/// little longer; at 2,000-5,000 cities the two were level (docs/tuning.md).
 const THRESHOLD: f64 = 1.0;
 const LARGE_THRESHOLD: f64 = 2.0;
 const LARGE_FROM: usize = 2_000;
