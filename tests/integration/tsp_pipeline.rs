@@ -13,6 +13,17 @@ fn puzzle(name: &str) -> String {
     format!("{}/puzzles/tsp/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// pcb442 under another name in `dir`, whose optimum kiln does not know: runs of it end at
+/// their step budget. A run that reaches a known optimum ends within a batch, and what the
+/// other chain did by then depends on the batches, which a live view makes smaller, so the
+/// phases' shares can differ by a point between the two views.
+fn board_without_optimum(dir: &Path) -> String {
+    let text = fs::read_to_string(puzzle("pcb442.tsp")).unwrap();
+    let path = dir.join("board442.tsp");
+    fs::write(&path, text.replacen("NAME : pcb442", "NAME : board442", 1)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 /// The cities of a TSPLIB tour file, 1-based, in order.
 fn tour_of(path: &Path) -> Vec<u64> {
     let text = fs::read_to_string(path).unwrap();
@@ -33,8 +44,11 @@ fn json_tour(json: &serde_json::Value) -> Vec<u64> {
 fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
     let _cores = crate::common::busy();
     let dir = scratch("tsp-pipeline");
-    for (file, steps) in [("pcb442.tsp", "3000000"), ("berlin52.tsp", "60000")] {
-        let path = puzzle(file);
+    for (file, steps) in [("board442.tsp", "3000000"), ("berlin52.tsp", "60000")] {
+        let path = match file {
+            "board442.tsp" => board_without_optimum(&dir),
+            _ => puzzle(file),
+        };
         let flags = [path.as_str(), "--max-steps", steps, "--seed", "1"];
         let headless = kiln(&[&["tsp", "--headless"], &flags[..]].concat());
         assert!(headless.status.success(), "{headless:?}");
@@ -64,7 +78,7 @@ fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
 fn a_frame_at_80x24_names_the_phase_running_and_its_share() {
     let _cores = crate::common::busy();
     let dir = scratch("tsp-phase");
-    let path = puzzle("pcb442.tsp");
+    let path = board_without_optimum(&dir);
     // 600,000 steps of annealing at 1M a second, then the local search.
     let args = ["tsp", &path, "--max-steps", "3000000", "--speed", "1000000"];
     let mut tui = Tui::start_in(&dir, &args, 80, 24, &[]);
