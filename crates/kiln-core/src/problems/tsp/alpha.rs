@@ -17,13 +17,22 @@ use std::time::Instant;
 /// be finer than one unit of length (LKH's PRECISION).
 pub(super) const SCALE: i64 = 100;
 
-/// Trees of the subgradient ascent for `n` cities: 100 up to 10,000 cities, where they
-/// left tours shorter at equal wall time than 30 did (and 300 no shorter), falling to 60
-/// from about 16,700, where 60 left 100,000-city tours shorter than 30 and 100 did; a
-/// time limit cuts it shorter still (docs/tuning.md).
+/// Trees of the subgradient ascent for `n` cities: `SMALL_TREES` below `SMALL_UP_TO`
+/// cities, where 300 reached the optima of 439-1,084-city instances sooner than 100 or
+/// 1,000 did; from there 100 up to 10,000 cities, where they left tours shorter at equal
+/// wall time than 30 did (and 300 no shorter), falling to 60 from about 16,700, where 60
+/// left 100,000-city tours shorter than 30 and 100 did; a time limit cuts it shorter still
+/// (docs/tuning.md).
 pub(super) fn ascent_trees(n: usize) -> usize {
-    (1_000_000 / n.max(1)).clamp(60, 100)
+    if n < SMALL_UP_TO {
+        SMALL_TREES
+    } else {
+        (1_000_000 / n.max(1)).clamp(60, 100)
+    }
 }
+
+const SMALL_TREES: usize = 300;
+const SMALL_UP_TO: usize = 2_000;
 
 /// The sparse graph's edges per city for `k` candidates: room for the alpha-nearest to
 /// differ from the nearest.
