@@ -44,11 +44,11 @@ fn json_tour(json: &serde_json::Value) -> Vec<u64> {
 fn the_live_view_at_full_speed_ends_on_the_headless_tour() {
     let _cores = crate::common::busy();
     let dir = scratch("tsp-pipeline");
-    for (file, steps) in [("board442.tsp", "3000000"), ("berlin52.tsp", "60000")] {
-        let path = match file {
-            "board442.tsp" => board_without_optimum(&dir),
-            _ => puzzle(file),
-        };
+    let runs = [
+        ("board442.tsp", board_without_optimum(&dir), "3000000"),
+        ("berlin52.tsp", puzzle("berlin52.tsp"), "60000"),
+    ];
+    for (file, path, steps) in runs {
         let flags = [path.as_str(), "--max-steps", steps, "--seed", "1"];
         let headless = kiln(&[&["tsp", "--headless"], &flags[..]].concat());
         assert!(headless.status.success(), "{headless:?}");

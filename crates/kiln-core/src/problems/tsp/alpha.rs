@@ -27,7 +27,7 @@ pub(super) fn ascent_trees(n: usize) -> usize {
     if n < SMALL_UP_TO {
         SMALL_TREES
     } else {
-        (1_000_000 / n.max(1)).clamp(60, 100)
+        (1_000_000 / n).clamp(60, 100)
     }
 }
 
