@@ -17,22 +17,46 @@ use std::time::Instant;
 /// be finer than one unit of length (LKH's PRECISION).
 pub(super) const SCALE: i64 = 100;
 
-/// Trees of the subgradient ascent for `n` cities: `SMALL_TREES` below `SMALL_UP_TO`
-/// cities, where 300 reached the optima of 439-1,084-city instances sooner than 100 or
-/// 1,000 did; from there 100 up to 10,000 cities, where they left tours shorter at equal
-/// wall time than 30 did (and 300 no shorter), falling to 60 from about 16,700, where 60
+/// How long the subgradient ascent goes on for `n` cities, and how its step falls: LKH's
+/// periods below `SMALL_UP_TO` cities, where (with the kicks' descents stopping once
+/// undone) they reached the optima of 439-1,084-city instances sooner than 300 trees of
+/// the schedule used above; from there 100 trees up to 10,000 cities, where they left
+/// tours shorter at equal wall time than 30 did (and 300 no shorter, nor LKH's periods cut
+/// at 100 trees), falling to 60 from about 16,700, where 60
 /// left 100,000-city tours shorter than 30 and 100 did; a time limit cuts it shorter still
 /// (docs/tuning.md).
-pub(super) fn ascent_trees(n: usize) -> usize {
+pub(super) fn ascent_schedule(n: usize) -> Schedule {
     if n < SMALL_UP_TO {
-        SMALL_TREES
+        Schedule::Periods
     } else {
-        (1_000_000 / n).clamp(60, 100)
+        Schedule::Stalls {
+            trees: (1_000_000 / n).clamp(60, 100),
+        }
     }
 }
 
-const SMALL_TREES: usize = 300;
 const SMALL_UP_TO: usize = 2_000;
+
+/// How long the ascent goes on and how its step falls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Schedule {
+    /// LKH's (`Ascent.c`): the step starts at one unit of length and doubles while the
+    /// bound rises (the initial phase); then periods of trees, the first n/8 long (at
+    /// least [`FIRST_PERIOD_MIN`]; LKH's n/2, with three times the trees, reached the
+    /// optima of four of the six instances later), each half the one before with half
+    /// the step, a period doubled again when its last tree raised the bound. It ends by
+    /// itself, after 190-710 trees at 439-1,084 cities.
+    Periods,
+    /// At most `trees` trees after the first: the step doubles while the bound rises at
+    /// first, then halves whenever it has not risen for [`STALL_TREES`] trees.
+    Stalls { trees: usize },
+}
+
+/// The shortest first period of [`Schedule::Periods`].
+const FIRST_PERIOD_MIN: usize = 50;
+
+/// Trees without a rise after which [`Schedule::Stalls`] halves its step.
+const STALL_TREES: u32 = 3;
 
 /// The sparse graph's edges per city for `k` candidates: room for the alpha-nearest to
 /// differ from the nearest.
@@ -201,58 +225,175 @@ fn spanning_tree(graph: &Sparse, pi: &[i64], distance: &impl Fn(u32, u32) -> u32
 }
 
 /// Penalties from a subgradient ascent on the tree's lower bound (the Held-Karp bound of
-/// a spanning tree whose every city should have degree 2), of at most `iterations`
-/// trees and ending by `until`: the best penalties found.
+/// a spanning tree whose every city should have degree 2), on `schedule` and ending by
+/// `until`: the best penalties found.
 fn ascent(
     graph: &Sparse,
     distance: &impl Fn(u32, u32) -> u32,
-    iterations: usize,
+    schedule: Schedule,
     until: Option<Instant>,
 ) -> Vec<i64> {
-    let n = graph.len();
-    let mut pi = vec![0i64; n];
-    let mut best_pi = pi.clone();
-    let mut best = i64::MIN;
-    let mut last_v = vec![0i64; n];
-    // The step, in scaled units; it doubles while the bound rises at first (LKH's initial
-    // phase), then halves whenever the bound has not risen for a while.
-    let mut step = SCALE / 10;
-    let mut initial = true;
-    let mut since_best = 0;
-    for _ in 0..iterations {
-        if until.is_some_and(|until| Instant::now() >= until) {
-            break;
-        }
-        let tree = spanning_tree(graph, &pi, distance);
-        let bound = tree.cost - 2 * pi.iter().sum::<i64>();
-        if bound > best {
-            best = bound;
-            best_pi.clone_from(&pi);
-            since_best = 0;
-            if initial {
-                step *= 2;
-            }
-        } else {
-            initial = false;
-            since_best += 1;
-            if since_best >= 3 {
-                step = (step / 2).max(1);
-                since_best = 0;
-            }
-        }
-        let mut norm = 0;
-        for (a, last) in last_v.iter_mut().enumerate() {
-            let v = i64::from(tree.degree[a]) - 2;
-            norm += v * v;
-            pi[a] += step * (7 * v + 3 * *last) / 10;
-            *last = v;
-        }
-        if norm == 0 {
-            // The tree is a path through every city: nothing to push.
-            break;
+    let mut climb = Climb::new(graph, distance);
+    let out_of_time = || until.is_some_and(|until| Instant::now() >= until);
+    match schedule {
+        Schedule::Periods => climb.periods(out_of_time),
+        Schedule::Stalls { trees } => climb.stalls(trees, out_of_time),
+    }
+    climb.best_pi
+}
+
+/// An ascent under way: the penalties, the tree's last two degrees less 2 at every city,
+/// and the best bound and its penalties.
+struct Climb<'a, D> {
+    graph: &'a Sparse,
+    distance: &'a D,
+    pi: Vec<i64>,
+    v: Vec<i64>,
+    last_v: Vec<i64>,
+    now: Bound,
+    best: Bound,
+    best_pi: Vec<i64>,
+}
+
+impl<'a, D: Fn(u32, u32) -> u32> Climb<'a, D> {
+    /// From no penalties, and their tree.
+    fn new(graph: &'a Sparse, distance: &'a D) -> Self {
+        let n = graph.len();
+        let pi = vec![0i64; n];
+        let mut v = vec![0i64; n];
+        let now = Bound::of(&spanning_tree(graph, &pi, distance), &pi, &mut v);
+        Climb {
+            graph,
+            distance,
+            best_pi: pi.clone(),
+            pi,
+            v,
+            last_v: vec![0i64; n],
+            now,
+            best: now,
         }
     }
-    best_pi
+
+    /// Moves the penalties a `step` along the degrees (with a little of the last tree's),
+    /// at every city or only where the degree is off 2, and makes their tree.
+    fn push(&mut self, step: i64, settled_too: bool) {
+        for ((pi, &v), last) in self.pi.iter_mut().zip(&self.v).zip(&mut self.last_v) {
+            if settled_too || v != 0 {
+                *pi += step * (7 * v + 3 * *last) / 10;
+            }
+            *last = v;
+        }
+        let tree = spanning_tree(self.graph, &self.pi, self.distance);
+        self.now = Bound::of(&tree, &self.pi, &mut self.v);
+    }
+
+    /// Keeps the penalties if `better`.
+    fn keep_if(&mut self, better: bool) -> bool {
+        if better {
+            self.best = self.now;
+            self.best_pi.clone_from(&self.pi);
+        }
+        better
+    }
+
+    /// [`Schedule::Periods`], stopped early by `out_of_time`.
+    fn periods(&mut self, out_of_time: impl Fn() -> bool) {
+        // LKH's, the first tree's degrees standing in for the one before it.
+        self.last_v.clone_from(&self.v);
+        let n = self.graph.len();
+        let first_period = (n / 8).max(FIRST_PERIOD_MIN);
+        let (mut period, mut step) = (first_period, SCALE);
+        let mut initial = true;
+        let mut trees = 0;
+        while period > 0 && step > 0 && !self.now.is_path() {
+            let mut p = 1;
+            while p <= period && step > 0 && !self.now.is_path() {
+                // A guard: the bound of a spanning tree (one edge short of a tour) can
+                // drift up as all penalties fall together.
+                if trees == 2 * n || out_of_time() {
+                    return;
+                }
+                self.push(step, false);
+                trees += 1;
+                if self.keep_if(self.now.better_than(&self.best)) {
+                    if initial {
+                        step *= 2;
+                    }
+                    if p == period {
+                        period = (2 * period).min(first_period);
+                    }
+                } else if initial && p > period / 2 {
+                    initial = false;
+                    p = 0;
+                    step = 3 * step / 4;
+                }
+                p += 1;
+            }
+            period /= 2;
+            step /= 2;
+        }
+    }
+
+    /// [`Schedule::Stalls`] of at most `trees` trees, stopped early by `out_of_time`.
+    fn stalls(&mut self, trees: usize, out_of_time: impl Fn() -> bool) {
+        // The step, in scaled units; the first tree's bound counts as a rise.
+        let mut step = SCALE / 10 * 2;
+        let mut initial = true;
+        let mut since_best = 0;
+        for _ in 1..trees {
+            if out_of_time() {
+                return;
+            }
+            self.push(step, true);
+            if self.keep_if(self.now.value > self.best.value) {
+                since_best = 0;
+                if initial {
+                    step *= 2;
+                }
+            } else {
+                initial = false;
+                since_best += 1;
+                if since_best >= STALL_TREES {
+                    step = (step / 2).max(1);
+                    since_best = 0;
+                }
+            }
+        }
+    }
+}
+
+/// A spanning tree's lower bound under penalties, and how far it is from a path: the sum
+/// of the squares of its cities' degrees less 2.
+#[derive(Debug, Clone, Copy)]
+struct Bound {
+    value: i64,
+    norm: i64,
+}
+
+impl Bound {
+    /// The bound of `tree` under `pi`, each city's degree less 2 left in `v`.
+    fn of(tree: &Tree, pi: &[i64], v: &mut [i64]) -> Bound {
+        let mut norm = 0;
+        for (v, &degree) in v.iter_mut().zip(&tree.degree) {
+            *v = i64::from(degree) - 2;
+            norm += *v * *v;
+        }
+        Bound {
+            value: tree.cost - 2 * pi.iter().sum::<i64>(),
+            norm,
+        }
+    }
+
+    /// A higher bound, or as high from a tree nearer a path.
+    fn better_than(&self, other: &Bound) -> bool {
+        (self.value, -self.norm) > (other.value, -other.norm)
+    }
+
+    /// Whether the tree is a path through every city (two ends of degree 1, the rest 2):
+    /// the shape the ascent pushes it towards.
+    fn is_path(&self) -> bool {
+        self.norm <= 2
+    }
 }
 
 /// The longest edge on tree paths, by binary lifting: `up[l][a]` is `a`'s ancestor 2^l
@@ -335,25 +476,24 @@ impl PathMax {
 }
 
 /// Each city's parent in the minimum spanning tree of the sparse graph under the penalties
-/// of at most `iterations` trees of the ascent, or what of them ends by `until` (`u32::MAX`
+/// of the ascent on `schedule`, or what of it ends by `until` (`u32::MAX`
 /// at the root): the tree edges, those of alpha 0, are the ones an optimal tour most likely
 /// uses.
 pub(super) fn tree_parents(
     graph: &Sparse,
     distance: impl Fn(u32, u32) -> u32,
-    iterations: usize,
+    schedule: Schedule,
     until: Option<Instant>,
 ) -> Vec<u32> {
-    let pi = ascent(graph, &distance, iterations, until);
+    let pi = ascent(graph, &distance, schedule, until);
     spanning_tree(graph, &pi, &distance).parent
 }
 
 /// The alpha of every sparse edge, city by city in the graph's order (`Sparse::edges`),
-/// under penalties `pi`: the edge's penalised weight less the heaviest on the spanning
-/// tree's path between its ends.
-fn alphas(graph: &Sparse, pi: &[i64], distance: &impl Fn(u32, u32) -> u32) -> Vec<i64> {
-    let tree = spanning_tree(graph, pi, distance);
-    let paths = PathMax::new(&tree);
+/// under penalties `pi`: the edge's penalised weight less the heaviest on the path between
+/// its ends in `tree`, the spanning tree under `pi`.
+fn alphas(graph: &Sparse, pi: &[i64], tree: &Tree) -> Vec<i64> {
+    let paths = PathMax::new(tree);
     (0..graph.len())
         .flat_map(|a| {
             let paths = &paths;
@@ -364,21 +504,30 @@ fn alphas(graph: &Sparse, pi: &[i64], distance: &impl Fn(u32, u32) -> u32) -> Ve
         .collect()
 }
 
+/// What alpha-nearness was measured on: the ascent's penalties, in units of 1/[`SCALE`] of
+/// a length, and each city's parent in the spanning tree under them (`u32::MAX` at the
+/// root), whose edges are the ones an optimal tour most likely uses.
+#[derive(Debug, Clone)]
+pub(super) struct Measured {
+    pub(super) penalties: Vec<i64>,
+    pub(super) parents: Vec<u32>,
+}
+
 /// Each city's `k` candidates: the `k` of its sparse edges with the least alpha after
-/// `iterations` of the ascent (or what of them ends by `until`), least alpha first, ties by
+/// the ascent on `schedule` (or what of it ends by `until`), least alpha first, ties by
 /// length, then index (LKH's order: the chain's narrow deeper levels try the likeliest
-/// edges, not the nearest), in one flat array; and the ascent's penalties, in units of
-/// 1/[`SCALE`] of a length.
+/// edges, not the nearest), in one flat array; and what they were measured on.
 pub(super) fn candidates(
     graph: &Sparse,
     k: usize,
     distance: impl Fn(u32, u32) -> u32,
-    iterations: usize,
+    schedule: Schedule,
     until: Option<Instant>,
-) -> (Vec<u32>, Vec<i64>) {
+) -> (Vec<u32>, Measured) {
     let n = graph.len();
-    let pi = ascent(graph, &distance, iterations, until);
-    let alpha = alphas(graph, &pi, &distance);
+    let pi = ascent(graph, &distance, schedule, until);
+    let tree = spanning_tree(graph, &pi, &distance);
+    let alpha = alphas(graph, &pi, &tree);
     let mut lists = Vec::with_capacity(n * k);
     let mut ranked: Vec<(i64, u32, u32)> = Vec::new();
     for a in 0..n {
@@ -394,7 +543,11 @@ pub(super) fn candidates(
         chosen.sort_unstable();
         lists.extend(chosen.iter().map(|&(_, _, b)| b));
     }
-    (lists, pi)
+    let measured = Measured {
+        penalties: pi,
+        parents: tree.parent,
+    };
+    (lists, measured)
 }
 
 #[cfg(test)]
@@ -461,7 +614,7 @@ mod tests {
             let distance = distance_of(&points);
             let graph = Sparse::new(n, n - 1, &all_others(n), &distance);
             for pi in [vec![0; n], penalties[..n].to_vec()] {
-                let alpha = alphas(&graph, &pi, &distance);
+                let alpha = alphas(&graph, &pi, &spanning_tree(&graph, &pi, &distance));
                 let lightest = tree_weight(&graph, &pi, None);
                 let mut i = 0;
                 for a in 0..n {
@@ -475,6 +628,36 @@ mod tests {
                 prop_assert!(alpha.iter().filter(|&&a| a == 0).count() >= 2 * (n - 1));
                 prop_assert!(alpha.iter().all(|&a| a >= 0));
             }
+        }
+    }
+
+    #[test]
+    fn both_schedules_raise_the_bound_and_a_passed_deadline_leaves_no_penalties() {
+        // 80 cities scattered by a fixed LCG: the plain tree has cities of degree 3 and 1.
+        let mut x = 12345u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) % 1000) as i32
+        };
+        let points: Vec<(i32, i32)> = (0..80).map(|_| (next(), next())).collect();
+        let n = points.len();
+        let distance = distance_of(&points);
+        let graph = Sparse::new(n, n - 1, &all_others(n), &distance);
+        let bound = |pi: &[i64]| {
+            Bound::of(&spanning_tree(&graph, pi, &distance), pi, &mut vec![0; n]).value
+        };
+        let plain = bound(&vec![0; n]);
+        for schedule in [Schedule::Periods, Schedule::Stalls { trees: 100 }] {
+            let pi = ascent(&graph, &distance, schedule, None);
+            assert!(
+                bound(&pi) > plain,
+                "{schedule:?}: {} <= {plain}",
+                bound(&pi)
+            );
+            let late = ascent(&graph, &distance, schedule, Some(Instant::now()));
+            assert!(late.iter().all(|&p| p == 0), "{schedule:?}");
         }
     }
 
@@ -498,9 +681,11 @@ mod tests {
         let tree = spanning_tree(&graph, &vec![0; n], &distance);
         assert_eq!(tree.order.len(), n);
         // No ascent: penalties would make other trees the lightest.
-        let (lists, penalties) = candidates(&graph, k, &distance, 0, None);
-        assert!(penalties.iter().all(|&p| p == 0));
-        let alpha = alphas(&graph, &vec![0; n], &distance);
+        let (lists, measured) =
+            candidates(&graph, k, &distance, Schedule::Stalls { trees: 0 }, None);
+        assert!(measured.penalties.iter().all(|&p| p == 0));
+        assert_eq!(measured.parents, tree.parent);
+        let alpha = alphas(&graph, &vec![0; n], &tree);
         for a in 0..n {
             let list = &lists[a * k..][..k];
             let mut seen = list.to_vec();

@@ -82,8 +82,8 @@ pub(crate) struct Neighbours {
     lengths: Vec<u32>,
     /// Whether each list comes nearest first (else least alpha first).
     nearest_first: bool,
-    /// The penalties of the ascent alpha-nearness was measured after (alpha lists only).
-    penalties: Option<Vec<i64>>,
+    /// What alpha-nearness was measured on (alpha lists only).
+    measured: Option<alpha::Measured>,
 }
 
 impl Neighbours {
@@ -113,10 +113,10 @@ impl Neighbours {
         let k = k.clamp(1, n - 1);
         let graph = sparse_graph(instance, distances, k, until)?;
         let distance = |a, b| distances.get(a, b);
-        let (lists, penalties) =
-            alpha::candidates(&graph, k, distance, alpha::ascent_trees(n), until);
+        let (lists, measured) =
+            alpha::candidates(&graph, k, distance, alpha::ascent_schedule(n), until);
         Some(Neighbours {
-            penalties: Some(penalties),
+            measured: Some(measured),
             ..Self::of_lists(k, lists, distances, false)
         })
     }
@@ -133,7 +133,7 @@ impl Neighbours {
         let k = k.clamp(1, n - 1);
         let graph = sparse_graph(instance, distances, k, None).expect("no deadline to miss");
         let distance = |a, b| distances.get(a, b);
-        alpha::tree_parents(&graph, distance, alpha::ascent_trees(n), until)
+        alpha::tree_parents(&graph, distance, alpha::ascent_schedule(n), until)
     }
 
     fn of_lists(k: usize, lists: Vec<u32>, distances: &Distances, nearest_first: bool) -> Self {
@@ -145,7 +145,7 @@ impl Neighbours {
             lists,
             lengths,
             nearest_first,
-            penalties: None,
+            measured: None,
         }
     }
 
@@ -171,7 +171,13 @@ impl Neighbours {
     /// The ascent's penalties, in units of 1/[`alpha::SCALE`] of a length, when the lists
     /// are alpha-nearness ones.
     pub(crate) fn penalties(&self) -> Option<&[i64]> {
-        self.penalties.as_deref()
+        self.measured.as_ref().map(|m| &m.penalties[..])
+    }
+
+    /// Each city's parent in the spanning tree alpha-nearness was measured on (`u32::MAX`
+    /// at the root), when the lists are alpha-nearness ones.
+    pub(crate) fn tree_parents_measured(&self) -> Option<&[u32]> {
+        self.measured.as_ref().map(|m| &m.parents[..])
     }
 
     /// Mean distance from each city to its nearest neighbour: the instance's length scale.

@@ -106,7 +106,9 @@ impl Descent {
 
     /// The descent after `kick`, which stops once the kick is undone: the tour is then
     /// the local optimum the kick started from, around which the cities still queued
-    /// were examined before (at 10,000 cities 19 kicks in 20 are undone).
+    /// were examined before (at 10,000 cities 19 kicks in 20 are undone). At every size:
+    /// below 2,000 cities, going on with them reached the optima of 439-1,084-city
+    /// instances later once the alpha lists came from LKH's ascent (docs/tuning.md).
     fn after_kick(
         &mut self,
         problem: &mut TspProblem,
@@ -292,13 +294,6 @@ impl Kick {
 const THRESHOLD: f64 = 1.0;
 const LARGE_THRESHOLD: f64 = 2.0;
 const LARGE_FROM: usize = 2_000;
-
-/// Cities from which a kick's descent stops once the kick is undone
-/// ([`Descent::after_kick`]). Below, the cities still queued then are worth examining
-/// again: pcb442 reached its optimum later with the stop (median 0.43 s against 0.32 s,
-/// seeds 4-12), while from 2,000 cities the stop left tours as short or shorter for 30-60 %
-/// more kicks (docs/tuning.md).
-const STOP_UNDONE_FROM: usize = 2_000;
 
 /// The threshold at the kicks' start for `n` cities, in mean nearest-neighbour edges.
 fn threshold_edges(n: usize) -> f64 {
@@ -502,11 +497,7 @@ impl Kicks {
         }
         problem.apply(&kick.mv);
         let deadline = self.budget.deadline;
-        let descended = if self.cities >= STOP_UNDONE_FROM {
-            self.descent.after_kick(problem, deadline, &kick)
-        } else {
-            self.descent.run(problem, deadline)
-        };
+        let descended = self.descent.after_kick(problem, deadline, &kick);
         self.stats.kicks += 1;
         self.stats.evaluations += descended.evaluations + 1;
         let now = self.current_energy + kick.cost + descended.delta;

@@ -240,9 +240,15 @@ impl TspProblem {
 
     /// Each city's parent in the spanning tree alpha-nearness is measured on
     /// (`u32::MAX` at the root): its edges are the ones an optimal tour most likely uses.
-    /// The penalties' ascent stops at `until` (at 10,000 cities it takes about 0.4 s).
+    /// The local search's alpha lists' own tree when it has them; otherwise its penalties'
+    /// ascent is made now, stopping at `until` (at 10,000 cities it takes about 0.4 s).
     pub fn tree_parents(&self, until: Option<Instant>) -> Vec<u32> {
-        Neighbours::tree_parents(&self.instance, &self.distances, self.neighbours.k, until)
+        match self.candidates.tree_parents_measured() {
+            Some(parents) => parents.to_vec(),
+            None => {
+                Neighbours::tree_parents(&self.instance, &self.distances, self.neighbours.k, until)
+            }
+        }
     }
 
     /// The cities the tour visits.
