@@ -22,9 +22,8 @@ pub(super) const SCALE: i64 = 100;
 /// undone) they reached the optima of 439-1,084-city instances sooner than 300 trees of
 /// the schedule used above; from there 100 trees up to 10,000 cities, where they left
 /// tours shorter at equal wall time than 30 did (and 300 no shorter, nor LKH's periods cut
-/// at 100 trees), falling to 60 from about 16,700, where 60
-/// left 100,000-city tours shorter than 30 and 100 did; a time limit cuts it shorter still
-/// (docs/tuning.md).
+/// at 100 trees), falling to 60 from about 16,700, where 60 left 100,000-city tours
+/// shorter than 30 and 100 did; a time limit cuts it shorter still (docs/tuning.md).
 pub(super) fn ascent_schedule(n: usize) -> Schedule {
     if n < SMALL_UP_TO {
         Schedule::Periods
@@ -47,8 +46,9 @@ pub(super) enum Schedule {
     /// the step, a period doubled again when its last tree raised the bound. It ends by
     /// itself, after 190-710 trees at 439-1,084 cities.
     Periods,
-    /// At most `trees` trees after the first: the step doubles while the bound rises at
-    /// first, then halves whenever it has not risen for [`STALL_TREES`] trees.
+    /// At most `trees` trees, the first (without penalties) included: the step doubles
+    /// while the bound rises at first, then halves whenever it has not risen for
+    /// [`STALL_TREES`] trees.
     Stalls { trees: usize },
 }
 
@@ -633,7 +633,7 @@ mod tests {
 
     #[test]
     fn both_schedules_raise_the_bound_and_a_passed_deadline_leaves_no_penalties() {
-        // 80 cities scattered by a fixed LCG: the plain tree has cities of degree 3 and 1.
+        // 80 cities scattered by a fixed LCG, whose plain tree is far from a path.
         let mut x = 12345u64;
         let mut next = || {
             x = x

@@ -82,13 +82,13 @@ pub enum Move {
     },
 }
 
-/// The sizes at which the local search gets alpha-nearness candidate lists; outside them
-/// it keeps the annealer's. From 100 cities: since the chains weigh edges in the ascent's
-/// transformed costs, which come with the lists (and with their ascent's 300 trees at
-/// these sizes), the optimum of six 439-1,084-city instances came sooner on four (d657 in
-/// a ninth of the time), as soon on one and later on one; below, the smallest measured was
-/// 130 cities, each run a few hundredths of a second either way. Above: their sparse graph
-/// and path tables would take too much memory and time (docs/tuning.md).
+/// The sizes at which the local search gets alpha-nearness candidate lists; outside them it
+/// keeps the annealer's. From 100 cities: since the chains weigh edges in the ascent's
+/// transformed costs, which come with the lists (and with 300 trees of their ascent at
+/// these sizes, as it then was), the optimum of six 439-1,084-city instances came sooner on
+/// four (d657 in a ninth of the time), as soon on one and later on one; below, the smallest
+/// measured was 130 cities, each run a few hundredths of a second either way. Above: their
+/// sparse graph and path tables would take too much memory and time (docs/tuning.md).
 pub const ALPHA_CITIES: std::ops::RangeInclusive<usize> = 100..=200_000;
 
 /// The share of the set-up's time left that the alpha-nearness lists may take (the rest
