@@ -294,3 +294,32 @@ fn chains_share_the_steps_and_the_shorter_tour_is_reported() {
         assert_eq!(report["chains"], chains, "{cities} cities");
     }
 }
+
+#[test]
+fn from_2000_cities_about_one_kick_in_10_walks_a_window_anew() {
+    let _cores = crate::common::busy();
+    for (cities, windows) in [("1999", false), ("2000", true)] {
+        let report = json(&headless(&[
+            "--random",
+            cities,
+            "--threads",
+            "1",
+            "--max-steps",
+            "3000000",
+            "--optimum",
+            "1",
+        ]));
+        assert!(report["alpha_seconds"].is_number(), "{report}");
+        let kicks = report["kicks"].as_u64().unwrap();
+        let window_kicks = report["window_kicks"].as_u64().unwrap();
+        assert!(kicks >= 500, "{kicks} kicks");
+        if windows {
+            assert!(
+                (kicks / 20..=kicks / 5).contains(&window_kicks),
+                "{window_kicks} window kicks of {kicks}"
+            );
+        } else {
+            assert_eq!(window_kicks, 0, "{report}");
+        }
+    }
+}

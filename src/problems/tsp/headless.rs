@@ -49,6 +49,8 @@ struct Report {
     kicks: u64,
     kick_improvements: u64,
     kick_evaluations: u64,
+    /// Kicks that walked a window of the tour anew (among `kicks`).
+    window_kicks: u64,
     reference_length: Option<u64>,
     metric: &'static str,
     moves: MoveSet,
@@ -173,6 +175,7 @@ fn run(spec: &TspSpec) -> color_eyre::Result<Report> {
             Search::AnnealIls => outcome.local.evaluations,
             _ => 0,
         },
+        window_kicks: outcome.local.windows,
         reference_length: loaded.reference_length(),
         metric: loaded.instance.metric.name(),
         moves: args.moves,

@@ -181,6 +181,7 @@ fn sum(a: KickStats, b: KickStats) -> KickStats {
         kicks: a.kicks + b.kicks,
         improvements: a.improvements + b.improvements,
         taken: a.taken + b.taken,
+        windows: a.windows + b.windows,
         evaluations: a.evaluations + b.evaluations,
     }
 }

@@ -238,12 +238,18 @@ impl TspProblem {
         }
     }
 
+    /// Each city's parent in the spanning tree the local search's alpha lists were
+    /// measured on (`u32::MAX` at the root), when it has them.
+    pub(super) fn tree_parents_measured(&self) -> Option<&[u32]> {
+        self.candidates.tree_parents_measured()
+    }
+
     /// Each city's parent in the spanning tree alpha-nearness is measured on
     /// (`u32::MAX` at the root): its edges are the ones an optimal tour most likely uses.
     /// The local search's alpha lists' own tree when it has them; otherwise its penalties'
     /// ascent is made now, stopping at `until` (at 10,000 cities it takes about 0.4 s).
     pub fn tree_parents(&self, until: Option<Instant>) -> Vec<u32> {
-        match self.candidates.tree_parents_measured() {
+        match self.tree_parents_measured() {
             Some(parents) => parents.to_vec(),
             None => {
                 Neighbours::tree_parents(&self.instance, &self.distances, self.neighbours.k, until)
@@ -458,6 +464,13 @@ impl TspProblem {
     /// The position of `city` in the tour as it would be after reversing `runs`.
     pub fn pos_through(&self, runs: &[Run], city: u32) -> u32 {
         self.tour.pos_through(runs, city)
+    }
+
+    /// Reverses the cyclic run of positions from `i` forward to `j` (each taken modulo the
+    /// number of cities), recorded when the tour records.
+    pub(super) fn reverse_positions(&mut self, i: u32, j: u32) {
+        let n = self.n();
+        self.tour.reverse(i % n, j % n);
     }
 
     /// The run of positions from `x`, the neighbour of `u` on one side, away from `u` to

@@ -7,6 +7,10 @@
 //! anew. Kicks and re-anneals leave some instances in one deep trap (most seeds of rat575
 //! end on the same tour one unit above the optimum, which differs from it in pieces that
 //! are no tour on their own); a trial tour leaves it (docs/tuning.md).
+//!
+//! The same walk through a window of the tour is one of the kicks ([`Windows`]): a trial
+//! tour of a few hundred cities, which the descent after it repairs and the kicks keep
+//! only if it is short enough.
 
 use std::time::Instant;
 
@@ -35,6 +39,27 @@ impl TrialTours {
         self.parent[a as usize] == b || self.parent[b as usize] == a
     }
 
+    /// Where a walk at `city` goes next among the cities `free` leaves it: over a tree
+    /// edge to one of `beside` (the city's neighbours in the tour it follows), else to a
+    /// candidate, drawn at random among them; `None` when every candidate is taken.
+    fn step(
+        &self,
+        problem: &TspProblem,
+        city: u32,
+        beside: [u32; 2],
+        free: impl Fn(u32) -> bool,
+        options: &mut Vec<u32>,
+        rng: &mut Rng,
+    ) -> Option<u32> {
+        options.clear();
+        options.extend((beside.into_iter()).filter(|&b| free(b) && self.is_tree_edge(city, b)));
+        if options.is_empty() {
+            let candidates = problem.candidates(city).iter();
+            options.extend(candidates.copied().filter(|&b| free(b)));
+        }
+        (!options.is_empty()).then(|| options[rng.random_range(0..options.len())])
+    }
+
     /// A trial tour from `best` (a tour of `problem`'s cities), drawn from `rng`.
     pub(super) fn tour(&self, problem: &TspProblem, best: &[u32], rng: &mut Rng) -> Vec<u32> {
         let n = best.len();
@@ -57,22 +82,123 @@ impl TrialTours {
             }
             let i = at[city as usize];
             let beside = [best[(i + 1) % n], best[(i + n - 1) % n]];
-            options.clear();
-            options.extend(
-                (beside.into_iter())
-                    .filter(|&b| !visited[b as usize] && self.is_tree_edge(city, b)),
-            );
-            if options.is_empty() {
-                let free = problem.candidates(city).iter();
-                options.extend(free.copied().filter(|&b| !visited[b as usize]));
-            }
-            city = match options.len() {
-                0 => unvisited
+            let free = |b: u32| !visited[b as usize];
+            city = match self.step(problem, city, beside, free, &mut options, rng) {
+                Some(next) => next,
+                None => unvisited
                     .nearest(city, |a, b| instance.distance(a, b))
                     .expect("a city is left"),
-                k => options[rng.random_range(0..k)],
             };
         }
+    }
+}
+
+/// Cities a window kick walks anew: at 10,000 cities windows of 200 left tours shorter
+/// than windows of 100 (both one kick in 10) and than windows of 400 or 1,000 walking as
+/// many cities in all (docs/tuning.md).
+const WINDOW_CITIES: u32 = 200;
+
+/// The fewest cities window kicks are made for: below, windows of 100 or 200 cities
+/// brought the optima of 439-1,084-city instances no sooner (docs/tuning.md).
+const WINDOWS_FROM: u32 = 2_000;
+
+/// Window kicks: a run of [`WINDOW_CITIES`] consecutive cities of the tour walked anew
+/// from the city before it to the city after it, as a trial tour would be. LKH's trial
+/// tours made local, so that one costs a few hundred cities' descent, not the tour's.
+#[derive(Debug, Clone)]
+pub(super) struct Windows {
+    trials: TrialTours,
+    /// Per city, the number of the last window it was left unvisited in.
+    unvisited_in: Vec<u32>,
+    /// Windows walked so far: the number of the one being walked.
+    windows: u32,
+    /// The window's cities in tour order, and as walked anew.
+    cities: Vec<u32>,
+    walked: Vec<u32>,
+    options: Vec<u32>,
+}
+
+impl Windows {
+    /// Window kicks for `problem`'s tour, when it has at least [`WINDOWS_FROM`] cities and
+    /// its local search has alpha lists (their spanning tree is what the walk keeps).
+    pub(super) fn new(problem: &TspProblem) -> Option<Self> {
+        let n = problem.order().len() as u32;
+        if n < WINDOWS_FROM {
+            return None;
+        }
+        let parent = problem.tree_parents_measured()?.to_vec();
+        Some(Windows {
+            trials: TrialTours { parent },
+            unvisited_in: vec![0; n as usize],
+            windows: 0,
+            cities: Vec::with_capacity(WINDOW_CITIES as usize),
+            walked: Vec::with_capacity(WINDOW_CITIES as usize),
+            options: Vec::with_capacity(problem.candidates(0).len().max(2)),
+        })
+    }
+
+    /// Walks a window of the tour drawn from `rng` anew (through recorded reversals, when
+    /// the tour records); returns how much longer the tour got.
+    pub(super) fn kick(&mut self, problem: &mut TspProblem, rng: &mut Rng) -> f64 {
+        let n = problem.order().len() as u32;
+        let first = rng.random_range(0..n);
+        if self.windows == u32::MAX {
+            self.unvisited_in.fill(0);
+            self.windows = 0;
+        }
+        self.windows += 1;
+        let window = self.windows;
+        let order = problem.order();
+        let before = order[((first + n - 1) % n) as usize];
+        let after = order[((first + WINDOW_CITIES) % n) as usize];
+        self.cities.clear();
+        for k in 0..WINDOW_CITIES {
+            let city = order[((first + k) % n) as usize];
+            self.cities.push(city);
+            self.unvisited_in[city as usize] = window;
+        }
+        self.walked.clear();
+        let mut city = before;
+        for _ in 0..WINDOW_CITIES {
+            let beside = [problem.next(city), problem.prev(city)];
+            let unvisited_in = &self.unvisited_in;
+            let free = |b: u32| unvisited_in[b as usize] == window;
+            let next = self
+                .trials
+                .step(problem, city, beside, free, &mut self.options, rng);
+            city = next.unwrap_or_else(|| {
+                let left = self.cities.iter().filter(|&&c| free(c));
+                *left
+                    .min_by_key(|&&c| problem.cost(city, c))
+                    .expect("a city is left")
+            });
+            self.unvisited_in[city as usize] = 0;
+            self.walked.push(city);
+        }
+        let cost = |path: &[u32]| -> i64 {
+            let inside: i64 = path.windows(2).map(|w| problem.cost(w[0], w[1])).sum();
+            inside + problem.cost(before, path[0]) + problem.cost(path[path.len() - 1], after)
+        };
+        let delta = cost(&self.walked) - cost(&self.cities);
+        // Put each walked city in its place by a reversal within the window: the walk
+        // keeps most of the tour's edges, so most are short or none.
+        for (k, &city) in (0..).zip(&self.walked) {
+            let at = (problem.pos_through(&[], city) + n - first) % n;
+            if at != k {
+                problem.reverse_positions(first + k, first + at);
+            }
+        }
+        delta as f64
+    }
+
+    /// The cities whose tour neighbours the last kick may have changed: the window's and
+    /// the two beside it.
+    pub(super) fn touched<'a>(&'a self, problem: &TspProblem) -> impl Iterator<Item = u32> + 'a {
+        let ends = [
+            problem.prev(self.walked[0]),
+            problem.next(self.walked[self.walked.len() - 1]),
+        ];
+        ends.into_iter().chain(self.walked.iter().copied())
     }
 }
 
@@ -83,6 +209,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::anneal::Problem;
     use crate::problems::tsp::{Cost, Init, Layout, MoveSet, random};
 
     fn problem(n: usize, seed: u64) -> TspProblem {
@@ -140,6 +267,41 @@ mod tests {
             let again = trials.tour(&problem, &best, &mut Rng::seed_from_u64(seed));
             assert_eq!(again, tour);
         }
+    }
+
+    #[test]
+    fn a_window_kick_changes_edges_only_in_its_window_by_its_delta_and_its_record_undoes_it() {
+        let mut problem = problem(2_000, 7);
+        assert!(
+            Windows::new(&problem).is_none(),
+            "no alpha lists, no windows"
+        );
+        problem.choose_local_candidates(None);
+        problem.polish(None);
+        problem.record(true);
+        let mut windows = Windows::new(&problem).expect("alpha lists");
+        let mut rng = Rng::seed_from_u64(1);
+        let mut changed = 0;
+        for _ in 0..50 {
+            let before = problem.order().to_vec();
+            let energy = problem.energy();
+            let mark = problem.recorded();
+            let delta = windows.kick(&mut problem, &mut rng);
+            assert_eq!(problem.energy(), energy + delta);
+            let mut sorted = problem.order().to_vec();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..2_000).collect::<Vec<u32>>());
+            let touched: std::collections::HashSet<u32> = windows.touched(&problem).collect();
+            assert_eq!(touched.len(), 200 + 2, "the window and the two beside it");
+            let (old, new) = (edges(&before), edges(problem.order()));
+            for &(a, b) in old.symmetric_difference(&new) {
+                assert!(touched.contains(&a) && touched.contains(&b), "edge {a}-{b}");
+            }
+            changed += usize::from(old != new);
+            problem.undo_to(mark);
+            assert_eq!(problem.order(), &before[..]);
+        }
+        assert!(changed >= 40, "{changed} of 50 windows changed the tour");
     }
 
     #[test]
