@@ -507,7 +507,7 @@ impl Kicks {
         let (cost, descended) = match &mut self.windows {
             Some(windows) if self.rng.random_range(0..WINDOW_KICK_IN) == 0 => {
                 let cost = windows.kick(problem, &mut self.rng);
-                for city in windows.touched(problem) {
+                for city in windows.touched() {
                     self.descent.queue(city);
                 }
                 self.stats.windows += 1;

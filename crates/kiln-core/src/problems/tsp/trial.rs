@@ -112,9 +112,11 @@ pub(super) struct Windows {
     unvisited_in: Vec<u32>,
     /// Windows walked so far: the number of the one being walked.
     windows: u32,
-    /// The window's cities in tour order, and as walked anew.
+    /// The window's cities in tour order, as walked anew, and the cities before and
+    /// after it.
     cities: Vec<u32>,
     walked: Vec<u32>,
+    ends: [u32; 2],
     options: Vec<u32>,
 }
 
@@ -133,6 +135,7 @@ impl Windows {
             windows: 0,
             cities: Vec::with_capacity(WINDOW_CITIES as usize),
             walked: Vec::with_capacity(WINDOW_CITIES as usize),
+            ends: [0; 2],
             options: Vec::with_capacity(problem.candidates(0).len().max(2)),
         })
     }
@@ -151,6 +154,7 @@ impl Windows {
         let order = problem.order();
         let before = order[((first + n - 1) % n) as usize];
         let after = order[((first + WINDOW_CITIES) % n) as usize];
+        self.ends = [before, after];
         self.cities.clear();
         for k in 0..WINDOW_CITIES {
             let city = order[((first + k) % n) as usize];
@@ -193,12 +197,8 @@ impl Windows {
 
     /// The cities whose tour neighbours the last kick may have changed: the window's and
     /// the two beside it.
-    pub(super) fn touched<'a>(&'a self, problem: &TspProblem) -> impl Iterator<Item = u32> + 'a {
-        let ends = [
-            problem.prev(self.walked[0]),
-            problem.next(self.walked[self.walked.len() - 1]),
-        ];
-        ends.into_iter().chain(self.walked.iter().copied())
+    pub(super) fn touched(&self) -> impl Iterator<Item = u32> + '_ {
+        self.ends.into_iter().chain(self.walked.iter().copied())
     }
 }
 
@@ -291,7 +291,7 @@ mod tests {
             let mut sorted = problem.order().to_vec();
             sorted.sort_unstable();
             assert_eq!(sorted, (0..2_000).collect::<Vec<u32>>());
-            let touched: std::collections::HashSet<u32> = windows.touched(&problem).collect();
+            let touched: std::collections::HashSet<u32> = windows.touched().collect();
             assert_eq!(touched.len(), 200 + 2, "the window and the two beside it");
             let (old, new) = (edges(&before), edges(problem.order()));
             for &(a, b) in old.symmetric_difference(&new) {
